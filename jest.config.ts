@@ -1,0 +1,27 @@
+/** @jest-config-loader esbuild-register */
+import type { Config } from 'jest';
+
+// The repository tests itself from source: the package entry points are mapped to
+// their TypeScript files and transformed by @swc/jest, as a consumer's build would be.
+const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] as const;
+const moduleNameMapper = {
+  '^jest-understudy$': '<rootDir>/src/index.ts',
+  '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',
+  '^jest-understudy/environment$': '<rootDir>/environment/index.ts',
+};
+
+const shared = {
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleNameMapper,
+  testEnvironment: '<rootDir>/environment/index.ts',
+  setupFilesAfterEnv: ['<rootDir>/presets/setup.ts'],
+};
+
+const config: Config = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/__tests__/**/*.test.ts'] },
+    { ...shared, displayName: 'examples', testMatch: ['<rootDir>/examples/**/*.test.ts'] },
+  ],
+};
+
+export default config;

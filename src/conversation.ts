@@ -1,0 +1,121 @@
+/**
+ * The provider-neutral shapes every codec speaks. Matching, runs and matchers
+ * only ever see these; wire formats stay inside `providers/`.
+ */
+
+export type ProviderId = 'openai' | 'anthropic' | 'gemini';
+
+export interface NeutralToolCall {
+  id: string;
+  name: string;
+  /** JSON text exactly as the model produced it. */
+  arguments: string;
+}
+
+export interface NeutralMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  /** Joined text parts; null when the message carries no text at all. */
+  text: string | null;
+  toolCalls?: NeutralToolCall[];
+  /** For role 'tool': the call this message answers. */
+  toolCallId?: string;
+  /** For role 'tool': the provider flagged the result as an error. */
+  isError?: boolean;
+}
+
+export interface NeutralTool {
+  name: string;
+  description?: string;
+  parameters?: unknown;
+}
+
+/** A decoded model request. */
+export interface Conversation {
+  provider: ProviderId;
+  /** Which wire protocol, e.g. 'openai.chat'. */
+  protocol: string;
+  model: string;
+  messages: NeutralMessage[];
+  tools: NeutralTool[];
+  stream: boolean;
+  /** Whether a streamed reply should end with a usage chunk. */
+  streamUsage: boolean;
+}
+
+export interface NeutralUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter';
+
+/** What the mock model answers, before a codec puts it on the wire. */
+export interface NeutralReply {
+  content: string | null;
+  toolCalls: NeutralToolCall[];
+  finishReason: FinishReason;
+  usage: NeutralUsage;
+  model: string;
+}
+
+/** A provider-shaped failure the mock model answers with. */
+export interface NeutralError {
+  status: number;
+  type: string;
+  message: string;
+  code?: string;
+  retryAfter?: number;
+}
+
+/** The facts about a conversation that fixtures match on, computed once per request. */
+export interface MatchKeys {
+  /** Latest user message that has text (attachment-only trailing messages skipped). */
+  userMessage: string | null;
+  /** Assistant messages already in the thread. */
+  turnIndex: number;
+  /** A tool result follows the latest user message. */
+  hasToolResult: boolean;
+  /** The tool call the request answers (its last message is that tool result). */
+  toolCallId: string | null;
+  /** Text of the last message when it is a tool result. */
+  toolResult: string | null;
+  toolNames: string[];
+  model: string;
+  systemMessage: string;
+}
+
+export function matchKeysOf(conversation: Conversation): MatchKeys {
+  const { messages } = conversation;
+  let lastUser = -1;
+  let userMessage: string | null = null;
+  let turnIndex = 0;
+  const system: string[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'user') {
+      if (lastUser === -1) lastUser = i;
+      if (userMessage === null && m.text !== null) userMessage = m.text;
+    } else if (m.role === 'assistant') turnIndex++;
+  }
+  for (const m of messages) if (m.role === 'system' && m.text !== null) system.push(m.text);
+  let hasToolResult = false;
+  for (let i = lastUser + 1; i < messages.length; i++) {
+    if (messages[i].role === 'tool') {
+      hasToolResult = true;
+      break;
+    }
+  }
+  const last = messages[messages.length - 1];
+  const lastIsTool = last !== undefined && last.role === 'tool';
+  return {
+    userMessage,
+    turnIndex,
+    hasToolResult,
+    toolCallId: lastIsTool ? (last.toolCallId ?? null) : null,
+    toolResult: lastIsTool ? last.text : null,
+    toolNames: conversation.tools.map((t) => t.name),
+    model: conversation.model,
+    systemMessage: system.join('\n'),
+  };
+}

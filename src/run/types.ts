@@ -1,0 +1,70 @@
+import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
+import type { Fixture, FixtureSource } from '../fixtures/types';
+
+export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | (string & {});
+
+/** One request the mock model received, as the call log and runs keep it. */
+export interface ModelCall {
+  /** 0-based position in this file's model call log. */
+  index: number;
+  provider: ProviderId;
+  protocol: string;
+  url: string;
+  /** The parsed wire request body. */
+  request: unknown;
+  conversation: Conversation;
+  /** The fixture that answered, if any. */
+  fixture?: Fixture;
+  fixtureIndex?: number;
+  fixtureSource?: FixtureSource;
+  /** The reply the model sent (absent when it answered with an error). */
+  response?: NeutralReply;
+  error?: NeutralError;
+  /** No fixture matched this request. */
+  unmatched: boolean;
+  streamed: boolean;
+  /** Why the selected fixture was picked despite a turnIndex mismatch, if so. */
+  turnIndexRelaxed?: boolean;
+  startedAt: number;
+  durationMs: number;
+}
+
+/** A tool call the model asked for, joined with the result the agent sent back. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Arguments parsed to an object (the raw text when they are not JSON). */
+  arguments: Record<string, unknown>;
+  /** The raw argument text as the model sent it. */
+  rawArguments: string;
+  /** The tool result the agent sent back: JSON-parsed when it is JSON, else text. */
+  result?: unknown;
+  /** Set when the agent reported the result as an error. */
+  error?: unknown;
+  /** The model call that requested it. */
+  modelCallIndex: number;
+  /** Whether a later request carried its result. */
+  answered: boolean;
+}
+
+export interface TraceSpan {
+  name: string;
+  startMs: number;
+  endMs: number;
+  attributes: Record<string, string | number | boolean | undefined>;
+}
+
+export interface Run<Input = unknown, Output = unknown> {
+  input: Input;
+  output: Output | undefined;
+  finalMessage: string | undefined;
+  toolCalls: ToolCall[];
+  toolsCalled: string[];
+  /** World operations executed during the run (filled once the world is loaded). */
+  operations: unknown[];
+  modelCalls: ModelCall[];
+  terminalState: TerminalState;
+  error: unknown;
+  durationMs: number;
+  trace: TraceSpan[];
+}
