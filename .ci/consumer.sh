@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the packed package into a scratch project and runs a real agent test there
+# with `preset: 'jest-understudy'`, under the given Node and msw/openai majors.
+# usage: consumer.sh <tarball> <node-bin-dir> <msw@N> <openai@N>
+set -euo pipefail
+tarball=$1 node_dir=$2 msw=$3 openai=$4
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cp "$here"/consumer/* "$work"/
+cd "$work"
+export PATH="$node_dir:$PATH"
+cat > package.json <<JSON
+{ "name": "understudy-consumer", "private": true, "scripts": { "test": "jest" } }
+JSON
+npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai"
+echo "   node $(node --version), msw $(node -p 'require("msw/package.json").version'), openai $(node -p 'require("openai/package.json").version')"
+CI=true npm test --silent

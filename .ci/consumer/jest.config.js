@@ -1,0 +1,4 @@
+module.exports = {
+  preset: 'jest-understudy',
+  testEnvironmentOptions: { understudy: { fixtures: ['shared.fixture.json'] } },
+};

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { globSync } from 'tinyglobby';
+import type { ResolvedOptions, UnderstudyOptions } from '../src/runtime/bridge';
+
+const KNOWN = new Set(['world', 'fixtures', 'strictTurnIndex', 'providers', 'traceDir']);
+const PROVIDERS = new Set(['openai', 'anthropic', 'gemini']);
+const WHERE = 'testEnvironmentOptions.understudy';
+
+export class OptionsError extends Error {
+  readonly code = 'OPTIONS_INVALID';
+}
+
+function fail(path: string, expected: string, got: unknown): never {
+  throw new OptionsError(`jest-understudy: ${path} must be ${expected}, received ${JSON.stringify(got)}`);
+}
+
+function stringList(value: unknown, path: string): string[] {
+  if (value === undefined) return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+  return fail(path, 'a string or an array of strings', value);
+}
+
+/** Expands globs and checks every named file exists, so a typo fails at start-up, naming its origin. */
+function fixturePaths(patterns: string[], base: string, origin: string): string[] {
+  const out: string[] = [];
+  for (const p of patterns) {
+    const abs = isAbsolute(p) ? p : resolve(base, p);
+    if (/[*?[{]/.test(p)) {
+      const found = globSync(abs, { absolute: true }).sort();
+      if (found.length === 0)
+        throw new OptionsError(
+          `jest-understudy: ${origin} pattern ${JSON.stringify(p)} matches no file (looked in ${base})`,
+        );
+      out.push(...found);
+    } else {
+      if (!existsSync(abs))
+        throw new OptionsError(
+          `jest-understudy: ${origin} names ${JSON.stringify(p)}, but ${abs} does not exist`,
+        );
+      out.push(abs);
+    }
+  }
+  return out;
+}
+
+export function resolveOptions(
+  raw: unknown,
+  pragmas: Record<string, string | string[]>,
+  rootDir: string,
+  testPath: string,
+  env: NodeJS.ProcessEnv,
+): ResolvedOptions {
+  const o = (raw ?? {}) as UnderstudyOptions;
+  if (typeof o !== 'object' || Array.isArray(o)) fail(WHERE, 'an object', raw);
+  for (const key of Object.keys(o)) {
+    if (!KNOWN.has(key)) fail(`${WHERE}.${key}`, `one of the known options (${[...KNOWN].join(', ')})`, key);
+  }
+  if (o.strictTurnIndex !== undefined && typeof o.strictTurnIndex !== 'boolean')
+    fail(`${WHERE}.strictTurnIndex`, 'a boolean', o.strictTurnIndex);
+  if (o.world !== undefined && typeof o.world !== 'string') fail(`${WHERE}.world`, 'a path string', o.world);
+  if (o.traceDir !== undefined && typeof o.traceDir !== 'string')
+    fail(`${WHERE}.traceDir`, 'a path string', o.traceDir);
+
+  const providers: ResolvedOptions['providers'] = {};
+  for (const [id, p] of Object.entries(o.providers ?? {})) {
+    if (!PROVIDERS.has(id)) fail(`${WHERE}.providers.${id}`, `one of ${[...PROVIDERS].join(', ')}`, id);
+    const urls = stringList(p?.baseURL, `${WHERE}.providers.${id}.baseURL`);
+    for (const u of urls) if (!URL.canParse(u)) fail(`${WHERE}.providers.${id}.baseURL`, 'absolute URLs', u);
+    providers[id as 'openai'] = urls;
+  }
+
+  const testDir = dirname(testPath);
+  const pragmaFixtures = stringList(pragmas['understudy-fixtures'], '@understudy-fixtures');
+  const fixtures =
+    pragmaFixtures.length > 0
+      ? fixturePaths(
+          pragmaFixtures.flatMap((p) => p.split(/\s+/)).filter(Boolean),
+          testDir,
+          '@understudy-fixtures',
+        )
+      : fixturePaths(stringList(o.fixtures, `${WHERE}.fixtures`), rootDir, `${WHERE}.fixtures`);
+  const pragmaWorld = stringList(pragmas['understudy-world'], '@understudy-world')[0];
+  const world = pragmaWorld ? resolve(testDir, pragmaWorld) : o.world ? resolve(rootDir, o.world) : undefined;
+
+  const envStrict = env.UNDERSTUDY_STRICT_TURN_INDEX;
+  return {
+    rootDir,
+    testPath,
+    ...(world ? { world } : {}),
+    fixtures,
+    strictTurnIndex: envStrict === '1' || envStrict === 'true' || o.strictTurnIndex === true,
+    providers,
+    traceDir: resolve(rootDir, o.traceDir ?? '.understudy/traces'),
+  };
+}

@@ -1,0 +1,45 @@
+import type { MatcherContext } from 'expect';
+import { isPlainObject } from './guards';
+import type { ArgsMode } from './types';
+
+export type ArgsPredicate = (actual: unknown, expected: unknown) => boolean;
+
+/**
+ * Builds the argument comparison for a mode from the matcher context, so user
+ * equality testers and asymmetric matchers (`expect.any(String)`, …) apply.
+ * Subset semantics are those of `toMatchObject`: objects compare recursively by
+ * the subset's keys; arrays need equal length, elements compared as subsets.
+ */
+export function argsPredicate(context: MatcherContext, mode: ArgsMode): ArgsPredicate {
+  const { iterableEquality, subsetEquality } = context.utils;
+  const exact = [...context.customTesters, iterableEquality];
+  const subset = [...exact, subsetEquality];
+  switch (mode) {
+    case 'ignore':
+      return () => true;
+    case 'exact':
+      return (actual, expected) => context.equals(actual, expected, exact);
+    case 'subset':
+      return (actual, expected) => context.equals(actual, expected, subset);
+    case 'superset':
+      return (actual, expected) => context.equals(expected, actual, subset);
+  }
+}
+
+/**
+ * The part of `received` that `expected` talks about (keys it names, arrays of the
+ * same length), so a diff against a subset expectation is not drowned in extra keys.
+ */
+export function trimToShape(received: unknown, expected: unknown): unknown {
+  if (Array.isArray(received) && Array.isArray(expected) && received.length === expected.length) {
+    return received.map((item, i) => trimToShape(item, expected[i]));
+  }
+  if (isPlainObject(received) && isPlainObject(expected)) {
+    const trimmed: Record<string, unknown> = {};
+    for (const key of Object.keys(expected)) {
+      if (key in received) trimmed[key] = trimToShape(received[key], expected[key]);
+    }
+    return trimmed;
+  }
+  return received;
+}

@@ -1,0 +1,54 @@
+import type { MatcherContext, SyncExpectationResult } from 'expect';
+import {
+  EXPECTED_COLOR,
+  matcherErrorMessage,
+  printExpected,
+  printReceived,
+  printWithType,
+} from 'jest-matcher-utils';
+import { assertRunLike, isAsymmetricMatcher } from './guards';
+
+export function toHaveFinalMessage(
+  this: MatcherContext,
+  received: unknown,
+  expected: unknown,
+): SyncExpectationResult {
+  const hint = this.utils.matcherHint('toHaveFinalMessage', undefined, 'expected', {
+    isNot: this.isNot,
+    promise: this.promise,
+  });
+  assertRunLike(received, hint);
+
+  const actual = received.finalMessage;
+  let pass: boolean;
+  let wanted: string;
+  if (typeof expected === 'string') {
+    pass = typeof actual === 'string' && actual.includes(expected);
+    wanted = `containing ${printExpected(expected)}`;
+  } else if (expected instanceof RegExp) {
+    // A copy, so a /g pattern's lastIndex from an earlier test cannot skew this one.
+    pass = typeof actual === 'string' && new RegExp(expected).test(actual);
+    wanted = `matching ${printExpected(expected)}`;
+  } else if (isAsymmetricMatcher(expected)) {
+    pass = this.equals(actual, expected, this.customTesters);
+    wanted = `equal to ${printExpected(expected)}`;
+  } else {
+    throw new Error(
+      matcherErrorMessage(
+        hint,
+        `${EXPECTED_COLOR('expected')} value must be a string, a RegExp or an asymmetric matcher`,
+        printWithType('Expected', expected, printExpected),
+      ),
+    );
+  }
+
+  const got =
+    actual === undefined
+      ? `the run ended without a final message (terminal state: ${printReceived(received.terminalState)})`
+      : printReceived(actual);
+  return {
+    pass,
+    message: () =>
+      `${hint}\n\nExpected final message: ${pass ? 'not ' : ''}${wanted}\nReceived final message: ${got}`,
+  };
+}

@@ -1,0 +1,104 @@
+import { EXPECTED_COLOR, matcherErrorMessage, printExpected, printWithType } from 'jest-matcher-utils';
+import { isAsymmetricMatcher } from './guards';
+import type { ArgsMode, TrajectoryMode, TrajectoryOptions } from './types';
+
+export interface ExpectedStep {
+  name: string;
+  /** Absent when the step only names the tool: then any arguments match. */
+  args?: unknown;
+  hasArgs: boolean;
+}
+
+const MODES: readonly TrajectoryMode[] = ['exact', 'ordered', 'unordered', 'subset', 'superset'];
+const ARGS_MODES: readonly ArgsMode[] = ['subset', 'exact', 'ignore', 'superset'];
+const OPTION_KEYS = ['mode', 'args'];
+const STEP_KEYS = ['name', 'args'];
+
+const list = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
+
+function usageError(hint: string, generic: string, label: string, value: unknown): Error {
+  return new Error(matcherErrorMessage(hint, generic, printWithType(label, value, printExpected)));
+}
+
+/** Normalizes `expected` to steps, rejecting shapes that would silently match too much. */
+export function parseExpectedSteps(hint: string, expected: unknown): ExpectedStep[] {
+  if (!Array.isArray(expected)) {
+    throw usageError(
+      hint,
+      `${EXPECTED_COLOR('expected')} value must be an array of tool names or { name, args } objects`,
+      'Expected',
+      expected,
+    );
+  }
+  return expected.map((item: unknown, index): ExpectedStep => {
+    const label = `expected[${index}]`;
+    if (typeof item === 'string' && item !== '') return { name: item, hasArgs: false };
+    if (typeof item !== 'object' || item === null || typeof (item as { name?: unknown }).name !== 'string') {
+      throw usageError(
+        hint,
+        `${EXPECTED_COLOR(label)} must be a tool name string or an object with a string name (and optional args)`,
+        label,
+        item,
+      );
+    }
+    // A typo such as `arguments` would otherwise drop the args check without a word.
+    const unknownKey = Object.keys(item).find((key) => !STEP_KEYS.includes(key));
+    if (unknownKey !== undefined) {
+      throw usageError(
+        hint,
+        `${EXPECTED_COLOR(label)} has unknown key "${unknownKey}"; allowed keys: ${list(STEP_KEYS)}`,
+        label,
+        item,
+      );
+    }
+    const { name, args } = item as { name: string; args?: unknown };
+    if (args !== undefined && (typeof args !== 'object' || args === null) && !isAsymmetricMatcher(args)) {
+      throw usageError(
+        hint,
+        `${EXPECTED_COLOR(`${label}.args`)} must be an object or an asymmetric matcher`,
+        `${label}.args`,
+        args,
+      );
+    }
+    return { name, args, hasArgs: args !== undefined };
+  });
+}
+
+export function parseTrajectoryOptions(hint: string, options: unknown): Required<TrajectoryOptions> {
+  if (options === undefined) return { mode: 'exact', args: 'subset' };
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw usageError(
+      hint,
+      `${EXPECTED_COLOR('options')} must be an object like { mode, args }`,
+      'Options',
+      options,
+    );
+  }
+  const unknownKey = Object.keys(options).find((key) => !OPTION_KEYS.includes(key));
+  if (unknownKey !== undefined) {
+    throw usageError(
+      hint,
+      `${EXPECTED_COLOR('options')} has unknown key "${unknownKey}"; allowed keys: ${list(OPTION_KEYS)}`,
+      'Options',
+      options,
+    );
+  }
+  const { mode = 'exact', args = 'subset' } = options as { mode?: unknown; args?: unknown };
+  if (!MODES.includes(mode as TrajectoryMode)) {
+    throw usageError(
+      hint,
+      `${EXPECTED_COLOR('options.mode')} must be one of ${list(MODES)}`,
+      'options.mode',
+      mode,
+    );
+  }
+  if (!ARGS_MODES.includes(args as ArgsMode)) {
+    throw usageError(
+      hint,
+      `${EXPECTED_COLOR('options.args')} must be one of ${list(ARGS_MODES)}`,
+      'options.args',
+      args,
+    );
+  }
+  return { mode: mode as TrajectoryMode, args: args as ArgsMode };
+}

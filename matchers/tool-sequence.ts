@@ -1,0 +1,156 @@
+import type { MatcherContext, SyncExpectationResult } from 'expect';
+import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from 'jest-matcher-utils';
+import { argsPredicate } from './args';
+import { sideBySide, stepText } from './format';
+import { assertRunLike } from './guards';
+import { type ExpectedStep, parseExpectedSteps, parseTrajectoryOptions } from './options';
+import { type AlignedRow, type Comparison, compareTrajectory } from './trajectory';
+import type { RunLike, TrajectoryMode } from './types';
+
+type Calls = RunLike['toolCalls'];
+type Fits = (step: number, call: number) => boolean;
+
+export function toHaveCalledToolSequence(
+  this: MatcherContext,
+  received: unknown,
+  expected: unknown,
+  options?: unknown,
+): SyncExpectationResult {
+  const hint = this.utils.matcherHint('toHaveCalledToolSequence', undefined, 'expected', {
+    isNot: this.isNot,
+    promise: this.promise,
+    secondArgument: options === undefined ? undefined : 'options',
+  });
+  assertRunLike(received, hint);
+  const steps = parseExpectedSteps(hint, expected);
+  const { mode, args } = parseTrajectoryOptions(hint, options);
+  const calls = received.toolCalls;
+
+  const argsMatch = argsPredicate(this, args);
+  const fits: Fits = (i, j) =>
+    steps[i].name === calls[j].name && (!steps[i].hasArgs || argsMatch(calls[j].arguments, steps[i].args));
+  const comparison = compareTrajectory(mode, steps.length, calls.length, fits);
+  const sequential = mode === 'exact' || mode === 'ordered';
+  const firstBreak = comparison.rows.find((row) => !row.ok);
+
+  const table = sideBySide(
+    comparison.rows.map((row) => ({
+      expected:
+        row.expected === undefined ? undefined : { index: row.expected, text: stepLine(steps[row.expected]) },
+      received:
+        row.received === undefined ? undefined : { index: row.received, text: callLine(calls[row.received]) },
+      // In a sequence everything after the first break follows from it, so only that row is marked.
+      marked: sequential ? row === firstBreak : !row.ok,
+    })),
+  );
+  const setting = `mode: ${mode}, args: ${args}`;
+
+  if (comparison.pass) {
+    return {
+      pass: true,
+      message: () =>
+        `${hint}\n\nexpected the run not to call the tool sequence (${setting}), but it did\n\n${table}`,
+    };
+  }
+  return {
+    pass: false,
+    message: () =>
+      [
+        hint,
+        `expected the run to call the tool sequence (${setting}); ` +
+          `${count(steps.length, 'step')} expected, ${count(calls.length, 'call')} received`,
+        table,
+        sequential
+          ? divergence(firstBreak!, comparison, mode, steps, calls, fits)
+          : unmatched(comparison, mode, steps, calls),
+      ].join('\n\n'),
+  };
+}
+
+const stepLine = (step: ExpectedStep) => stepText(step.name, step.args, step.hasArgs);
+const callLine = (call: Calls[number]) => stepText(call.name, call.arguments);
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const compact = (value: unknown) => stringify(value).replace(/\s*\n\s*/g, ' ');
+
+/** The first row that breaks an exact or ordered sequence, in words. */
+function divergence(
+  row: AlignedRow,
+  comparison: Comparison,
+  mode: TrajectoryMode,
+  steps: ExpectedStep[],
+  calls: Calls,
+  fits: Fits,
+): string {
+  const step = row.expected === undefined ? undefined : steps[row.expected];
+  const call = row.received === undefined ? undefined : calls[row.received];
+  // Arguments only help the reader when the names agree.
+  const sameName = step !== undefined && call !== undefined && step.name === call.name;
+
+  const expectedPart = step
+    ? `expected ${printExpected(step.name)}` +
+      (sameName && step.hasArgs ? ` with ${EXPECTED_COLOR(compact(step.args))}` : '')
+    : 'expected no more calls';
+  const receivedPart = call
+    ? `received ${printReceived(call.name)}` +
+      (sameName ? ` with ${RECEIVED_COLOR(compact(call.arguments))}` : '')
+    : mode === 'exact'
+      ? `but the run made only ${count(calls.length, 'call')}`
+      : 'but no call in order matches it';
+  const where =
+    mode === 'exact'
+      ? `step ${row.expected ?? row.received}`
+      : `expected step ${row.expected}` +
+        (row.received === undefined ? '' : ` (received step ${row.received})`);
+  const note = row.expected === undefined ? '' : elsewhere(row.expected, row, comparison, steps, calls, fits);
+  return `first divergence at ${where}: ${expectedPart}, ${receivedPart}${note}`;
+}
+
+/** Points at a call that would have satisfied the step had it been in place, or nearly does. */
+function elsewhere(
+  stepIndex: number,
+  row: AlignedRow,
+  comparison: Comparison,
+  steps: ExpectedStep[],
+  calls: Calls,
+  fits: Fits,
+) {
+  const pairedWith = new Map<number, number>();
+  for (const r of comparison.rows) {
+    if (r.ok && r.expected !== undefined && r.received !== undefined) pairedWith.set(r.received, r.expected);
+  }
+  const others = calls.map((_, j) => j).filter((j) => j !== row.received);
+  const matching = others.filter((j) => fits(stepIndex, j));
+  const free = matching.find((j) => !pairedWith.has(j));
+  if (free !== undefined) return `\n(a matching call occurs at received step ${free}, out of place)`;
+  if (matching.length > 0) {
+    const j = matching[0];
+    return `\n(received step ${j} also matches, but it is paired with expected step ${pairedWith.get(j)})`;
+  }
+  const { name } = steps[stepIndex];
+  const namesake = others.find((j) => calls[j].name === name);
+  if (namesake === undefined) return '';
+  return `\n(received step ${namesake} calls ${printReceived(name)} with other arguments: ${RECEIVED_COLOR(compact(calls[namesake].arguments))})`;
+}
+
+/** For unordered modes: what stayed unpaired, as far as the mode cares. */
+function unmatched(
+  comparison: Comparison,
+  mode: TrajectoryMode,
+  steps: ExpectedStep[],
+  calls: Calls,
+): string {
+  const sections: string[] = [];
+  if (mode !== 'superset' && comparison.missing.length > 0) {
+    sections.push(
+      `expected steps with no matching call (${comparison.missing.length}):\n` +
+        comparison.missing.map((i) => `  ${i} ${EXPECTED_COLOR(stepLine(steps[i]))}`).join('\n'),
+    );
+  }
+  if (mode !== 'subset' && comparison.unexpected.length > 0) {
+    sections.push(
+      `calls matching no expected step (${comparison.unexpected.length}):\n` +
+        comparison.unexpected.map((j) => `  ${j} ${RECEIVED_COLOR(callLine(calls[j]))}`).join('\n'),
+    );
+  }
+  return sections.join('\n\n');
+}

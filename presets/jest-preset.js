@@ -1,0 +1,12 @@
+// The preset a consumer names as `preset: 'jest-understudy'`. It points at the built
+// package, so it works from an installed tarball without any transform of ours.
+const { join } = require('node:path');
+
+const dist = join(__dirname, '..', 'dist');
+
+module.exports = {
+  testEnvironment: join(dist, 'environment', 'index.js'),
+  setupFilesAfterEnv: [join(dist, 'presets', 'setup.js')],
+  // msw resolves responses on microtasks; faking them would stall every mocked request.
+  fakeTimers: { doNotFake: ['queueMicrotask'] },
+};

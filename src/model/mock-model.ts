@@ -1,0 +1,98 @@
+import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
+import { matchKeysOf } from '../conversation';
+import type { Fixture } from '../fixtures/types';
+import type { ModelCall } from '../run/types';
+import { describeUnmatched, nearestMisses } from './diagnose';
+import { type Entry, FixtureStore, type Scope } from './fixture-store';
+import { errorFrom, replyFrom } from './reply';
+
+export type Resolution =
+  | { kind: 'reply'; reply: NeutralReply; entry: Entry; keys: MatchKeys; turnIndexRelaxed: boolean }
+  | { kind: 'error'; error: NeutralError; entry: Entry; keys: MatchKeys; turnIndexRelaxed: boolean }
+  | { kind: 'unmatched'; keys: MatchKeys; message: string };
+
+/** Anything that can become fixtures: an array, or a `script()` builder. */
+export type FixtureSource = readonly Fixture[] | { build(): Fixture[] };
+
+export function toFixtures(source: FixtureSource): Fixture[] {
+  if (Array.isArray(source)) return source as Fixture[];
+  if (source && typeof (source as { build?: unknown }).build === 'function')
+    return (source as { build(): Fixture[] }).build();
+  throw new TypeError(
+    `understudy.model.use(fixtures): expected an array of { match, response } fixtures or a script() builder, received ${typeof source}`,
+  );
+}
+
+export interface MockModelOptions {
+  strictTurnIndex: boolean;
+}
+
+/** One test file's mock model: registered fixtures, selection, and the call log. */
+export class MockModel {
+  private readonly store = new FixtureStore();
+  /** Every model request since the last reset (or the start of the current test). */
+  readonly calls: ModelCall[] = [];
+  private scope: Scope = 'file';
+
+  constructor(private readonly options: MockModelOptions) {}
+
+  /** Registers fixtures after those already registered (the first match wins). */
+  use(source: FixtureSource, scope: Scope = this.scope): this {
+    this.store.add(toFixtures(source), scope);
+    return this;
+  }
+
+  /** Drops every fixture registered with `use` and clears the call log. */
+  reset(): void {
+    this.store.clear((s) => s !== 'config');
+    this.store.resetCounts();
+    this.calls.length = 0;
+  }
+
+  /** Requests no fixture answered. */
+  get unmatched(): ModelCall[] {
+    return this.calls.filter((c) => c.unmatched);
+  }
+
+  get fixtures(): Fixture[] {
+    return this.store.all.map((e) => e.fixture);
+  }
+
+  /** @internal a test starts: its registrations, calls and sequence counts are its own. */
+  beginTest(): void {
+    this.calls.length = 0;
+    this.store.resetCounts();
+    this.scope = 'test';
+  }
+
+  /** @internal a test ended: fixtures it registered are dropped. */
+  endTest(): void {
+    this.store.clear((s) => s === 'test');
+    this.scope = 'file';
+  }
+
+  /** @internal */
+  clearScope(scope: Scope): void {
+    this.store.clear((s) => s === scope);
+  }
+
+  /** @internal */
+  get strictTurnIndex(): boolean {
+    return this.options.strictTurnIndex;
+  }
+
+  resolve(conversation: Conversation, what: string): Resolution {
+    const keys = matchKeysOf(conversation);
+    const strict = this.options.strictTurnIndex;
+    const selection = this.store.select(keys, strict);
+    if (!selection) {
+      const near = nearestMisses(this.store.all, keys, strict, (e) => this.store.servedCount(e));
+      return { kind: 'unmatched', keys, message: describeUnmatched(what, keys, near, this.store.size) };
+    }
+    const { entry, turnIndexRelaxed } = selection;
+    const error = errorFrom(entry.fixture);
+    if (error) return { kind: 'error', error, entry, keys, turnIndexRelaxed };
+    const reply = replyFrom(entry.fixture, entry.order, conversation, keys);
+    return { kind: 'reply', reply, entry, keys, turnIndexRelaxed };
+  }
+}

@@ -1,0 +1,75 @@
+import type { Conversation, MatchKeys, NeutralError, NeutralReply, NeutralToolCall } from '../conversation';
+import type { Fixture } from '../fixtures/types';
+import { usageFor } from './usage';
+
+/** FNV-1a, base36: short, stable ids without a crypto dependency on the hot path. */
+function hash(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  return ((h1 >>> 0).toString(36) + (h2 >>> 0).toString(36)).padEnd(14, '0');
+}
+
+/**
+ * Tool call ids come from the fixture, else from the fixture, the call's place in it and
+ * the thread position: the same run gives the same ids whatever tests ran before it, and
+ * a fixture that answers twice in one thread never repeats an id.
+ */
+function toolCallId(fixtureKey: string, keys: MatchKeys, i: number, name: string): string {
+  const h = hash(`${fixtureKey}|${keys.turnIndex}|${keys.userMessage ?? ''}|${i}|${name}`);
+  return `call_${(h + hash(h)).slice(0, 24)}`;
+}
+
+export function fixtureKey(fixture: Fixture, order: number): string {
+  return fixture.id ?? `#${order}`;
+}
+
+export function replyFrom(
+  fixture: Fixture,
+  order: number,
+  conversation: Conversation,
+  keys: MatchKeys,
+): NeutralReply {
+  const r = fixture.response;
+  const key = fixtureKey(fixture, order);
+  const toolCalls: NeutralToolCall[] = (r.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? toolCallId(key, keys, i, c.name),
+    name: c.name,
+    arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+  }));
+  const content = r.content ?? null;
+  return {
+    content: content === null && toolCalls.length === 0 ? '' : content,
+    toolCalls,
+    finishReason: r.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    usage: usageFor(conversation, content, toolCalls, r.usage),
+    model: r.model ?? conversation.model,
+  };
+}
+
+const DEFAULT_ERROR_TYPE: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  429: 'rate_limit_exceeded',
+  500: 'server_error',
+  503: 'server_error',
+};
+
+export function errorFrom(fixture: Fixture): NeutralError | undefined {
+  const r = fixture.response;
+  if (!r.error) return undefined;
+  const status = r.error.status ?? r.status ?? 500;
+  return {
+    status,
+    type: r.error.type ?? DEFAULT_ERROR_TYPE[status] ?? 'api_error',
+    message: r.error.message,
+    ...(r.error.code !== undefined ? { code: r.error.code } : {}),
+    ...((r.error.retryAfter ?? r.retryAfter) !== undefined
+      ? { retryAfter: r.error.retryAfter ?? r.retryAfter }
+      : {}),
+  };
+}

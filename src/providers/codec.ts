@@ -1,0 +1,60 @@
+import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
+import type { StreamShaping } from '../fixtures/types';
+
+/** A wire response, before it becomes a `Response`: codecs stay free of I/O. */
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A streamed wire response: each entry is one SSE event, already framed. */
+export interface WireStream {
+  status: number;
+  headers: Record<string, string>;
+  events: string[];
+}
+
+/** Deterministic values a codec stamps on a reply (ids, timestamps). */
+export interface EncodeContext {
+  /** Per-file call number: makes response ids unique and stable. */
+  callIndex: number;
+  /** Seconds since the epoch for `created` fields. */
+  created: number;
+  shaping: StreamShaping;
+}
+
+export type DecodeResult = { ok: true; conversation: Conversation } | { ok: false; error: NeutralError };
+
+/** One wire protocol: pure functions between wire bodies and the neutral shapes. */
+export interface ProviderCodec {
+  protocol: string;
+  provider: ProviderId;
+  /** Does this codec serve `method path` (path relative to the provider base URL)? */
+  handles(method: string, path: string): boolean;
+  decode(body: unknown, path: string): DecodeResult;
+  encodeReply(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireResponse;
+  encodeStream(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireStream;
+  encodeError(error: NeutralError): WireResponse;
+}
+
+/** Splits text into chunks of `size` code units, never splitting a surrogate pair. */
+export function chunkText(text: string, size: number): string[] {
+  if (text.length === 0) return [];
+  const chunks: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    chunks.push(text.slice(start, end));
+    start = end;
+  }
+  return chunks;
+}
+
+export const DEFAULT_CHUNK_SIZE = 20;
+
+export function sseData(payload: unknown): string {
+  return `data: ${JSON.stringify(payload)}\n\n`;
+}

@@ -1,0 +1,60 @@
+import type { ProviderId } from '../conversation';
+import type { ProviderCodec } from './codec';
+import { openaiChat } from './openai-chat';
+import { encodeOpenAIError } from './openai-chat/errors';
+
+export interface ProviderDefinition {
+  id: ProviderId;
+  /** Base URLs the SDKs use by default; requests below them belong to this provider. */
+  defaultBaseURLs: string[];
+  codecs: ProviderCodec[];
+  /** How this provider says "no such endpoint". */
+  notFound: (message: string) => ReturnType<typeof encodeOpenAIError>;
+}
+
+export const PROVIDERS: ProviderDefinition[] = [
+  {
+    id: 'openai',
+    defaultBaseURLs: ['https://api.openai.com/v1'],
+    codecs: [openaiChat],
+    notFound: (message) => encodeOpenAIError({ status: 404, type: 'invalid_request_error', message }),
+  },
+];
+
+export interface RouteTarget {
+  provider: ProviderDefinition;
+  baseURL: string;
+  /** Path below the base URL, without query. */
+  path: string;
+}
+
+/** Maps request URLs to the provider whose base URL they fall under. */
+export class ProviderRouter {
+  private readonly bases: Array<{ prefix: string; provider: ProviderDefinition }> = [];
+
+  constructor(extra: Partial<Record<ProviderId, string[]>> = {}) {
+    for (const provider of PROVIDERS) {
+      for (const url of [...provider.defaultBaseURLs, ...(extra[provider.id] ?? [])]) {
+        this.bases.push({ prefix: url.replace(/\/+$/, ''), provider });
+      }
+    }
+    // Longest prefix first, so a proxy path nested under another base wins.
+    this.bases.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  route(url: string): RouteTarget | undefined {
+    for (const { prefix, provider } of this.bases) {
+      if (url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]))) {
+        const rest = url.slice(prefix.length);
+        const q = rest.indexOf('?');
+        return { provider, baseURL: prefix, path: q === -1 ? rest : rest.slice(0, q) };
+      }
+    }
+    return undefined;
+  }
+
+  /** Hosts the environment must intercept. */
+  get baseURLs(): string[] {
+    return this.bases.map((b) => b.prefix);
+  }
+}

@@ -1,0 +1,119 @@
+import type { NeutralMessage } from '../conversation';
+import type { ModelCall, TerminalState, ToolCall, TraceSpan } from './types';
+
+function parseArguments(raw: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(raw);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { value };
+  } catch {
+    return { _raw: raw };
+  }
+}
+
+function parseResult(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The tool calls the model asked for, in order, each joined with the result a later
+ * request carried back (matched by call id), so a trajectory includes outcomes.
+ */
+export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
+  const results = new Map<string, NeutralMessage>();
+  for (const call of calls) {
+    for (const m of call.conversation.messages)
+      if (m.role === 'tool' && m.toolCallId) results.set(m.toolCallId, m);
+  }
+  const out: ToolCall[] = [];
+  for (const call of calls) {
+    for (const c of call.response?.toolCalls ?? []) {
+      const result = results.get(c.id);
+      const tc: ToolCall = {
+        id: c.id,
+        name: c.name,
+        arguments: parseArguments(c.arguments),
+        rawArguments: c.arguments,
+        modelCallIndex: call.index,
+        answered: result !== undefined,
+      };
+      if (result) {
+        if (result.isError) tc.error = parseResult(result.text);
+        else tc.result = parseResult(result.text);
+      }
+      out.push(tc);
+    }
+  }
+  return out;
+}
+
+export function finalMessageOf(calls: readonly ModelCall[]): string | undefined {
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const content = calls[i].response?.content;
+    if (content) return content;
+  }
+  return undefined;
+}
+
+/**
+ * 'errored' when the agent threw, 'timed_out' past its deadline, 'failed' when it returned
+ * but its last model exchange ended in an error or in tool calls nobody answered, else
+ * 'succeeded'. An agent may name its own state (e.g. 'needs_approval') through the context.
+ */
+export function terminalStateOf(
+  calls: readonly ModelCall[],
+  outcome: 'returned' | 'threw' | 'timed_out',
+  declared: TerminalState | undefined,
+): TerminalState {
+  if (declared) return declared;
+  if (outcome === 'threw') return 'errored';
+  if (outcome === 'timed_out') return 'timed_out';
+  const last = calls[calls.length - 1];
+  if (!last) return 'succeeded';
+  if (last.error || last.unmatched) return 'failed';
+  if (last.response && last.response.toolCalls.length > 0) return 'failed';
+  return 'succeeded';
+}
+
+export function traceOf(
+  calls: readonly ModelCall[],
+  toolCalls: readonly ToolCall[],
+  start: number,
+  end: number,
+): TraceSpan[] {
+  const spans: TraceSpan[] = [
+    { name: 'agent.run', startMs: 0, endMs: end - start, attributes: { modelCalls: calls.length } },
+  ];
+  for (const c of calls) {
+    spans.push({
+      name: `model.call ${c.protocol}`,
+      startMs: c.startedAt - start,
+      endMs: c.startedAt - start + c.durationMs,
+      attributes: {
+        provider: c.provider,
+        model: c.conversation.model,
+        fixture: c.fixture?.id ?? (c.fixtureIndex !== undefined ? `#${c.fixtureIndex}` : undefined),
+        streamed: c.streamed,
+        unmatched: c.unmatched,
+        status: c.error?.status ?? 200,
+        inputTokens: c.response?.usage.inputTokens,
+        outputTokens: c.response?.usage.outputTokens,
+      },
+    });
+  }
+  for (const t of toolCalls) {
+    const c = calls.find((x) => x.index === t.modelCallIndex);
+    const at = c ? c.startedAt - start + c.durationMs : 0;
+    spans.push({
+      name: `tool.call ${t.name}`,
+      startMs: at,
+      endMs: at,
+      attributes: { id: t.id, answered: t.answered },
+    });
+  }
+  return spans;
+}

@@ -1,0 +1,23 @@
+/** Reads what routing needs from `fetch(input, init)` without building a Request on the fast path. */
+export function urlOf(input: unknown): string | undefined {
+  if (typeof input === 'string') return input;
+  if (input instanceof URL) return input.href;
+  if (input && typeof (input as Request).url === 'string') return (input as Request).url;
+  return undefined;
+}
+
+export function methodOf(input: unknown, init: RequestInit | undefined): string {
+  return (init?.method ?? (input as Request | undefined)?.method ?? 'GET').toUpperCase();
+}
+
+export function signalOf(input: unknown, init: RequestInit | undefined): AbortSignal | undefined {
+  return init?.signal ?? (input as Request | undefined)?.signal ?? undefined;
+}
+
+export async function bodyTextOf(input: unknown, init: RequestInit | undefined): Promise<string> {
+  const body = init?.body;
+  if (typeof body === 'string') return body;
+  if (body !== undefined && body !== null) return new Response(body).text();
+  if (input && typeof (input as Request).text === 'function') return (input as Request).text();
+  return '';
+}

@@ -1,0 +1,197 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { UnderstudyError } from '../errors';
+import { loadFixtureFiles } from '../fixtures/load';
+import type { StreamShaping } from '../fixtures/types';
+import { sourceOf } from '../fixtures/types';
+import { MockModel } from '../model/mock-model';
+import type { ProviderCodec } from '../providers/codec';
+import { ProviderRouter, type RouteTarget } from '../providers/registry';
+import type { ModelCall } from '../run/types';
+import { BRIDGE_KEY, type Bridge, type ResolvedOptions, type SandboxRuntime } from './bridge';
+import { bodyTextOf, methodOf, signalOf, urlOf } from './request';
+import { toResponse, toStreamResponse } from './serve';
+
+/** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
+const CREATED = 1767225600;
+
+/** Collects the model calls made inside one `understudy.run` / harness run. */
+export interface RunRecorder {
+  calls: ModelCall[];
+}
+
+function shapingOf(fixture: { response: StreamShaping } & StreamShaping): StreamShaping {
+  const r = fixture.response;
+  return {
+    chunkSize: r.chunkSize ?? fixture.chunkSize,
+    latency: r.latency ?? fixture.latency,
+    truncateAfterChunks: r.truncateAfterChunks ?? fixture.truncateAfterChunks,
+    disconnect: r.disconnect ?? fixture.disconnect,
+  };
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
+export class Runtime implements SandboxRuntime {
+  readonly model: MockModel;
+  readonly router: ProviderRouter;
+  readonly runs = new AsyncLocalStorage<RunRecorder>();
+  private callCount = 0;
+  private failures: string[] = [];
+
+  constructor(
+    readonly options: ResolvedOptions,
+    private readonly bridge?: Bridge,
+  ) {
+    this.model = new MockModel({ strictTurnIndex: options.strictTurnIndex });
+    this.router = new ProviderRouter(options.providers);
+    if (options.fixtures.length > 0) this.model.use(loadFixtureFiles(options.fixtures), 'config');
+  }
+
+  handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
+    const url = urlOf(input);
+    const target = url === undefined ? undefined : this.router.route(url);
+    if (!target || url === undefined) return undefined;
+    const i = init as RequestInit | undefined;
+    return this.serve(target, url, methodOf(input, i), () => bodyTextOf(input, i), signalOf(input, i));
+  }
+
+  handleRequest(request: Request): Promise<Response> | undefined {
+    const target = this.router.route(request.url);
+    if (!target) return undefined;
+    return this.serve(target, request.url, request.method, () => request.text(), request.signal);
+  }
+
+  testStarted(_name: string): void {
+    this.model.beginTest();
+  }
+
+  testFinished(): string[] {
+    this.model.endTest();
+    const failures = [...this.failures, ...(this.bridge?.unhandled.splice(0) ?? [])];
+    this.failures = [];
+    return failures;
+  }
+
+  /** Records why the current test must fail even if the agent swallowed the error. */
+  fail(message: string): void {
+    this.failures.push(message);
+  }
+
+  private async serve(
+    target: RouteTarget,
+    url: string,
+    method: string,
+    readBody: () => Promise<string>,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    if (signal?.aborted) throw abortError(signal);
+    const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
+    if (!codec) {
+      const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
+      this.fail(message);
+      return toResponse(target.provider.notFound(message));
+    }
+    const startedAt = performance.now();
+    const text = await readBody();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return toResponse(
+        codec.encodeError({
+          status: 400,
+          type: 'invalid_request_error',
+          message: 'the request body is not valid JSON',
+        }),
+      );
+    }
+    const decoded = codec.decode(body, target.path);
+    if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
+    return this.answer(codec, decoded.conversation, body, url, startedAt);
+  }
+
+  private async answer(
+    codec: ProviderCodec,
+    conversation: import('../conversation').Conversation,
+    request: unknown,
+    url: string,
+    startedAt: number,
+  ): Promise<Response> {
+    const resolution = this.model.resolve(conversation, `this ${codec.protocol} request (POST ${url})`);
+    const index = this.callCount++;
+    const call: ModelCall = {
+      index,
+      provider: codec.provider,
+      protocol: codec.protocol,
+      url,
+      request,
+      conversation,
+      unmatched: resolution.kind === 'unmatched',
+      streamed: conversation.stream,
+      startedAt,
+      durationMs: 0,
+    };
+    if (resolution.kind !== 'unmatched') {
+      const { entry } = resolution;
+      call.fixture = entry.fixture;
+      call.fixtureIndex = entry.order;
+      const src = sourceOf(entry.fixture);
+      if (src) call.fixtureSource = src;
+      if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
+    }
+    this.model.calls.push(call);
+    this.runs.getStore()?.calls.push(call);
+
+    let response: Response;
+    if (resolution.kind === 'unmatched') {
+      this.fail(resolution.message);
+      call.error = { status: 404, type: 'invalid_request_error', message: resolution.message };
+      response = toResponse(codec.encodeError(call.error));
+    } else {
+      const shaping = shapingOf(resolution.entry.fixture);
+      if (shaping.latency) await new Promise((resolve) => setTimeout(resolve, shaping.latency));
+      const ctx = { callIndex: index, created: CREATED, shaping };
+      if (resolution.kind === 'error') {
+        call.error = resolution.error;
+        response = toResponse(codec.encodeError(resolution.error));
+      } else {
+        call.response = resolution.reply;
+        response = conversation.stream
+          ? toStreamResponse(codec.encodeStream(resolution.reply, conversation, ctx), shaping)
+          : toResponse(codec.encodeReply(resolution.reply, conversation, ctx));
+      }
+    }
+    call.durationMs = performance.now() - startedAt;
+    return response;
+  }
+}
+
+const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
+
+/** This test file's runtime, created on first use; module resets do not create a second one. */
+export function getRuntime(): Runtime {
+  const g = globalThis as Record<symbol, unknown>;
+  const existing = g[RUNTIME_KEY] as Runtime | undefined;
+  if (existing) return existing;
+  const bridge = g[BRIDGE_KEY] as Bridge | undefined;
+  if (!bridge) {
+    throw new UnderstudyError(
+      'ENVIRONMENT_MISSING',
+      "jest-understudy's environment is not active for this test file. Set `preset: 'jest-understudy'` " +
+        "(or `testEnvironment: 'jest-understudy/environment'`) in your Jest config, or add the docblock " +
+        '`@jest-environment jest-understudy/environment` at the top of the file.',
+    );
+  }
+  const runtime = new Runtime(bridge.options, bridge);
+  g[RUNTIME_KEY] = runtime;
+  bridge.runtime = runtime;
+  return runtime;
+}
+
+/** The runtime if the environment is active, without creating one. */
+export function hasEnvironment(): boolean {
+  return (globalThis as Record<symbol, unknown>)[BRIDGE_KEY] !== undefined;
+}

@@ -1,0 +1,24 @@
+import type { MockModel } from './model/mock-model';
+import { executeRun, type RunContext, type RunOptions } from './run/run';
+import type { Run } from './run/types';
+import { getRuntime } from './runtime/runtime';
+
+export interface Understudy {
+  /** This test file's mock model. */
+  readonly model: MockModel;
+  /** Runs any agent function and returns its `Run`. */
+  run<Output, Input = undefined>(
+    agent: (context: RunContext) => Output | Promise<Output>,
+    options?: RunOptions<Input>,
+  ): Promise<Run<Input, Output>>;
+}
+
+/** The handle tests use; it reaches the runtime lazily so importing it never has side effects. */
+export const understudy: Understudy = {
+  get model() {
+    return getRuntime().model;
+  },
+  run(agent, options) {
+    return executeRun(getRuntime(), agent, options);
+  },
+};
