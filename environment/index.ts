@@ -41,6 +41,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly bridge: Bridge;
   private interception: Interception | undefined;
   private readonly envTouched = new Map<string, string | undefined>();
+  private earlier: string[] = [];
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -97,22 +98,24 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   /** Fails a test for what its agent may have swallowed: unmatched model calls, unmocked requests. */
   async handleTestEvent(event: Circus.Event, state: Circus.State): Promise<void> {
     const bridge = this.bridge;
+    const drain = () => bridge.runtime?.drainFailures() ?? bridge.unhandled.splice(0);
     switch (event.name) {
       case 'test_start':
+        // What failed in beforeAll hooks or at file level is charged to the next test.
+        this.earlier = drain().map((m) => `Before this test (in a beforeAll hook or at file level): ${m}`);
         bridge.currentTest = testName(event.test);
         bridge.runtime?.testStarted(bridge.currentTest);
         break;
       case 'test_done': {
-        const failures = bridge.runtime?.testFinished() ?? bridge.unhandled.splice(0);
+        bridge.runtime?.testFinished();
         bridge.currentTest = undefined;
-        for (const message of failures) event.test.errors.push(toError(message));
+        for (const message of [...this.earlier, ...drain()]) event.test.errors.push(toError(message));
+        this.earlier = [];
         break;
       }
-      case 'run_finish': {
-        const failures = bridge.runtime?.testFinished() ?? bridge.unhandled.splice(0);
-        for (const message of failures) state.unhandledErrors.push(toError(`Outside any test: ${message}`));
+      case 'run_finish':
+        for (const message of drain()) state.unhandledErrors.push(toError(`After the last test (in an afterAll hook): ${message}`));
         break;
-      }
     }
   }
 }

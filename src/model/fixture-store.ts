@@ -1,4 +1,5 @@
 import type { MatchKeys } from '../conversation';
+import { isChatFixture } from '../fixtures/kinds';
 import type { Fixture } from '../fixtures/types';
 import { type Candidate, type CompiledMatch, compileMatch, contentMatches, selectByTurnIndex } from './match';
 import { SubstringIndex } from './substring-index';
@@ -31,6 +32,8 @@ export class FixtureStore {
 
   add(fixtures: readonly Fixture[], scope: Scope): void {
     for (const fixture of fixtures) {
+      // aimock files may carry embedding/image/audio fixtures: they load, but never answer chat.
+      if (!isChatFixture(fixture)) continue;
       const compiled: CompiledMatch = compileMatch(fixture.match ?? {});
       const { sequenceIndex: _, ...shape } = fixture.match ?? {};
       this.entries.push({ order: this.nextOrder++, fixture, compiled, scope, shape: shapeKey(shape) });

@@ -34,8 +34,9 @@ export interface SandboxRuntime {
   /** Serves a request msw intercepted (node:http, https, XMLHttpRequest…); undefined if not ours. */
   handleRequest(request: Request): Promise<Response> | undefined;
   testStarted(name: string): void;
-  /** Ends the current test; returns why it must fail (unmatched model requests…). */
-  testFinished(): string[];
+  testFinished(): void;
+  /** Why the current test (or file) must fail since the last drain: unmatched model requests… */
+  drainFailures(): string[];
 }
 
 export interface Bridge {

@@ -68,8 +68,11 @@ export class Runtime implements SandboxRuntime {
     this.model.beginTest();
   }
 
-  testFinished(): string[] {
+  testFinished(): void {
     this.model.endTest();
+  }
+
+  drainFailures(): string[] {
     const failures = [...this.failures, ...(this.bridge?.unhandled.splice(0) ?? [])];
     this.failures = [];
     return failures;

@@ -20,11 +20,14 @@ export function openaiError(status: number, message: string, param?: string): Ne
   };
 }
 
-/** OpenAI's error envelope; a 429 carries `retry-after` so the SDK's own backoff is exercised. */
+/**
+ * OpenAI's error envelope. Retryable statuses carry `retry-after` (0 unless the fixture
+ * says otherwise), so the SDK's own retry logic runs without waiting in wall-clock time.
+ */
 export function encodeOpenAIError(error: NeutralError): WireResponse {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
-  else if (error.status === 429) headers['retry-after'] = '0';
+  else if (error.status === 429 || error.status >= 500) headers['retry-after'] = '0';
   const body = {
     error: {
       message: error.message,
