@@ -114,7 +114,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         break;
       }
       case 'run_finish':
-        for (const message of drain()) state.unhandledErrors.push(toError(`After the last test (in an afterAll hook): ${message}`));
+        for (const message of drain())
+          state.unhandledErrors.push(toError(`After the last test (in an afterAll hook): ${message}`));
         break;
     }
   }

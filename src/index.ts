@@ -1,3 +1,5 @@
+// Importing the package also brings the matcher typings for `expect` (global and @jest/globals).
+export type { ArgsMode, ExpectedToolCall, TrajectoryMode, TrajectoryOptions } from '../matchers/types';
 export type {
   Conversation,
   FinishReason,

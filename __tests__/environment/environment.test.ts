@@ -1,5 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
 import { stripVTControlCharacters } from 'node:util';
+import { describe, expect, it } from '@jest/globals';
 import { type CaseResult, runCases } from './run-cases';
 
 function byTitle(results: CaseResult[], title: string) {
@@ -18,7 +18,9 @@ describe('the environment, seen from outside a Jest run', () => {
   it('fails a test whose agent swallowed an unmatched model request, naming keys and nearest fixtures', () => {
     const t = byTitle(results, 'an agent that swallows the SDK error');
     expect(t.status).toBe('failed');
-    expect(t.message).toContain('No fixture matched this openai.chat request (POST https://api.openai.com/v1/chat/completions)');
+    expect(t.message).toContain(
+      'No fixture matched this openai.chat request (POST https://api.openai.com/v1/chat/completions)',
+    );
     expect(t.message).toContain('userMessage: "weather in Berlin"');
     expect(t.message).toContain('turnIndex: 0');
     expect(t.message).toContain('Nearest fixtures (2 of 2 registered)');
@@ -33,7 +35,9 @@ describe('the environment, seen from outside a Jest run', () => {
   it('fails tests whose requests reached no mock, by fetch and by node:https', () => {
     const viaFetch = byTitle(results, 'fetch to an unmocked host');
     expect(viaFetch.status).toBe('failed');
-    expect(viaFetch.message).toContain('GET https://example.com/data reached the network layer, but nothing mocks it');
+    expect(viaFetch.message).toContain(
+      'GET https://example.com/data reached the network layer, but nothing mocks it',
+    );
     const viaHttps = byTitle(results, 'node:https to an unmocked host');
     expect(viaHttps.status).toBe('failed');
     expect(viaHttps.message).toContain('GET https://internal.example.org/health reached the network layer');
@@ -50,7 +54,9 @@ describe('the environment, seen from outside a Jest run', () => {
   it('charges an unmatched model call made in a beforeAll hook to the next test', () => {
     const t = byTitle(results, 'runs after a hook whose model call matched nothing');
     expect(t.status).toBe('failed');
-    expect(t.message).toContain('Before this test (in a beforeAll hook or at file level): No fixture matched');
+    expect(t.message).toContain(
+      'Before this test (in a beforeAll hook or at file level): No fixture matched',
+    );
     expect(t.message).toContain('userMessage: "warm up"');
   });
 });

@@ -21,7 +21,9 @@ export function runCases(pattern: string, understudy: Record<string, unknown> = 
   const config = {
     rootDir: root,
     testMatch: [`<rootDir>/__tests__/environment/cases/${pattern}`],
-    transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+    transform: {
+      '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+    },
     moduleNameMapper: {
       '^jest-understudy$': '<rootDir>/src/index.ts',
       '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',
@@ -35,7 +37,15 @@ export function runCases(pattern: string, understudy: Record<string, unknown> = 
   writeFileSync(configPath, JSON.stringify(config));
   const child = spawnSync(
     process.execPath,
-    [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--config', configPath, '--json', '--outputFile', out, '--ci'],
+    [
+      join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
+      '--config',
+      configPath,
+      '--json',
+      '--outputFile',
+      out,
+      '--ci',
+    ],
     { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '--experimental-vm-modules' } },
   );
   let parsed: { testResults: Array<{ name: string; message: string; assertionResults: any[] }> };
@@ -47,6 +57,10 @@ export function runCases(pattern: string, understudy: Record<string, unknown> = 
   return parsed.testResults.map((r) => ({
     file: r.name,
     failureMessage: r.message,
-    tests: r.assertionResults.map((a) => ({ title: a.title, status: a.status, failureMessages: a.failureMessages })),
+    tests: r.assertionResults.map((a) => ({
+      title: a.title,
+      status: a.status,
+      failureMessages: a.failureMessages,
+    })),
   }));
 }

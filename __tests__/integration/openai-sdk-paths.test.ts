@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import OpenAI from 'openai';
 import { type Fixture, script, UnderstudyError, understudy } from 'jest-understudy';
+import OpenAI from 'openai';
 
 const searchTool = {
   type: 'function' as const,
@@ -30,8 +30,9 @@ describe('the SDK tool runner (chat.completions.runTools)', () => {
             type: 'function',
             function: {
               name: 'search_docs',
+              description: 'Search the docs',
               parameters: searchTool.function.parameters,
-              parse: JSON.parse,
+              parse: (s: string) => JSON.parse(s) as { query: string },
               function: (args: { query: string }) => {
                 seen.push(args.query);
                 return { hits: ['docs/keys'] };
@@ -45,7 +46,11 @@ describe('the SDK tool runner (chat.completions.runTools)', () => {
     expect(seen).toEqual(['rotate keys']);
     expect(run.output).toBe('Use the rotate command, see docs/keys.');
     expect(run.toolCalls).toEqual([
-      expect.objectContaining({ name: 'search_docs', arguments: { query: 'rotate keys' }, result: { hits: ['docs/keys'] } }),
+      expect.objectContaining({
+        name: 'search_docs',
+        arguments: { query: 'rotate keys' },
+        result: { hits: ['docs/keys'] },
+      }),
     ]);
   });
 
@@ -73,8 +78,9 @@ describe('the SDK tool runner (chat.completions.runTools)', () => {
           type: 'function',
           function: {
             name: 'search_docs',
+            description: 'Search the docs',
             parameters: searchTool.function.parameters,
-            parse: JSON.parse,
+            parse: (s: string) => JSON.parse(s) as { query: string },
             function: (a: { query: string }) => {
               queries.push(a.query);
               return 'ok';
@@ -116,7 +122,10 @@ describe('raw SSE streaming', () => {
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events: string[] = [];
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+    const reader = response
+      .body!.pipeThrough(new TextDecoderStream())
+      .pipeThrough(new EventSourceParserStream())
+      .getReader();
     for (let r = await reader.read(); !r.done; r = await reader.read()) events.push(r.value.data);
     expect(events.at(-1)).toBe('[DONE]');
     const chunks = events.slice(0, -1).map((e) => JSON.parse(e));
@@ -132,7 +141,10 @@ describe('raw SSE streaming', () => {
       'rld!',
     ]);
     expect(chunks.at(-2).choices[0].finish_reason).toBe('stop');
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+    });
     expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
   });
 
@@ -155,7 +167,12 @@ describe('raw SSE streaming', () => {
   });
 
   it('a truncated stream ends without [DONE] and the SDK sees an incomplete completion', async () => {
-    understudy.model.use([{ match: { userMessage: 'cut' }, response: { content: 'abcdefghij', chunkSize: 2, truncateAfterChunks: 3 } }]);
+    understudy.model.use([
+      {
+        match: { userMessage: 'cut' },
+        response: { content: 'abcdefghij', chunkSize: 2, truncateAfterChunks: 3 },
+      },
+    ]);
     const stream = await new OpenAI().chat.completions.create({
       model: 'gpt-4o',
       stream: true,
@@ -172,7 +189,9 @@ describe('raw SSE streaming', () => {
   });
 
   it('a dropped connection surfaces as an error in the SDK stream', async () => {
-    understudy.model.use([{ match: { userMessage: 'drop' }, response: { content: 'abcdefghij', chunkSize: 2, disconnect: true } }]);
+    understudy.model.use([
+      { match: { userMessage: 'drop' }, response: { content: 'abcdefghij', chunkSize: 2, disconnect: true } },
+    ]);
     const run = await understudy.run(async () => {
       const stream = await new OpenAI({ maxRetries: 0 }).chat.completions.create({
         model: 'gpt-4o',
@@ -213,13 +232,22 @@ describe('provider-shaped errors', () => {
     const e = error as InstanceType<typeof OpenAI.RateLimitError>;
     expect(e.status).toBe(429);
     expect(e.headers.get('retry-after')).toBe('7');
-    expect(e.error).toMatchObject({ message: 'Slow down', type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' });
+    expect(e.error).toMatchObject({
+      message: 'Slow down',
+      type: 'rate_limit_exceeded',
+      code: 'rate_limit_exceeded',
+    });
   });
 
   it('500 is retried by the SDK; when every attempt fails the agent errors', async () => {
-    understudy.model.use([{ match: { userMessage: 'down' }, response: { error: { status: 500, message: 'upstream down' } } }]);
+    understudy.model.use([
+      { match: { userMessage: 'down' }, response: { error: { status: 500, message: 'upstream down' } } },
+    ]);
     const run = await understudy.run(() =>
-      new OpenAI({ maxRetries: 2 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'down' }] }),
+      new OpenAI({ maxRetries: 2 }).chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'down' }],
+      }),
     );
     expect(run.modelCalls).toHaveLength(3);
     expect(run.terminalState).toBe('errored');
@@ -229,22 +257,37 @@ describe('provider-shaped errors', () => {
 
   it('400 is not retried and carries the invalid_request_error shape', async () => {
     understudy.model.use([
-      { match: { userMessage: 'bad' }, response: { error: { status: 400, message: 'bad tool schema', code: 'invalid_schema' } } },
+      {
+        match: { userMessage: 'bad' },
+        response: { error: { status: 400, message: 'bad tool schema', code: 'invalid_schema' } },
+      },
     ]);
     const error = await new OpenAI().chat.completions
       .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'bad' }] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as { error: unknown }).error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_schema' });
+    expect((error as { error: unknown }).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_schema',
+    });
     expect(understudy.model.calls).toHaveLength(1);
   });
 });
 
 describe('deterministic replies', () => {
   it('usage, ids and created stay the same on every replay', async () => {
-    understudy.model.use([{ match: { userMessage: 'same' }, response: { toolCalls: [{ name: 'search_docs', arguments: '{"query":"x"}' }] } }]);
+    understudy.model.use([
+      {
+        match: { userMessage: 'same' },
+        response: { toolCalls: [{ name: 'search_docs', arguments: '{"query":"x"}' }] },
+      },
+    ]);
     const ask = () =>
-      new OpenAI().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'same' }], tools: [searchTool] });
+      new OpenAI().chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'same' }],
+        tools: [searchTool],
+      });
     const a = await ask();
     const b = await ask();
     expect(a.usage).toEqual(b.usage);
@@ -259,7 +302,9 @@ describe('realm', () => {
   it('errors and runs the package builds are test-realm objects', async () => {
     expect(() => understudy.model.use('nope' as never)).toThrow(TypeError);
     const run = await understudy.run(async () => 'done');
-    expect(run).toEqual(expect.objectContaining({ output: 'done', terminalState: 'succeeded', toolCalls: [] }));
+    expect(run).toEqual(
+      expect.objectContaining({ output: 'done', terminalState: 'succeeded', toolCalls: [] }),
+    );
     expect(Object.getPrototypeOf(run)).toBe(Object.prototype);
     expect(run.modelCalls).toBeInstanceOf(Array);
     const err = new UnderstudyError('BAD_ARGUMENT', 'x');

@@ -13,7 +13,16 @@ const assistant = (toolCallIds: string[] = []): NeutralMessage => ({
 const tool = (id: string, text = 'result'): NeutralMessage => ({ role: 'tool', text, toolCallId: id });
 
 function conv(messages: NeutralMessage[], extra: Partial<Conversation> = {}): Conversation {
-  return { provider: 'openai', protocol: 'openai.chat', model: 'gpt-4o', messages, tools: [], stream: false, streamUsage: false, ...extra };
+  return {
+    provider: 'openai',
+    protocol: 'openai.chat',
+    model: 'gpt-4o',
+    messages,
+    tools: [],
+    stream: false,
+    streamUsage: false,
+    ...extra,
+  };
 }
 
 function pick(fixtures: Fixture[], c: Conversation, strict = false) {
@@ -27,17 +36,25 @@ const f = (id: string, match: Fixture['match']): Fixture => ({ id, match, respon
 
 describe('fixture selection (seed 001 semantics)', () => {
   it('first registered match wins', () => {
-    expect(pick([f('a', { userMessage: 'hi' }), f('b', { userMessage: 'hi' })], conv([user('hi there')]))).toBe('a');
+    expect(
+      pick([f('a', { userMessage: 'hi' }), f('b', { userMessage: 'hi' })], conv([user('hi there')])),
+    ).toBe('a');
   });
 
   it('userMessage is a substring of the latest user message that has text', () => {
     const c = conv([user('first question'), assistant(), user('second question'), user(null)]);
-    expect(pick([f('first', { userMessage: 'first' }), f('second', { userMessage: 'second' })], c)).toBe('second');
+    expect(pick([f('first', { userMessage: 'first' }), f('second', { userMessage: 'second' })], c)).toBe(
+      'second',
+    );
   });
 
   it('userMessage may be a RegExp or { regex, flags }', () => {
-    expect(pick([f('re', { userMessage: /^refund order \d+$/ })], conv([user('refund order 42')]))).toBe('re');
-    expect(pick([f('obj', { userMessage: { regex: 'REFUND', flags: 'i' } })], conv([user('refund it')]))).toBe('obj');
+    expect(pick([f('re', { userMessage: /^refund order \d+$/ })], conv([user('refund order 42')]))).toBe(
+      're',
+    );
+    expect(
+      pick([f('obj', { userMessage: { regex: 'REFUND', flags: 'i' } })], conv([user('refund it')])),
+    ).toBe('obj');
   });
 
   it('a /g pattern shared between fixtures never changes answers between calls', () => {
@@ -48,7 +65,10 @@ describe('fixture selection (seed 001 semantics)', () => {
   });
 
   it('hasToolResult is scoped to the current turn: earlier turns’ tool results do not count', () => {
-    const fixtures = [f('leg1', { userMessage: 'q', hasToolResult: false }), f('leg2', { userMessage: 'q', hasToolResult: true })];
+    const fixtures = [
+      f('leg1', { userMessage: 'q', hasToolResult: false }),
+      f('leg2', { userMessage: 'q', hasToolResult: true }),
+    ];
     const secondTurnStart = conv([user('q1'), assistant(['c1']), tool('c1'), assistant(), user('q2')]);
     expect(pick(fixtures, secondTurnStart)).toBe('leg1');
     expect(pick(fixtures, conv([user('q2'), assistant(['c2']), tool('c2')]))).toBe('leg2');
@@ -56,7 +76,9 @@ describe('fixture selection (seed 001 semantics)', () => {
 
   it('turnIndex counts assistant messages; a mismatch is tolerated by default', () => {
     const c = conv([user('go'), assistant(['c1']), tool('c1'), assistant(['c2']), tool('c2')]);
-    expect(pick([f('t1', { userMessage: 'go', turnIndex: 1 }), f('t2', { userMessage: 'go', turnIndex: 2 })], c)).toBe('t2');
+    expect(
+      pick([f('t1', { userMessage: 'go', turnIndex: 1 }), f('t2', { userMessage: 'go', turnIndex: 2 })], c),
+    ).toBe('t2');
     expect(pick([f('t5', { userMessage: 'go', turnIndex: 5 })], c)).toBe('t5');
   });
 
@@ -81,7 +103,9 @@ describe('fixture selection (seed 001 semantics)', () => {
 
   it('toolCallId: the request must end with that tool result', () => {
     const fixtures = [f('for-a', { toolCallId: 'call_a' }), f('for-b', { toolCallId: 'call_b' })];
-    expect(pick(fixtures, conv([user('x'), assistant(['call_a', 'call_b']), tool('call_a'), tool('call_b')]))).toBe('for-b');
+    expect(
+      pick(fixtures, conv([user('x'), assistant(['call_a', 'call_b']), tool('call_a'), tool('call_b')])),
+    ).toBe('for-b');
     expect(pick(fixtures, conv([user('x')]))).toBeUndefined();
   });
 
@@ -98,7 +122,12 @@ describe('fixture selection (seed 001 semantics)', () => {
   it('systemMessage: substring of the joined system prompt; an array needs every part', () => {
     const c = conv([sys('You are Ada.'), sys('Locale: fr-FR'), user('x')]);
     expect(pick([f('s', { systemMessage: 'Ada.\nLocale' })], c)).toBe('s');
-    expect(pick([f('arr', { systemMessage: ['Ada', 'de-DE'] }), f('arr2', { systemMessage: ['Ada', 'fr-FR'] })], c)).toBe('arr2');
+    expect(
+      pick(
+        [f('arr', { systemMessage: ['Ada', 'de-DE'] }), f('arr2', { systemMessage: ['Ada', 'fr-FR'] })],
+        c,
+      ),
+    ).toBe('arr2');
   });
 
   it('sequenceIndex answers the n-th serve of the same match', () => {
@@ -133,7 +162,9 @@ describe('fixture selection (seed 001 semantics)', () => {
 describe('flat selection over many fixtures', () => {
   it('picks the right one of 10,000 literal fixtures and still honours registration order with unkeyed ones', () => {
     const model = new MockModel({ strictTurnIndex: false });
-    const many: Fixture[] = Array.from({ length: 10_000 }, (_, i) => f(`f${i}`, { userMessage: `question number ${i}.` }));
+    const many: Fixture[] = Array.from({ length: 10_000 }, (_, i) =>
+      f(`f${i}`, { userMessage: `question number ${i}.` }),
+    );
     model.use([f('unkeyed-late', { toolName: 'never' }), ...many, f('catch-all', {})]);
     const r = model.resolve(conv([user('question number 9876.')]), 'x');
     expect(r.kind === 'reply' && r.entry.fixture.id).toBe('f9876');
@@ -143,7 +174,11 @@ describe('flat selection over many fixtures', () => {
 
   it('finds overlapping literals exactly like String.includes', () => {
     const model = new MockModel({ strictTurnIndex: false });
-    model.use([f('hers', { userMessage: 'hers' }), f('she', { userMessage: 'she' }), f('he', { userMessage: 'he' })]);
+    model.use([
+      f('hers', { userMessage: 'hers' }),
+      f('she', { userMessage: 'she' }),
+      f('he', { userMessage: 'he' }),
+    ]);
     const r = model.resolve(conv([user('ushers')]), 'x');
     expect(r.kind === 'reply' && r.entry.fixture.id).toBe('hers');
     model.reset();

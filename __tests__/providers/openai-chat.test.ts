@@ -52,9 +52,14 @@ describe('openai.chat codec (golden wire samples)', () => {
   });
 
   it('encodes a 429 with retry-after', () => {
-    expect(openaiChat.encodeError({ status: 429, type: 'rate_limit_exceeded', message: 'Slow down', retryAfter: 3 })).toEqual(
-      json('error-429.json'),
-    );
+    expect(
+      openaiChat.encodeError({
+        status: 429,
+        type: 'rate_limit_exceeded',
+        message: 'Slow down',
+        retryAfter: 3,
+      }),
+    ).toEqual(json('error-429.json'));
   });
 
   it('rejects malformed requests with a 400 naming the field', () => {
@@ -62,7 +67,9 @@ describe('openai.chat codec (golden wire samples)', () => {
       ok: false,
       error: expect.objectContaining({ status: 400, message: "'messages' is a required property" }),
     });
-    expect(openaiChat.decode({ model: 'gpt-4o', messages: [{ role: 'robot' }] }, '/chat/completions')).toEqual({
+    expect(
+      openaiChat.decode({ model: 'gpt-4o', messages: [{ role: 'robot' }] }, '/chat/completions'),
+    ).toEqual({
       ok: false,
       error: expect.objectContaining({ status: 400, message: 'messages[0]: unknown message role "robot"' }),
     });

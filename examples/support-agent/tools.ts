@@ -33,7 +33,13 @@ export class ToolError extends Error {
 }
 
 export const DEMO_ORDERS: readonly Order[] = [
-  { id: 'A-1001', customerEmail: 'sam@example.com', item: 'Trail backpack', amountPaid: 8900, status: 'paid' },
+  {
+    id: 'A-1001',
+    customerEmail: 'sam@example.com',
+    item: 'Trail backpack',
+    amountPaid: 8900,
+    status: 'paid',
+  },
   { id: 'A-1002', customerEmail: 'kim@example.com', item: 'Rain jacket', amountPaid: 12900, status: 'paid' },
   {
     id: 'A-1003',
@@ -68,7 +74,8 @@ export class OrderStore {
     const order = this.orders.get(orderId);
     if (!order) throw new ToolError(`order ${orderId} does not exist`);
     if (order.status === 'refunded') throw new ToolError(`order ${orderId} was already refunded`);
-    if (!Number.isInteger(amount) || amount <= 0) throw new ToolError('amount must be a positive number of cents');
+    if (!Number.isInteger(amount) || amount <= 0)
+      throw new ToolError('amount must be a positive number of cents');
     if (amount > order.amountPaid)
       throw new ToolError(`cannot refund ${amount} cents: the customer paid ${order.amountPaid}`);
     order.status = 'refunded';

@@ -40,6 +40,8 @@ export class Runtime implements SandboxRuntime {
   readonly runs = new AsyncLocalStorage<RunRecorder>();
   private callCount = 0;
   private failures: string[] = [];
+  /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
+  private unmatchedPending: Array<{ call: ModelCall; message: string }> = [];
 
   constructor(
     readonly options: ResolvedOptions,
@@ -73,8 +75,12 @@ export class Runtime implements SandboxRuntime {
   }
 
   drainFailures(): string[] {
-    const failures = [...this.failures, ...(this.bridge?.unhandled.splice(0) ?? [])];
+    const unmatched = this.unmatchedPending
+      .filter((u) => !this.model.isAccepted(u.call))
+      .map((u) => u.message);
+    const failures = [...this.failures, ...unmatched, ...(this.bridge?.unhandled.splice(0) ?? [])];
     this.failures = [];
+    this.unmatchedPending = [];
     return failures;
   }
 
@@ -150,7 +156,7 @@ export class Runtime implements SandboxRuntime {
 
     let response: Response;
     if (resolution.kind === 'unmatched') {
-      this.fail(resolution.message);
+      this.unmatchedPending.push({ call, message: resolution.message });
       call.error = { status: 404, type: 'invalid_request_error', message: resolution.message };
       response = toResponse(codec.encodeError(call.error));
     } else {

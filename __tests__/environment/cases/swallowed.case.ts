@@ -1,6 +1,6 @@
 import { expect, it } from '@jest/globals';
-import OpenAI from 'openai';
 import { understudy } from 'jest-understudy';
+import OpenAI from 'openai';
 
 it('an agent that swallows the SDK error', async () => {
   understudy.model.use([

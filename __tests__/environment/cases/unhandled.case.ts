@@ -12,7 +12,9 @@ it('fetch to an unmocked host', async () => {
 
 it('node:https to an unmocked host', async () => {
   const outcome = await new Promise((resolve) => {
-    get('https://internal.example.org/health', () => resolve('answered')).on('error', () => resolve('failed'));
+    get('https://internal.example.org/health', () => resolve('answered')).on('error', () =>
+      resolve('failed'),
+    );
   });
   expect(outcome).toBe('failed');
 });
