@@ -42,9 +42,12 @@ export class MockModel {
     return this;
   }
 
-  /** Drops every fixture registered with `use` and clears the call log. */
+  /**
+   * Drops the fixtures registered with `use` (a harness's own and config-level ones stay),
+   * restarts sequences and clears the call log.
+   */
   reset(): void {
-    this.store.clear((s) => s !== 'config');
+    this.store.clear((s) => s === 'file' || s === 'test');
     this.store.resetCounts();
     this.calls.length = 0;
   }
