@@ -3,7 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import type { ResolvedOptions, UnderstudyOptions } from '../src/runtime/bridge';
 
-const KNOWN = new Set(['world', 'fixtures', 'strictTurnIndex', 'providers', 'traceDir']);
+const KNOWN = new Set(['world', 'fixtures', 'strictTurnIndex', 'providers', 'traceDir', 'timeScale']);
 const PROVIDERS = new Set(['openai', 'anthropic', 'gemini']);
 const WHERE = 'testEnvironmentOptions.understudy';
 
@@ -62,6 +62,9 @@ export function resolveOptions(
   if (o.world !== undefined && typeof o.world !== 'string') fail(`${WHERE}.world`, 'a path string', o.world);
   if (o.traceDir !== undefined && typeof o.traceDir !== 'string')
     fail(`${WHERE}.traceDir`, 'a path string', o.traceDir);
+  if (o.timeScale !== undefined && !(typeof o.timeScale === 'number' && o.timeScale >= 0)) {
+    fail(`${WHERE}.timeScale`, 'a number ≥ 0', o.timeScale);
+  }
 
   const providers: ResolvedOptions['providers'] = {};
   for (const [id, p] of Object.entries(o.providers ?? {})) {
@@ -85,6 +88,10 @@ export function resolveOptions(
   const world = pragmaWorld ? resolve(testDir, pragmaWorld) : o.world ? resolve(rootDir, o.world) : undefined;
 
   const envStrict = env.UNDERSTUDY_STRICT_TURN_INDEX;
+  const envScale = env.UNDERSTUDY_TIME_SCALE;
+  if (envScale !== undefined && !(envScale.trim() !== '' && Number(envScale) >= 0)) {
+    fail('UNDERSTUDY_TIME_SCALE', 'a number ≥ 0', envScale);
+  }
   return {
     rootDir,
     testPath,
@@ -93,5 +100,6 @@ export function resolveOptions(
     strictTurnIndex: envStrict === '1' || envStrict === 'true' || o.strictTurnIndex === true,
     providers,
     traceDir: resolve(rootDir, o.traceDir ?? '.understudy/traces'),
+    timeScale: envScale !== undefined ? Number(envScale) : (o.timeScale ?? 1),
   };
 }

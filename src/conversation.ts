@@ -21,6 +21,10 @@ export interface NeutralMessage {
   toolCallId?: string;
   /** For role 'tool': the provider flagged the result as an error. */
   isError?: boolean;
+  /** For role 'assistant': reasoning the model showed (summaries, thinking text), passed through. */
+  reasoning?: string;
+  /** For role 'assistant': opaque provider items to hand back verbatim (encrypted reasoning…). */
+  opaque?: unknown[];
 }
 
 export interface NeutralTool {
@@ -42,10 +46,20 @@ export interface Conversation {
   streamUsage: boolean;
 }
 
+/** Conversations a stateful protocol chains by id (the Responses API's `previous_response_id`). */
+export interface ConversationStore {
+  get(id: string): NeutralMessage[] | undefined;
+  set(id: string, messages: NeutralMessage[]): void;
+}
+
 export interface NeutralUsage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Of the input tokens, those served from the prompt cache. */
+  cachedInputTokens: number;
+  /** Of the output tokens, those spent on reasoning. */
+  reasoningTokens: number;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter';
@@ -53,6 +67,8 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter';
 /** What the mock model answers, before a codec puts it on the wire. */
 export interface NeutralReply {
   content: string | null;
+  /** Reasoning text to send before the answer, where the protocol has a place for it. */
+  reasoning?: string;
   toolCalls: NeutralToolCall[];
   finishReason: FinishReason;
   usage: NeutralUsage;

@@ -24,6 +24,7 @@ describe('testEnvironmentOptions.understudy', () => {
       strictTurnIndex: false,
       providers: {},
       traceDir: join(root, '.understudy/traces'),
+      timeScale: 1,
     });
   });
 
@@ -80,6 +81,7 @@ describe('testEnvironmentOptions.understudy', () => {
       ],
       [{ fixtures: ['nothing/*.json'] }, 'pattern "nothing/*.json" matches no file'],
       ['fixtures.json', 'testEnvironmentOptions.understudy must be an object'],
+      [{ timeScale: -1 }, 'testEnvironmentOptions.understudy.timeScale must be a number ≥ 0, received -1'],
     ])('%j', (raw, message) => {
       expect(() => resolve(raw)).toThrow(message);
     });

@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { matchKeysOf } from '../../src/conversation';
 import { openaiChat } from '../../src/providers/openai-chat';
+import { createConversationStore } from '../../src/providers/store';
+
+const store = createConversationStore();
+const at = { path: '/chat/completions', query: new URLSearchParams(), store };
 
 const golden = (name: string) => readFileSync(join(__dirname, 'golden', 'openai-chat', name), 'utf8');
 const json = (name: string) => JSON.parse(golden(name));
@@ -14,7 +18,7 @@ const reply = {
     { id: 'call_b', name: 'get_time', arguments: '{"tz":"Europe/Paris"}' },
   ],
   finishReason: 'tool_calls' as const,
-  usage: { inputTokens: 42, outputTokens: 12, totalTokens: 54 },
+  usage: { inputTokens: 42, outputTokens: 12, totalTokens: 54, cachedInputTokens: 30, reasoningTokens: 4 },
   model: 'gpt-4o',
 };
 const conv = {
@@ -26,16 +30,16 @@ const conv = {
   stream: true,
   streamUsage: true,
 };
-const ctx = { callIndex: 3, created: 1767225600, shaping: { chunkSize: 8 } };
+const ctx = { callIndex: 3, created: 1767225600, shaping: { chunkSize: 8 }, store };
 
 describe('openai.chat codec (golden wire samples)', () => {
   it('decodes a multi-turn request: developer/system roles, text parts, parallel calls, tool results, image-only turns', () => {
-    const decoded = openaiChat.decode(json('request.json'), '/chat/completions');
+    const decoded = openaiChat.decode(json('request.json'), at);
     expect(decoded).toEqual({ ok: true, conversation: json('conversation.json') });
   });
 
   it('derives match keys: skips a trailing attachment-only user message, scopes hasToolResult to the current turn', () => {
-    const decoded = openaiChat.decode(json('request.json'), '/chat/completions');
+    const decoded = openaiChat.decode(json('request.json'), at);
     if (!decoded.ok) throw new Error('decode failed');
     expect(matchKeysOf(decoded.conversation)).toEqual(json('match-keys.json'));
   });
@@ -63,12 +67,12 @@ describe('openai.chat codec (golden wire samples)', () => {
   });
 
   it('rejects malformed requests with a 400 naming the field', () => {
-    expect(openaiChat.decode({ model: 'gpt-4o' }, '/chat/completions')).toEqual({
+    expect(openaiChat.decode({ model: 'gpt-4o' }, at)).toEqual({
       ok: false,
       error: expect.objectContaining({ status: 400, message: "'messages' is a required property" }),
     });
     expect(
-      openaiChat.decode({ model: 'gpt-4o', messages: [{ role: 'robot' }] }, '/chat/completions'),
+      openaiChat.decode({ model: 'gpt-4o', messages: [{ role: 'robot' }] }, at),
     ).toEqual({
       ok: false,
       error: expect.objectContaining({ status: 400, message: 'messages[0]: unknown message role "robot"' }),

@@ -1,14 +1,22 @@
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
-import type { Fixture } from '../fixtures/types';
+import type { Fixture, FixtureChaos } from '../fixtures/types';
+import { type ChaosFault, ChaosDice } from './chaos';
 import type { ModelCall } from '../run/types';
 import { describeUnmatched, nearestMisses } from './diagnose';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';
 import { errorFrom, replyFrom } from './reply';
 
+interface Selected {
+  entry: Entry;
+  keys: MatchKeys;
+  turnIndexRelaxed: boolean;
+  fault?: ChaosFault;
+}
+
 export type Resolution =
-  | { kind: 'reply'; reply: NeutralReply; entry: Entry; keys: MatchKeys; turnIndexRelaxed: boolean }
-  | { kind: 'error'; error: NeutralError; entry: Entry; keys: MatchKeys; turnIndexRelaxed: boolean }
+  | ({ kind: 'reply'; reply: NeutralReply } & Selected)
+  | ({ kind: 'error'; error: NeutralError } & Selected)
   | { kind: 'unmatched'; keys: MatchKeys; message: string };
 
 /** Anything that can become fixtures: an array, or a `script()` builder. */
@@ -25,6 +33,8 @@ export function toFixtures(source: FixtureSource): Fixture[] {
 
 export interface MockModelOptions {
   strictTurnIndex: boolean;
+  /** Seed for chaos draws that name none. */
+  chaosSeed?: number;
 }
 
 /** One test file's mock model: registered fixtures, selection, and the call log. */
@@ -33,8 +43,22 @@ export class MockModel {
   /** Every model request since the last reset (or the start of the current test). */
   readonly calls: ModelCall[] = [];
   private scope: Scope = 'file';
+  private defaultChaos: FixtureChaos | undefined;
+  private readonly dice: ChaosDice;
 
-  constructor(private readonly options: MockModelOptions) {}
+  constructor(private readonly options: MockModelOptions) {
+    this.dice = new ChaosDice(options.chaosSeed ?? 0);
+  }
+
+  /**
+   * Seeded random faults for every fixture that has no `chaos` of its own, e.g.
+   * `chaos({ rateLimitRate: 0.3, seed: 7 })`; `chaos(undefined)` turns them off.
+   * Draws restart with each test, so a test replays the same faults every run.
+   */
+  chaos(config: FixtureChaos | undefined): this {
+    this.defaultChaos = config;
+    return this;
+  }
 
   /** Registers fixtures after those already registered (the first match wins). */
   use(source: FixtureSource, scope: Scope = this.scope): this {
@@ -49,6 +73,8 @@ export class MockModel {
   reset(): void {
     this.store.clear((s) => s === 'file' || s === 'test');
     this.store.resetCounts();
+    this.dice.reset();
+    this.defaultChaos = undefined;
     this.calls.length = 0;
   }
 
@@ -82,6 +108,7 @@ export class MockModel {
   beginTest(): void {
     this.calls.length = 0;
     this.store.resetCounts();
+    this.dice.reset();
     this.scope = 'test';
   }
 
@@ -112,7 +139,9 @@ export class MockModel {
     const { entry, turnIndexRelaxed } = selection;
     const error = errorFrom(entry.fixture);
     if (error) return { kind: 'error', error, entry, keys, turnIndexRelaxed };
+    const chaos = entry.fixture.chaos ?? this.defaultChaos;
+    const fault = chaos ? this.dice.draw(chaos) : undefined;
     const reply = replyFrom(entry.fixture, entry.order, conversation, keys);
-    return { kind: 'reply', reply, entry, keys, turnIndexRelaxed };
+    return { kind: 'reply', reply, entry, keys, turnIndexRelaxed, ...(fault ? { fault } : {}) };
   }
 }

@@ -42,8 +42,10 @@ export function replyFrom(
     arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
   }));
   const content = r.content ?? null;
+  const reasoning = r.reasoning;
   return {
     content: content === null && toolCalls.length === 0 ? '' : content,
+    ...(reasoning ? { reasoning } : {}),
     toolCalls,
     finishReason: r.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: usageFor(conversation, content, toolCalls, r.usage),

@@ -30,5 +30,11 @@ export function usageFor(
   const outputTokens =
     given?.outputTokens ?? given?.completion_tokens ?? given?.output_tokens ?? tokens(outChars);
   const totalTokens = given?.totalTokens ?? given?.total_tokens ?? inputTokens + outputTokens;
-  return { inputTokens, outputTokens, totalTokens };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens,
+    cachedInputTokens: given?.cachedInputTokens ?? 0,
+    reasoningTokens: given?.reasoningTokens ?? 0,
+  };
 }

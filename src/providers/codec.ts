@@ -1,4 +1,4 @@
-import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
+import type { Conversation, ConversationStore, NeutralError, NeutralReply, ProviderId } from '../conversation';
 import type { StreamShaping } from '../fixtures/types';
 
 /** A wire response, before it becomes a `Response`: codecs stay free of I/O. */
@@ -22,6 +22,16 @@ export interface EncodeContext {
   /** Seconds since the epoch for `created` fields. */
   created: number;
   shaping: StreamShaping;
+  /** Where a stateful protocol keeps the conversation a reply ends, under its response id. */
+  store: ConversationStore;
+}
+
+/** What a codec may read besides the body: the path (Gemini puts the model there), the query, stored threads. */
+export interface DecodeContext {
+  /** Path below the provider base URL, without the query. */
+  path: string;
+  query: URLSearchParams;
+  store: ConversationStore;
 }
 
 export type DecodeResult = { ok: true; conversation: Conversation } | { ok: false; error: NeutralError };
@@ -32,7 +42,7 @@ export interface ProviderCodec {
   provider: ProviderId;
   /** Does this codec serve `method path` (path relative to the provider base URL)? */
   handles(method: string, path: string): boolean;
-  decode(body: unknown, path: string): DecodeResult;
+  decode(body: unknown, ctx: DecodeContext): DecodeResult;
   encodeReply(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireResponse;
   encodeStream(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireStream;
   encodeError(error: NeutralError): WireResponse;
@@ -57,4 +67,9 @@ export const DEFAULT_CHUNK_SIZE = 20;
 
 export function sseData(payload: unknown): string {
   return `data: ${JSON.stringify(payload)}\n\n`;
+}
+
+/** A named SSE event (`event:` line then `data:`), as Anthropic and the Responses API send them. */
+export function sseEvent(type: string, payload: unknown): string {
+  return `event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`;
 }

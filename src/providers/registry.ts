@@ -1,7 +1,10 @@
 import type { ProviderId } from '../conversation';
-import type { ProviderCodec } from './codec';
+import { anthropicMessages, encodeAnthropicError } from './anthropic-messages';
+import type { ProviderCodec, WireResponse } from './codec';
+import { encodeGeminiError, geminiGenerateContent } from './gemini';
 import { openaiChat } from './openai-chat';
 import { encodeOpenAIError } from './openai-chat/errors';
+import { openaiResponses } from './openai-responses';
 
 export interface ProviderDefinition {
   id: ProviderId;
@@ -9,15 +12,29 @@ export interface ProviderDefinition {
   defaultBaseURLs: string[];
   codecs: ProviderCodec[];
   /** How this provider says "no such endpoint". */
-  notFound: (message: string) => ReturnType<typeof encodeOpenAIError>;
+  notFound: (message: string) => WireResponse;
 }
 
 export const PROVIDERS: ProviderDefinition[] = [
   {
     id: 'openai',
     defaultBaseURLs: ['https://api.openai.com/v1'],
-    codecs: [openaiChat],
+    codecs: [openaiChat, openaiResponses],
     notFound: (message) => encodeOpenAIError({ status: 404, type: 'invalid_request_error', message }),
+  },
+  {
+    id: 'anthropic',
+    // The SDK's base URL has no version; paths carry /v1.
+    defaultBaseURLs: ['https://api.anthropic.com'],
+    codecs: [anthropicMessages],
+    notFound: (message) => encodeAnthropicError({ status: 404, type: 'not_found_error', message }),
+  },
+  {
+    id: 'gemini',
+    // Paths carry the API version (/v1beta/models/…:generateContent).
+    defaultBaseURLs: ['https://generativelanguage.googleapis.com'],
+    codecs: [geminiGenerateContent],
+    notFound: (message) => encodeGeminiError({ status: 404, type: 'NOT_FOUND', message }),
   },
 ];
 
@@ -26,6 +43,7 @@ export interface RouteTarget {
   baseURL: string;
   /** Path below the base URL, without query. */
   path: string;
+  query: URLSearchParams;
 }
 
 /** Maps request URLs to the provider whose base URL they fall under. */
@@ -47,7 +65,12 @@ export class ProviderRouter {
       if (url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]))) {
         const rest = url.slice(prefix.length);
         const q = rest.indexOf('?');
-        return { provider, baseURL: prefix, path: q === -1 ? rest : rest.slice(0, q) };
+        return {
+          provider,
+          baseURL: prefix,
+          path: q === -1 ? rest : rest.slice(0, q),
+          query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
+        };
       }
     }
     return undefined;

@@ -1,5 +1,6 @@
 import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
 import type { Fixture, FixtureSource } from '../fixtures/types';
+import type { ChaosFault } from '../model/chaos';
 
 export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | (string & {});
 
@@ -23,8 +24,10 @@ export interface ModelCall {
   /** No fixture matched this request. */
   unmatched: boolean;
   streamed: boolean;
-  /** Why the selected fixture was picked despite a turnIndex mismatch, if so. */
+  /** The selected fixture's turnIndex differed from the thread's (tolerated unless strict). */
   turnIndexRelaxed?: boolean;
+  /** A seeded random fault replaced or damaged the reply. */
+  fault?: ChaosFault;
   startedAt: number;
   durationMs: number;
 }

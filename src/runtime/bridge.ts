@@ -14,6 +14,8 @@ export interface UnderstudyOptions {
   /** Extra base URLs to intercept, per provider. */
   providers?: Partial<Record<'openai' | 'anthropic' | 'gemini', { baseURL?: string | string[] }>>;
   traceDir?: string;
+  /** With real timers, multiply simulated delays by this (0 = no waiting). Also UNDERSTUDY_TIME_SCALE. */
+  timeScale?: number;
 }
 
 /** Options after config, docblock pragmas and env vars are merged; paths are absolute. */
@@ -25,6 +27,7 @@ export interface ResolvedOptions {
   strictTurnIndex: boolean;
   providers: Partial<Record<'openai' | 'anthropic' | 'gemini', string[]>>;
   traceDir: string;
+  timeScale: number;
 }
 
 /** What the sandbox runtime offers the environment. */

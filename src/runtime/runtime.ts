@@ -1,15 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Clock, createClock } from '../clock';
+import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
 import { loadFixtureFiles } from '../fixtures/load';
-import type { StreamShaping } from '../fixtures/types';
+import type { Fixture, StreamShaping } from '../fixtures/types';
 import { sourceOf } from '../fixtures/types';
 import { MockModel } from '../model/mock-model';
 import type { ProviderCodec } from '../providers/codec';
 import { ProviderRouter, type RouteTarget } from '../providers/registry';
+import { createConversationStore } from '../providers/store';
 import type { ModelCall } from '../run/types';
 import { BRIDGE_KEY, type Bridge, type ResolvedOptions, type SandboxRuntime } from './bridge';
 import { bodyTextOf, methodOf, signalOf, urlOf } from './request';
-import { toResponse, toStreamResponse } from './serve';
+import { connectionDropped, toResponse, toStreamResponse } from './serve';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
 const CREATED = 1767225600;
@@ -19,13 +22,15 @@ export interface RunRecorder {
   calls: ModelCall[];
 }
 
-function shapingOf(fixture: { response: StreamShaping } & StreamShaping): StreamShaping {
+function shapingOf(fixture: Fixture): StreamShaping {
   const r = fixture.response;
   return {
     chunkSize: r.chunkSize ?? fixture.chunkSize,
-    latency: r.latency ?? fixture.latency,
+    latency: r.latency ?? fixture.latency ?? fixture.chaos?.latencyMs,
+    chunkDelay: r.chunkDelay ?? fixture.chunkDelay,
     truncateAfterChunks: r.truncateAfterChunks ?? fixture.truncateAfterChunks,
     disconnect: r.disconnect ?? fixture.disconnect,
+    malformed: r.malformed ?? fixture.malformed,
   };
 }
 
@@ -38,6 +43,9 @@ export class Runtime implements SandboxRuntime {
   readonly model: MockModel;
   readonly router: ProviderRouter;
   readonly runs = new AsyncLocalStorage<RunRecorder>();
+  readonly clock: Clock;
+  /** Threads stateful protocols chain by response id, for the whole file. */
+  readonly threads: ConversationStore = createConversationStore();
   private callCount = 0;
   private failures: string[] = [];
   /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
@@ -49,6 +57,7 @@ export class Runtime implements SandboxRuntime {
   ) {
     this.model = new MockModel({ strictTurnIndex: options.strictTurnIndex });
     this.router = new ProviderRouter(options.providers);
+    this.clock = createClock(options.timeScale);
     if (options.fixtures.length > 0) this.model.use(loadFixtureFiles(options.fixtures), 'config');
   }
 
@@ -57,13 +66,18 @@ export class Runtime implements SandboxRuntime {
     const target = url === undefined ? undefined : this.router.route(url);
     if (!target || url === undefined) return undefined;
     const i = init as RequestInit | undefined;
-    return this.serve(target, url, methodOf(input, i), () => bodyTextOf(input, i), signalOf(input, i));
+    return this.serve(target, url, methodOf(input, i), () => bodyTextOf(input, i), signalOf(input, i)).then((r) => {
+      if (r === 'drop') throw connectionDropped();
+      return r;
+    });
   }
 
   handleRequest(request: Request): Promise<Response> | undefined {
     const target = this.router.route(request.url);
     if (!target) return undefined;
-    return this.serve(target, request.url, request.method, () => request.text(), request.signal);
+    return this.serve(target, request.url, request.method, () => request.text(), request.signal).then((r) =>
+      r === 'drop' ? Response.error() : r,
+    );
   }
 
   testStarted(_name: string): void {
@@ -95,7 +109,7 @@ export class Runtime implements SandboxRuntime {
     method: string,
     readBody: () => Promise<string>,
     signal: AbortSignal | undefined,
-  ): Promise<Response> {
+  ): Promise<Response | 'drop'> {
     if (signal?.aborted) throw abortError(signal);
     const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
     if (!codec) {
@@ -110,25 +124,21 @@ export class Runtime implements SandboxRuntime {
       body = JSON.parse(text);
     } catch {
       return toResponse(
-        codec.encodeError({
-          status: 400,
-          type: 'invalid_request_error',
-          message: 'the request body is not valid JSON',
-        }),
+        codec.encodeError({ status: 400, type: 'invalid_request_error', message: 'the request body is not valid JSON' }),
       );
     }
-    const decoded = codec.decode(body, target.path);
+    const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
     return this.answer(codec, decoded.conversation, body, url, startedAt);
   }
 
   private async answer(
     codec: ProviderCodec,
-    conversation: import('../conversation').Conversation,
+    conversation: Conversation,
     request: unknown,
     url: string,
     startedAt: number,
-  ): Promise<Response> {
+  ): Promise<Response | 'drop'> {
     const resolution = this.model.resolve(conversation, `this ${codec.protocol} request (POST ${url})`);
     const index = this.callCount++;
     const call: ModelCall = {
@@ -150,27 +160,37 @@ export class Runtime implements SandboxRuntime {
       const src = sourceOf(entry.fixture);
       if (src) call.fixtureSource = src;
       if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
+      if (resolution.fault) call.fault = resolution.fault;
     }
     this.model.calls.push(call);
     this.runs.getStore()?.calls.push(call);
 
-    let response: Response;
+    let response: Response | 'drop';
     if (resolution.kind === 'unmatched') {
       this.unmatchedPending.push({ call, message: resolution.message });
       call.error = { status: 404, type: 'invalid_request_error', message: resolution.message };
       response = toResponse(codec.encodeError(call.error));
     } else {
       const shaping = shapingOf(resolution.entry.fixture);
-      if (shaping.latency) await new Promise((resolve) => setTimeout(resolve, shaping.latency));
-      const ctx = { callIndex: index, created: CREATED, shaping };
-      if (resolution.kind === 'error') {
+      const fault = resolution.fault;
+      if (fault === 'malformed') shaping.malformed ??= true;
+      if (fault === 'disconnect') shaping.disconnect = true;
+      await this.clock.sleep(shaping.latency ?? 0);
+      const ctx = { callIndex: index, created: CREATED, shaping, store: this.threads };
+      if (fault === 'drop') {
+        call.error = { status: 0, type: 'connection_dropped', message: 'the mock model dropped the request' };
+        response = 'drop';
+      } else if (fault === 'rate_limit') {
+        call.error = { status: 429, type: 'rate_limit_exceeded', message: 'Rate limit reached (seeded fault)', retryAfter: 0 };
+        response = toResponse(codec.encodeError(call.error));
+      } else if (resolution.kind === 'error') {
         call.error = resolution.error;
         response = toResponse(codec.encodeError(resolution.error));
       } else {
         call.response = resolution.reply;
         response = conversation.stream
-          ? toStreamResponse(codec.encodeStream(resolution.reply, conversation, ctx), shaping)
-          : toResponse(codec.encodeReply(resolution.reply, conversation, ctx));
+          ? toStreamResponse(codec.encodeStream(resolution.reply, conversation, ctx), shaping, this.clock)
+          : toResponse(codec.encodeReply(resolution.reply, conversation, ctx), shaping);
       }
     }
     call.durationMs = performance.now() - startedAt;

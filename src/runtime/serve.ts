@@ -1,31 +1,50 @@
+import type { Clock } from '../clock';
 import type { StreamShaping } from '../fixtures/types';
 import type { WireResponse, WireStream } from '../providers/codec';
 
 const encoder = new TextEncoder();
 
-export function toResponse(wire: WireResponse): Response {
-  return new Response(wire.body, { status: wire.status, headers: wire.headers });
+/** What a corrupted chunk carries: an SSE frame whose data is cut-off JSON. */
+const MALFORMED_EVENT = 'data: {"malformed":\n\n';
+
+export function toResponse(wire: WireResponse, shaping: StreamShaping = {}): Response {
+  const body = shaping.malformed ? wire.body.slice(0, Math.max(1, Math.floor(wire.body.length / 2))) : wire.body;
+  return new Response(body, { status: wire.status, headers: wire.headers });
+}
+
+function malformedIndex(shaping: StreamShaping, events: number): number {
+  if (shaping.malformed === true) return Math.min(1, events - 1);
+  if (typeof shaping.malformed === 'number') return shaping.malformed;
+  return -1;
 }
 
 /**
- * A body that hands out one SSE event per read, as a network would, and can stop
- * early (`truncateAfterChunks`) or fail like a dropped connection (`disconnect`).
+ * A body that hands out one SSE event per read, as a network would, paced by the
+ * injectable clock; it can stop early (`truncateAfterChunks`), corrupt a chunk
+ * (`malformed`) or fail like a dropped connection (`disconnect`).
  */
-export function toStreamResponse(wire: WireStream, shaping: StreamShaping): Response {
+export function toStreamResponse(wire: WireStream, shaping: StreamShaping, clock: Clock): Response {
   const { events } = wire;
-  const limit =
-    shaping.truncateAfterChunks ?? (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
+  const limit = shaping.truncateAfterChunks ?? (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
+  const bad = malformedIndex(shaping, events.length);
+  const delay = shaping.chunkDelay ?? 0;
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (i < limit && i < events.length) {
-        controller.enqueue(encoder.encode(events[i++]));
+        if (i > 0 && delay > 0) await clock.sleep(delay);
+        controller.enqueue(encoder.encode(i === bad ? MALFORMED_EVENT : events[i]));
+        i++;
         return;
       }
-      if (shaping.disconnect)
-        controller.error(new TypeError('terminated: the mock model dropped the connection'));
+      if (shaping.disconnect) controller.error(new TypeError('terminated: the mock model dropped the connection'));
       else controller.close();
     },
   });
   return new Response(body, { status: wire.status, headers: wire.headers });
+}
+
+/** How undici reports a connection that failed before any response. */
+export function connectionDropped(): TypeError {
+  return new TypeError('fetch failed', { cause: new Error('other side closed (the mock model dropped the request)') });
 }

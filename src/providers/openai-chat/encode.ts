@@ -17,9 +17,9 @@ function usageOf(reply: NeutralReply) {
     prompt_tokens: reply.usage.inputTokens,
     completion_tokens: reply.usage.outputTokens,
     total_tokens: reply.usage.totalTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: reply.usage.cachedInputTokens, audio_tokens: 0 },
     completion_tokens_details: {
-      reasoning_tokens: 0,
+      reasoning_tokens: reply.usage.reasoningTokens,
       audio_tokens: 0,
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,

@@ -1,0 +1,362 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: every figure and every baseline from one run, printed as a table with the
+ * ratio and PASS/MISS against each quality bar, and written to bench/results.json.
+ * See docs/benchmarks.md. No figure is asserted on; the exit code only says whether a phase crashed.
+ *
+ * Phases (each in its own process):
+ *   1. calls    Jest on bench/calls.bench.ts under the environment: environment + in-process floor
+ *      host     plain Node: floor again, bare msw 3, aimock over 127.0.0.1
+ *   2. startup  environments constructed directly (bench/startup.cjs), then Jest end to end on
+ *               generated trivial test files under both environments (bench/startup-reporter.cjs)
+ *   3. matching MockModel.resolve with 10 and 10,000 fixtures (bench/matching.cjs)
+ *
+ * UNDERSTUDY_BENCH_QUICK=1 shrinks every loop (for checking the script, not for figures).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, arch, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.env.UNDERSTUDY_BENCH_QUICK === '1';
+// Per pass and target: `warmup` untimed calls, then rounds * perRound timed calls.
+const PASSES = quick ? 2 : 3;
+const PLAN = quick ? { warmup: 5, rounds: 1, perRound: 10 } : { warmup: 50, rounds: 2, perRound: 50 };
+const STARTUP = quick ? { warmup: 2, iterations: 6, files: 4 } : { warmup: 10, iterations: 50, files: 25 };
+const MATCHING = quick ? { batches: 3, perBatch: 200 } : { batches: 15, perBatch: 2000 };
+const PHASE_TIMEOUT_MS = 180_000;
+
+const TARGETS = {
+  envFloor: 1.5, // environment / floor ≤ 1.5x (aim)
+  aimock: 2, // aimock / environment ≥ 2x (required)
+  msw: 1, // msw / environment ≥ 1x (required)
+  startupMs: 25, // understudy − node ≤ 25 ms per file
+  matching: 1.5, // 10,000 / 10 ≤ 1.5x
+};
+
+const tmp = mkdtempSync(join(tmpdir(), 'understudy-bench-'));
+const t0 = Date.now();
+
+function progress(message) {
+  process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${message}\n`);
+}
+
+/** Runs one phase in its own process; its output is shown only if it fails. */
+function phase(name, args, env = {}) {
+  progress(name);
+  const r = spawnSync(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: PHASE_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout ?? '');
+    process.stderr.write(r.stderr ?? '');
+    const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
+    throw new Error(`bench phase "${name}" failed (${why})`);
+  }
+}
+
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+const versionOf = (pkg) => readJson(join(root, 'node_modules', pkg, 'package.json')).version;
+
+function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+  return {
+    n: s.length,
+    median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2,
+    p95: at(0.95),
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+    min: s[0],
+  };
+}
+
+const jest = join(root, 'node_modules/jest/bin/jest.js');
+const jestConfig = join(root, 'bench/jest.bench.config.ts');
+// As `npm test` runs Jest.
+const jestEnv = { NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') };
+
+let failed = false;
+try {
+  // 1. Per replayed call, in PASSES passes; each pass runs every target once (the order rotates),
+  // so a change in the machine's load during the run is spread over all targets.
+  const sandbox = { samples: {} };
+  const host = { floor: {}, msw: {}, aimock: {} };
+  const add = (into, samples) => {
+    for (const [id, s] of Object.entries(samples)) (into[id] ??= []).push(...s);
+  };
+  const callsOut = join(tmp, 'calls.json');
+  let callsInput;
+  const runSandbox = (pass) => {
+    phase(`calls ${pass + 1}/${PASSES}: Jest sandbox, environment + in-process floor`, [jest, '--config', jestConfig, '--selectProjects', 'calls', '--runInBand', '--silent'], {
+      ...jestEnv,
+      UNDERSTUDY_BENCH_OUT: callsOut,
+      UNDERSTUDY_BENCH_PLAN: JSON.stringify(PLAN),
+    });
+    const out = readJson(callsOut);
+    callsInput ??= join(tmp, 'calls-input.json'); // the first pass's bytes and summaries serve the host
+    if (pass === 0) writeFileSync(callsInput, JSON.stringify({ ...out, samples: undefined }));
+    for (const [id, s] of Object.entries(out.samples)) {
+      sandbox.samples[id] ??= { environment: [], floor: [] };
+      sandbox.samples[id].environment.push(...s.environment);
+      sandbox.samples[id].floor.push(...s.floor);
+    }
+  };
+  const runHost = (target, pass) => () => {
+    const out = join(tmp, `host-${target}.json`);
+    phase(`calls ${pass + 1}/${PASSES}: host, ${target}`, [join(root, 'bench/host-calls.mjs'), target, callsInput, out]);
+    add(host[target], readJson(out).samples);
+  };
+  for (let pass = 0; pass < PASSES; pass++) {
+    const steps = [() => runSandbox(pass), runHost('floor', pass), runHost('msw', pass), runHost('aimock', pass)];
+    if (pass === 0) for (const step of steps) step();
+    else for (let k = 0; k < steps.length; k++) steps[(pass + k) % steps.length]();
+  }
+
+  // 2. Start-up per test file.
+  const startupOut = join(tmp, 'startup.json');
+  phase('startup: environments constructed directly', [
+    join(root, 'bench/startup.cjs'),
+    startupOut,
+    String(STARTUP.warmup),
+    String(STARTUP.iterations),
+  ]);
+  const direct = readJson(startupOut);
+  const startupDir = join(tmp, 'startup-files');
+  mkdirSync(startupDir);
+  for (let i = 1; i <= STARTUP.files; i++) {
+    const body = "import { expect, it } from '@jest/globals';\n\nit('starts', () => {\n  expect(1 + 1).toBe(2);\n});\n";
+    writeFileSync(join(startupDir, `file${String(i).padStart(2, '0')}.test.ts`), body);
+  }
+  const e2eOut = join(tmp, 'startup-e2e.json');
+  phase('startup: Jest end to end, trivial files under both environments', [
+    jest,
+    '--config',
+    jestConfig,
+    '--selectProjects',
+    'startup-node',
+    'startup-understudy',
+    '--runInBand',
+    '--reporters',
+    join(root, 'bench/startup-reporter.cjs'),
+  ], { ...jestEnv, UNDERSTUDY_BENCH_STARTUP_DIR: startupDir, UNDERSTUDY_BENCH_STARTUP_OUT: e2eOut });
+  const e2e = readJson(e2eOut);
+
+  // 3. Matching.
+  const matchingOut = join(tmp, 'matching.json');
+  phase('matching: MockModel.resolve, 10 vs 10,000 fixtures', [
+    join(root, 'bench/matching.cjs'),
+    matchingOut,
+    String(MATCHING.batches),
+    String(MATCHING.perBatch),
+  ]);
+  const matching = readJson(matchingOut);
+
+  report({ sandbox, host, direct, e2e, matching });
+} catch (error) {
+  failed = true;
+  process.stderr.write(`${error.stack ?? error}\n`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
+
+function report({ sandbox, host, direct, e2e, matching }) {
+  const verdicts = [];
+  const verdict = (ok, label) => {
+    verdicts.push({ label, ok });
+    return ok ? 'PASS' : 'MISS';
+  };
+  const lines = [];
+  const say = (s = '') => lines.push(s);
+  const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
+  const x = (v) => `${v.toFixed(2)}x`;
+  const cell = (s, w) => String(s).padEnd(w);
+  const rcell = (s, w) => String(s).padStart(w);
+
+  const cpu = cpus();
+  const machine = {
+    node: process.version,
+    platform: `${platform()} ${arch()}`,
+    cpus: cpu.length,
+    cpuModel: cpu[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+  };
+  const versions = {
+    openai: versionOf('openai'),
+    msw: versionOf('msw'),
+    '@copilotkit/aimock': versionOf('@copilotkit/aimock'),
+    jest: versionOf('jest'),
+  };
+  say(
+    `jest-understudy bench · Node ${machine.node} · ${machine.platform} · ${machine.cpus} CPUs (${machine.cpuModel})` +
+      (quick ? ' · QUICK MODE: figures not meaningful' : ''),
+  );
+  say(`openai ${versions.openai} · msw ${versions.msw} · @copilotkit/aimock ${versions['@copilotkit/aimock']} · jest ${versions.jest}`);
+  say();
+
+  // 1. Per call.
+  const perCall = {};
+  const ratios = {};
+  say('1. Replayed call: openai client.chat.completions.create({ ..., tools }), maxRetries 0');
+  say('   streamed = stream: true, every chunk consumed with for await; same canned reply for every target');
+  say(
+    `   ${PASSES * PLAN.rounds * PLAN.perRound} timed calls per target (${PASSES} passes of ${PLAN.warmup} warm-up + ` +
+      `${PLAN.rounds * PLAN.perRound}); ms per call, median / p95`,
+  );
+  say();
+  const cols = [
+    ['floor', 'floor (sandbox)'],
+    ['environment', 'environment'],
+    ['msw', 'bare msw (host)'],
+    ['aimock', 'aimock (127.0.0.1)'],
+    ['hostFloor', 'floor (host)'],
+  ];
+  say(`   ${cell('reply/mode', 14)}${cols.map(([, h]) => rcell(h, 20)).join('')}`);
+  for (const [id, s] of Object.entries(sandbox.samples)) {
+    const row = {
+      floor: stats(s.floor),
+      environment: stats(s.environment),
+      msw: stats(host.msw[id]),
+      aimock: stats(host.aimock[id]),
+      hostFloor: stats(host.floor[id]),
+    };
+    perCall[id] = row;
+    say(`   ${cell(id, 14)}${cols.map(([k]) => rcell(`${ms(row[k].median)} / ${ms(row[k].p95)}`, 20)).join('')}`);
+  }
+  say();
+  say(`   ${cell('reply/mode', 14)}${rcell('environment/floor', 26)}${rcell('aimock/environment', 26)}${rcell('msw/environment', 26)}`);
+  say(`   ${cell('', 14)}${rcell('aim <= 1.5x', 26)}${rcell('required >= 2x', 26)}${rcell('required >= 1x', 26)}`);
+  for (const [id, row] of Object.entries(perCall)) {
+    const env = row.environment.median;
+    const r = {
+      environmentOverFloor: env / row.floor.median,
+      aimockOverEnvironment: row.aimock.median / env,
+      mswOverEnvironment: row.msw.median / env,
+    };
+    const v = {
+      environmentOverFloor: verdict(r.environmentOverFloor <= TARGETS.envFloor, `${id} environment/floor <= 1.5x (aim)`),
+      aimockOverEnvironment: verdict(r.aimockOverEnvironment >= TARGETS.aimock, `${id} aimock/environment >= 2x`),
+      mswOverEnvironment: verdict(r.mswOverEnvironment >= TARGETS.msw, `${id} msw/environment >= 1x`),
+    };
+    ratios[id] = { ...r, verdicts: v };
+    say(
+      `   ${cell(id, 14)}` +
+        rcell(`${x(r.environmentOverFloor)} ${v.environmentOverFloor}`, 26) +
+        rcell(`${x(r.aimockOverEnvironment)} ${v.aimockOverEnvironment}`, 26) +
+        rcell(`${x(r.mswOverEnvironment)} ${v.mswOverEnvironment}`, 26),
+    );
+  }
+  say(`   (ratios of medians; sandbox floor vs host floor shows what the Jest sandbox itself costs the SDK)`);
+  say();
+
+  // 2. Start-up.
+  const d = { node: stats(direct.samples.node), understudy: stats(direct.samples.understudy) };
+  const files = { 'startup-node': [], 'startup-understudy': [] };
+  const setupAfterEnv = { 'startup-node': [], 'startup-understudy': [] };
+  let e2eFailures = 0;
+  for (const f of e2e.files) {
+    if (f.failed) e2eFailures++;
+    const p = f.perfStats;
+    files[f.project]?.push(p.end - p.loadTestEnvironmentStart);
+    setupAfterEnv[f.project]?.push((p.setupAfterEnvEnd ?? 0) - (p.setupAfterEnvStart ?? 0));
+  }
+  if (e2eFailures > 0) throw new Error(`${e2eFailures} start-up test file(s) failed under Jest`);
+  const j = { node: stats(files['startup-node']), understudy: stats(files['startup-understudy']) };
+  const sa = { node: stats(setupAfterEnv['startup-node']), understudy: stats(setupAfterEnv['startup-understudy']) };
+  const directDiff = d.understudy.median - d.node.median;
+  const e2eDiff = j.understudy.median - j.node.median;
+  const startup = {
+    direct: {
+      what: 'new Env(...), setup(), runtime attached to the bridge (understudy), teardown(); esbuild-register sources',
+      warmup: direct.warmup,
+      node: d.node,
+      understudy: d.understudy,
+      differenceMs: directDiff,
+      verdict: verdict(directDiff <= TARGETS.startupMs, 'start-up, environment constructed directly: within 25 ms'),
+    },
+    jest: {
+      what: 'Jest perfStats per file, loadTestEnvironmentStart -> end (construct, setup, setupFilesAfterEnv, test)',
+      files: STARTUP.files,
+      node: j.node,
+      understudy: j.understudy,
+      differenceMs: e2eDiff,
+      setupFilesAfterEnvMs: { node: sa.node.median, understudy: sa.understudy.median },
+      verdict: verdict(e2eDiff <= TARGETS.startupMs, 'start-up, Jest end to end per file: within 25 ms'),
+    },
+  };
+  say('2. Environment start-up per test file: jest-environment-node vs jest-understudy (median ms)');
+  say();
+  say(`   ${cell('', 48)}${rcell('node', 10)}${rcell('understudy', 12)}${rcell('difference', 12)}${rcell('target', 10)}`);
+  say(
+    `   ${cell(`constructed directly (${direct.iterations} each)`, 48)}${rcell(ms(d.node.median), 10)}${rcell(ms(d.understudy.median), 12)}` +
+      `${rcell(`+${directDiff.toFixed(1)}`, 12)}${rcell('<= 25', 10)}  ${startup.direct.verdict}`,
+  );
+  say(
+    `   ${cell(`Jest end to end, trivial file (${STARTUP.files} each)`, 48)}${rcell(ms(j.node.median), 10)}${rcell(ms(j.understudy.median), 12)}` +
+      `${rcell(`+${e2eDiff.toFixed(1)}`, 12)}${rcell('<= 25', 10)}  ${startup.jest.verdict}`,
+  );
+  say(`   ${cell('  of which setupFilesAfterEnv (presets/setup.ts)', 48)}${rcell(ms(sa.node.median), 10)}${rcell(ms(sa.understudy.median), 12)}`);
+  say();
+
+  // 3. Matching.
+  const m = {};
+  const label = {
+    last: 'last-registered fixture (index hit)',
+    unindexed: 'unindexed request (unkeyed fixture answers)',
+    unmatched: 'nothing matches (diagnosis; no target)',
+  };
+  say('3. Matching: MockModel.resolve(conversation), µs per resolve (median of batches)');
+  say();
+  say(`   ${cell('', 46)}${rcell('10 fixtures', 13)}${rcell('10,000', 13)}${rcell('ratio', 9)}${rcell('target', 9)}`);
+  for (const kind of ['last', 'unindexed', 'unmatched']) {
+    const small = stats(matching.samples[10][kind]);
+    const big = stats(matching.samples[10000][kind]);
+    const ratio = big.median / small.median;
+    const targeted = kind !== 'unmatched';
+    const v = targeted ? verdict(ratio <= TARGETS.matching, `matching ${kind}: 10,000 vs 10 <= 1.5x`) : 'info';
+    m[kind] = { fixtures10: small, fixtures10000: big, ratio, verdict: v };
+    say(
+      `   ${cell(label[kind], 46)}${rcell(small.median.toFixed(2), 13)}${rcell(big.median.toFixed(2), 13)}` +
+        `${rcell(x(ratio), 9)}${rcell(targeted ? '<= 1.5x' : '-', 9)}  ${v}`,
+    );
+  }
+  const build = matching.firstResolveMs;
+  const perTest = { 10: stats(matching.firstCallPerTestMs[10]), 10000: stats(matching.firstCallPerTestMs[10000]) };
+  m.indexBuildMs = { fixtures10: build[10], fixtures10000: build[10000] };
+  m.firstCallOfEachTestMs = { fixtures10: perTest[10], fixtures10000: perTest[10000] };
+  say(`   ${cell('index build, first resolve (ms; no target)', 46)}${rcell(ms(build[10]), 13)}${rcell(ms(build[10000]), 13)}`);
+  say(
+    `   ${cell('first resolve of each later test (ms; no target)', 46)}${rcell(ms(perTest[10].median), 13)}${rcell(ms(perTest[10000].median), 13)}`,
+  );
+  say();
+
+  const missed = verdicts.filter((v) => !v.ok);
+  say(`Targets: ${verdicts.length - missed.length} PASS, ${missed.length} MISS${missed.length ? `: ${missed.map((v) => v.label).join('; ')}` : ''}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const results = {
+    generatedAt: new Date().toISOString(),
+    quick,
+    machine,
+    versions,
+    calls: {
+      api: 'client.chat.completions.create; streamed: stream:true, every chunk consumed with for await',
+      passes: PASSES,
+      plan: PLAN,
+      unit: 'ms per call',
+      targets: perCall,
+      ratios,
+    },
+    startup,
+    matching: { unit: 'µs per resolve', plan: MATCHING, ...m },
+    verdicts,
+  };
+  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  progress('wrote bench/results.json');
+}

@@ -1,0 +1,54 @@
+import type { FixtureChaos } from '../fixtures/types';
+
+export type ChaosFault = 'drop' | 'malformed' | 'rate_limit' | 'disconnect';
+
+/** mulberry32: tiny, fast, and the same sequence for the same seed on every platform. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Draws the faults in aimock's order (drop → malformed → rateLimit → disconnect), the
+ * first hit winning. One draw per rate that is set, so adding a rate of 0 changes nothing.
+ */
+export function drawFault(chaos: FixtureChaos, random: () => number): ChaosFault | undefined {
+  const order: Array<[number | undefined, ChaosFault]> = [
+    [chaos.dropRate, 'drop'],
+    [chaos.malformedRate, 'malformed'],
+    [chaos.rateLimitRate, 'rate_limit'],
+    [chaos.disconnectRate, 'disconnect'],
+  ];
+  for (const [rate, fault] of order) {
+    if (rate === undefined || rate <= 0) continue;
+    if (random() < rate) return fault;
+  }
+  return undefined;
+}
+
+/** One seeded stream per chaos seed, restarted for every test so each test replays exactly. */
+export class ChaosDice {
+  private readonly streams = new Map<number, () => number>();
+
+  constructor(private readonly defaultSeed: number) {}
+
+  draw(chaos: FixtureChaos): ChaosFault | undefined {
+    const seed = chaos.seed ?? this.defaultSeed;
+    let random = this.streams.get(seed);
+    if (!random) {
+      random = seededRandom(seed);
+      this.streams.set(seed, random);
+    }
+    return drawFault(chaos, random);
+  }
+
+  reset(): void {
+    this.streams.clear();
+  }
+}
