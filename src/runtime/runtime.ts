@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Clock, createClock } from '../clock';
+import { abortReason, type Clock, createClock } from '../clock';
 import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
 import { loadFixtureFiles } from '../fixtures/load';
@@ -32,10 +32,6 @@ function shapingOf(fixture: Fixture): StreamShaping {
     disconnect: r.disconnect ?? fixture.disconnect,
     malformed: r.malformed ?? fixture.malformed,
   };
-}
-
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
@@ -110,7 +106,7 @@ export class Runtime implements SandboxRuntime {
     readBody: () => Promise<string>,
     signal: AbortSignal | undefined,
   ): Promise<Response | 'drop'> {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortReason(signal);
     const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
     if (!codec) {
       const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
@@ -129,7 +125,7 @@ export class Runtime implements SandboxRuntime {
     }
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
-    return this.answer(codec, decoded.conversation, body, url, startedAt);
+    return this.answer(codec, decoded.conversation, body, url, startedAt, signal);
   }
 
   private async answer(
@@ -138,6 +134,7 @@ export class Runtime implements SandboxRuntime {
     request: unknown,
     url: string,
     startedAt: number,
+    signal: AbortSignal | undefined,
   ): Promise<Response | 'drop'> {
     const resolution = this.model.resolve(conversation, `this ${codec.protocol} request (POST ${url})`);
     const index = this.callCount++;
@@ -175,7 +172,7 @@ export class Runtime implements SandboxRuntime {
       const fault = resolution.fault;
       if (fault === 'malformed') shaping.malformed ??= true;
       if (fault === 'disconnect') shaping.disconnect = true;
-      await this.clock.sleep(shaping.latency ?? 0);
+      await this.clock.sleep(shaping.latency ?? 0, signal);
       const ctx = { callIndex: index, created: CREATED, shaping, store: this.threads };
       if (fault === 'drop') {
         call.error = { status: 0, type: 'connection_dropped', message: 'the mock model dropped the request' };
@@ -189,7 +186,7 @@ export class Runtime implements SandboxRuntime {
       } else {
         call.response = resolution.reply;
         response = conversation.stream
-          ? toStreamResponse(codec.encodeStream(resolution.reply, conversation, ctx), shaping, this.clock)
+          ? toStreamResponse(codec.encodeStream(resolution.reply, conversation, ctx), shaping, this.clock, signal)
           : toResponse(codec.encodeReply(resolution.reply, conversation, ctx), shaping);
       }
     }

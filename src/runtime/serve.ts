@@ -1,4 +1,4 @@
-import type { Clock } from '../clock';
+import { abortReason, type Clock } from '../clock';
 import type { StreamShaping } from '../fixtures/types';
 import type { WireResponse, WireStream } from '../providers/codec';
 
@@ -23,16 +23,27 @@ function malformedIndex(shaping: StreamShaping, events: number): number {
  * injectable clock; it can stop early (`truncateAfterChunks`), corrupt a chunk
  * (`malformed`) or fail like a dropped connection (`disconnect`).
  */
-export function toStreamResponse(wire: WireStream, shaping: StreamShaping, clock: Clock): Response {
+export function toStreamResponse(
+  wire: WireStream,
+  shaping: StreamShaping,
+  clock: Clock,
+  signal?: AbortSignal,
+): Response {
   const { events } = wire;
   const limit = shaping.truncateAfterChunks ?? (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
   const bad = malformedIndex(shaping, events.length);
   const delay = shaping.chunkDelay ?? 0;
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // As with a real connection, aborting the request errors the body mid-stream.
+      signal?.addEventListener('abort', () => controller.error(abortReason(signal)), { once: true });
+    },
     async pull(controller) {
+      if (signal?.aborted) return;
       if (i < limit && i < events.length) {
-        if (i > 0 && delay > 0) await clock.sleep(delay);
+        if (i > 0 && delay > 0) await clock.sleep(delay, signal).catch(() => undefined);
+        if (signal?.aborted) return;
         controller.enqueue(encoder.encode(i === bad ? MALFORMED_EVENT : events[i]));
         i++;
         return;
