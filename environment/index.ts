@@ -5,13 +5,17 @@ import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
 import { type Interception, startInterception } from './msw';
 import { resolveOptions } from './options';
 
-/** Placeholder keys so SDK constructors work in replay; no request carrying them leaves the process. */
-const REPLAY_KEYS: Record<string, string> = {
-  OPENAI_API_KEY: 'sk-understudy-replay',
-  ANTHROPIC_API_KEY: 'sk-ant-understudy-replay',
-  GEMINI_API_KEY: 'understudy-replay',
-  GOOGLE_API_KEY: 'understudy-replay',
-};
+/**
+ * Placeholder keys so SDK constructors work in replay; no request carrying them leaves the
+ * process. Each group is one provider's alternatives: a placeholder goes in the first name
+ * only when none is set (@google/genai warns when it sees both of its names).
+ */
+const REPLAY_KEYS: Array<[names: string[], value: string]> = [
+  [['OPENAI_API_KEY'], 'sk-understudy-replay'],
+  [['ANTHROPIC_API_KEY'], 'sk-ant-understudy-replay'],
+  [['GOOGLE_API_KEY', 'GEMINI_API_KEY'], 'understudy-replay'],
+  [['GOOGLE_GENERATIVE_AI_API_KEY'], 'understudy-replay'],
+];
 
 function describeRequest(request: Request): string {
   return (
@@ -71,11 +75,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     this.global.fetch = fetch as typeof globalThis.fetch;
 
     const env = this.global.process.env;
-    for (const [key, value] of Object.entries(REPLAY_KEYS)) {
-      if (env[key] === undefined) {
-        this.envTouched.set(key, env[key]);
-        env[key] = value;
-      }
+    for (const [names, value] of REPLAY_KEYS) {
+      if (names.some((name) => env[name] !== undefined)) continue;
+      this.envTouched.set(names[0], undefined);
+      env[names[0]] = value;
     }
   }
 

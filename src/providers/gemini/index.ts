@@ -1,20 +1,20 @@
-// PLACEHOLDER: being written; replaced entirely by the real codec.
-import type { NeutralError } from '../../conversation';
-import type { ProviderCodec, WireResponse } from '../codec';
+import type { ProviderCodec } from '../codec';
+import { decodeGemini, routeOf } from './decode';
+import { encodeGeminiReply, encodeGeminiStream } from './encode';
+import { encodeGeminiError } from './errors';
 
+export { encodeGeminiError };
+
+/**
+ * Gemini `POST /{v1,v1beta,v1alpha}/models/{model}:generateContent` and
+ * `:streamGenerateContent?alt=sse`. The model and streaming come from the path.
+ */
 export const geminiGenerateContent: ProviderCodec = {
-  protocol: 'gemini',
-  provider: 'openai',
-  handles: () => false,
-  decode: () => {
-    throw new Error('not yet');
-  },
-  encodeReply: () => {
-    throw new Error('not yet');
-  },
-  encodeStream: () => {
-    throw new Error('not yet');
-  },
-  encodeError: (e: NeutralError): WireResponse => ({ status: e.status, headers: {}, body: JSON.stringify(e) }),
+  protocol: 'gemini.generateContent',
+  provider: 'gemini',
+  handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,
+  decode: decodeGemini,
+  encodeReply: encodeGeminiReply,
+  encodeStream: encodeGeminiStream,
+  encodeError: encodeGeminiError,
 };
-export const encodeGeminiError = geminiGenerateContent.encodeError;

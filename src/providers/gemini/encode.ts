@@ -1,0 +1,123 @@
+import {
+  type Conversation,
+  type FinishReason,
+  matchKeysOf,
+  type NeutralReply,
+  type NeutralUsage,
+} from '../../conversation';
+import {
+  chunkText,
+  DEFAULT_CHUNK_SIZE,
+  type EncodeContext,
+  type WireResponse,
+  type WireStream,
+} from '../codec';
+import { argsObject, rememberCall } from './ids';
+
+/** Function calls finish with STOP: Gemini has no "tool calls" finish reason. */
+const FINISH_REASON: Record<FinishReason, string> = {
+  stop: 'STOP',
+  tool_calls: 'STOP',
+  length: 'MAX_TOKENS',
+  content_filter: 'SAFETY',
+};
+
+type Part = Record<string, unknown>;
+
+function responseIdOf(ctx: EncodeContext): string {
+  return `understudy${String(ctx.callIndex).padStart(6, '0')}`;
+}
+
+/**
+ * `usageMetadata` as the API reports it: `candidatesTokenCount` excludes thoughts,
+ * `totalTokenCount` includes them; cached and thought counts appear only when non-zero.
+ */
+export function usageMetadataOf(usage: NeutralUsage): Record<string, unknown> {
+  const m: Record<string, unknown> = {
+    promptTokenCount: usage.inputTokens,
+    candidatesTokenCount: Math.max(0, usage.outputTokens - usage.reasoningTokens),
+    totalTokenCount: usage.totalTokens,
+  };
+  if (usage.cachedInputTokens > 0) m.cachedContentTokenCount = usage.cachedInputTokens;
+  m.promptTokensDetails = [{ modality: 'TEXT', tokenCount: usage.inputTokens }];
+  if (usage.cachedInputTokens > 0)
+    m.cacheTokensDetails = [{ modality: 'TEXT', tokenCount: usage.cachedInputTokens }];
+  if (usage.reasoningTokens > 0) m.thoughtsTokenCount = usage.reasoningTokens;
+  return m;
+}
+
+function callPart(call: NeutralReply['toolCalls'][number]): Part {
+  return { functionCall: { id: call.id, name: call.name, args: argsObject(call.arguments) } };
+}
+
+/** Remembers each call's id under its place in the thread, for clients that send calls back without ids. */
+function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): void {
+  if (reply.toolCalls.length === 0) return;
+  const keys = matchKeysOf(conversation);
+  reply.toolCalls.forEach((call, i) => {
+    rememberCall(ctx.store, keys.turnIndex, keys.userMessage, i, call);
+  });
+}
+
+function chunk(
+  parts: Part[],
+  reply: NeutralReply,
+  ctx: EncodeContext,
+  last: boolean,
+): Record<string, unknown> {
+  return {
+    candidates: [
+      {
+        content: { parts, role: 'model' },
+        ...(last ? { finishReason: FINISH_REASON[reply.finishReason] } : {}),
+        index: 0,
+      },
+    ],
+    ...(last ? { usageMetadata: usageMetadataOf(reply.usage) } : {}),
+    modelVersion: reply.model,
+    responseId: responseIdOf(ctx),
+  };
+}
+
+export function encodeGeminiReply(
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+): WireResponse {
+  remember(reply, conversation, ctx);
+  const parts: Part[] = [];
+  if (reply.reasoning) parts.push({ text: reply.reasoning, thought: true });
+  if (reply.content) parts.push({ text: reply.content });
+  for (const call of reply.toolCalls) parts.push(callPart(call));
+  if (parts.length === 0) parts.push({ text: '' });
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=UTF-8' },
+    body: JSON.stringify(chunk(parts, reply, ctx, true)),
+  };
+}
+
+/**
+ * `streamGenerateContent?alt=sse`: one `data: {GenerateContentResponse}` event per chunk,
+ * CRLF-framed as the API sends them. Thought text, then answer text split by chunk size,
+ * then each function call whole in its own chunk; the last chunk carries `finishReason`
+ * and `usageMetadata`. No terminal sentinel: the stream just ends.
+ */
+export function encodeGeminiStream(
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+): WireStream {
+  remember(reply, conversation, ctx);
+  const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const chunks: Part[][] = [];
+  if (reply.reasoning)
+    for (const t of chunkText(reply.reasoning, size)) chunks.push([{ text: t, thought: true }]);
+  if (reply.content) for (const t of chunkText(reply.content, size)) chunks.push([{ text: t }]);
+  for (const call of reply.toolCalls) chunks.push([callPart(call)]);
+  if (chunks.length === 0) chunks.push([{ text: '' }]);
+  const events = chunks.map(
+    (parts, i) => `data: ${JSON.stringify(chunk(parts, reply, ctx, i === chunks.length - 1))}\r\n\r\n`,
+  );
+  return { status: 200, headers: { 'content-type': 'text/event-stream' }, events };
+}

@@ -1,0 +1,56 @@
+import type { ConversationStore, NeutralToolCall } from '../../conversation';
+
+/**
+ * Gemini function calls may come back without an `id` (a client that rebuilds `contents`
+ * from names and args, as older samples do). The reply put each call's neutral id on the
+ * wire and remembered it under the call's place in the thread, so the request that comes
+ * back maps to the same id and a Run links the call to its result.
+ */
+export function callKey(
+  turn: number,
+  userMessage: string | null,
+  index: number,
+  name: string,
+  args: string,
+): string {
+  return `gemini.functionCall\u0000${turn}\u0000${userMessage ?? ''}\u0000${index}\u0000${name}\u0000${args}`;
+}
+
+export function rememberCall(
+  store: ConversationStore,
+  turn: number,
+  userMessage: string | null,
+  index: number,
+  call: NeutralToolCall,
+): void {
+  const key = callKey(turn, userMessage, index, call.name, JSON.stringify(argsObject(call.arguments)));
+  store.set(key, [{ role: 'assistant', text: null, toolCalls: [call] }]);
+}
+
+export function recallCall(
+  store: ConversationStore,
+  turn: number,
+  userMessage: string | null,
+  index: number,
+  name: string,
+  args: string,
+): string | undefined {
+  const call = store.get(callKey(turn, userMessage, index, name, args))?.[0]?.toolCalls?.[0];
+  return call && call.name === name ? call.id : undefined;
+}
+
+/** The id of a call that carries none and was not sent by this file: its turn and place in it. */
+export function derivedCallId(turn: number, index: number): string {
+  return `call_gemini_t${turn}_${index}`;
+}
+
+/** `args` is a JSON object on the wire; a fixture's non-object arguments become `{}`. */
+export function argsObject(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    // not JSON: fall through
+  }
+  return {};
+}
