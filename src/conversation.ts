@@ -81,6 +81,8 @@ export interface NeutralError {
   type: string;
   message: string;
   code?: string;
+  /** The request field at fault, where the protocol reports one. */
+  param?: string;
   retryAfter?: number;
 }
 

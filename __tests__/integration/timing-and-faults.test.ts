@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import OpenAI from 'openai';
 import { script, understudy } from 'jest-understudy';
+import OpenAI from 'openai';
 import { createClock, isFakeTimers } from '../../src/clock';
 
 const ask = (content: string, options: ConstructorParameters<typeof OpenAI>[0] = {}) =>
@@ -17,7 +17,9 @@ describe('latency on the injectable clock', () => {
   it('with Jest fake timers, a reply waits for the timers to advance, never for the wall clock', async () => {
     jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
     expect(isFakeTimers()).toBe(true);
-    understudy.model.use([{ match: { userMessage: 'slow' }, latency: 30_000, response: { content: 'finally' } }]);
+    understudy.model.use([
+      { match: { userMessage: 'slow' }, latency: 30_000, response: { content: 'finally' } },
+    ]);
     const start = Date.now();
     let settled = false;
     const pending = ask('slow', { timeout: 120_000 }).then((c) => {
@@ -34,7 +36,9 @@ describe('latency on the injectable clock', () => {
 
   it('an SDK timeout fires on the same fake clock when the model is slower than the client allows', async () => {
     jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
-    understudy.model.use([{ match: { userMessage: 'too slow' }, latency: 60_000, response: { content: 'late' } }]);
+    understudy.model.use([
+      { match: { userMessage: 'too slow' }, latency: 60_000, response: { content: 'late' } },
+    ]);
     const outcome = ask('too slow', { timeout: 5_000 }).catch((e: unknown) => e);
     await jest.advanceTimersByTimeAsync(5_000);
     expect(await outcome).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
@@ -44,7 +48,9 @@ describe('latency on the injectable clock', () => {
 
   it('chunkDelay paces streamed chunks on the fake clock', async () => {
     jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
-    understudy.model.use([{ match: { userMessage: 'paced' }, chunkDelay: 1_000, response: { content: 'abcdef', chunkSize: 2 } }]);
+    understudy.model.use([
+      { match: { userMessage: 'paced' }, chunkDelay: 1_000, response: { content: 'abcdef', chunkSize: 2 } },
+    ]);
     const stream = await new OpenAI().chat.completions.create({
       model: 'gpt-4o',
       stream: true,
@@ -80,7 +86,9 @@ describe('latency on the injectable clock', () => {
 
 describe('stream faults', () => {
   it('a malformed chunk makes the SDK stream throw a parse error', async () => {
-    understudy.model.use([{ match: { userMessage: 'garbled' }, response: { content: 'abcdef', chunkSize: 2, malformed: 2 } }]);
+    understudy.model.use([
+      { match: { userMessage: 'garbled' }, response: { content: 'abcdef', chunkSize: 2, malformed: 2 } },
+    ]);
     const run = await understudy.run(async () => {
       const stream = await new OpenAI({ maxRetries: 0 }).chat.completions.create({
         model: 'gpt-4o',
@@ -96,7 +104,9 @@ describe('stream faults', () => {
   });
 
   it('a malformed plain reply is truncated JSON', async () => {
-    understudy.model.use([{ match: { userMessage: 'broken body' }, response: { content: 'x', malformed: true } }]);
+    understudy.model.use([
+      { match: { userMessage: 'broken body' }, response: { content: 'x', malformed: true } },
+    ]);
     const error = await ask('broken body').catch((e: unknown) => e);
     expect(String(error)).toMatch(/JSON/);
   });
@@ -108,7 +118,12 @@ describe('seeded random faults', () => {
     for (let i = 0; i < n; i++) {
       const outcome = await ask('flaky').then(
         () => 'ok',
-        (e: unknown) => (e instanceof OpenAI.RateLimitError ? '429' : e instanceof OpenAI.APIConnectionError ? 'drop' : String(e)),
+        (e: unknown) =>
+          e instanceof OpenAI.RateLimitError
+            ? '429'
+            : e instanceof OpenAI.APIConnectionError
+              ? 'drop'
+              : String(e),
       );
       seen.push(outcome);
     }
@@ -132,7 +147,11 @@ describe('seeded random faults', () => {
 
   it('fixture-level chaos: the SDK retries past seeded 429s and still gets the answer', async () => {
     understudy.model.use([
-      { match: { userMessage: 'retry me' }, chaos: { rateLimitRate: 0.6, seed: 7 }, response: { content: 'got through' } },
+      {
+        match: { userMessage: 'retry me' },
+        chaos: { rateLimitRate: 0.6, seed: 7 },
+        response: { content: 'got through' },
+      },
     ]);
     const completion = await new OpenAI({ maxRetries: 10 }).chat.completions.create({
       model: 'gpt-4o',

@@ -71,9 +71,7 @@ describe('openai.chat codec (golden wire samples)', () => {
       ok: false,
       error: expect.objectContaining({ status: 400, message: "'messages' is a required property" }),
     });
-    expect(
-      openaiChat.decode({ model: 'gpt-4o', messages: [{ role: 'robot' }] }, at),
-    ).toEqual({
+    expect(openaiChat.decode({ model: 'gpt-4o', messages: [{ role: 'robot' }] }, at)).toEqual({
       ok: false,
       error: expect.objectContaining({ status: 400, message: 'messages[0]: unknown message role "robot"' }),
     });

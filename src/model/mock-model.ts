@@ -1,8 +1,8 @@
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
 import type { Fixture, FixtureChaos } from '../fixtures/types';
-import { type ChaosFault, ChaosDice } from './chaos';
 import type { ModelCall } from '../run/types';
+import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';
 import { errorFrom, replyFrom } from './reply';
@@ -128,7 +128,8 @@ export class MockModel {
     return this.options.strictTurnIndex;
   }
 
-  resolve(conversation: Conversation, what: string): Resolution {
+  /** `idPrefix`: how the protocol's tool call ids start (`call_`, `toolu_`…). */
+  resolve(conversation: Conversation, what: string, idPrefix?: string): Resolution {
     const keys = matchKeysOf(conversation);
     const strict = this.options.strictTurnIndex;
     const selection = this.store.select(keys, strict);
@@ -141,7 +142,7 @@ export class MockModel {
     if (error) return { kind: 'error', error, entry, keys, turnIndexRelaxed };
     const chaos = entry.fixture.chaos ?? this.defaultChaos;
     const fault = chaos ? this.dice.draw(chaos) : undefined;
-    const reply = replyFrom(entry.fixture, entry.order, conversation, keys);
+    const reply = replyFrom(entry.fixture, entry.order, conversation, keys, idPrefix);
     return { kind: 'reply', reply, entry, keys, turnIndexRelaxed, ...(fault ? { fault } : {}) };
   }
 }

@@ -19,9 +19,9 @@ function hash(text: string): string {
  * the thread position: the same run gives the same ids whatever tests ran before it, and
  * a fixture that answers twice in one thread never repeats an id.
  */
-function toolCallId(fixtureKey: string, keys: MatchKeys, i: number, name: string): string {
+function toolCallId(fixtureKey: string, keys: MatchKeys, i: number, name: string, prefix: string): string {
   const h = hash(`${fixtureKey}|${keys.turnIndex}|${keys.userMessage ?? ''}|${i}|${name}`);
-  return `call_${(h + hash(h)).slice(0, 24)}`;
+  return `${prefix}${(h + hash(h)).slice(0, 24)}`;
 }
 
 export function fixtureKey(fixture: Fixture, order: number): string {
@@ -33,11 +33,12 @@ export function replyFrom(
   order: number,
   conversation: Conversation,
   keys: MatchKeys,
+  idPrefix = 'call_',
 ): NeutralReply {
   const r = fixture.response;
   const key = fixtureKey(fixture, order);
   const toolCalls: NeutralToolCall[] = (r.toolCalls ?? []).map((c, i) => ({
-    id: c.id ?? toolCallId(key, keys, i, c.name),
+    id: c.id ?? toolCallId(key, keys, i, c.name, idPrefix),
     name: c.name,
     arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
   }));

@@ -1,4 +1,10 @@
-import type { Conversation, ConversationStore, NeutralError, NeutralReply, ProviderId } from '../conversation';
+import type {
+  Conversation,
+  ConversationStore,
+  NeutralError,
+  NeutralReply,
+  ProviderId,
+} from '../conversation';
 import type { StreamShaping } from '../fixtures/types';
 
 /** A wire response, before it becomes a `Response`: codecs stay free of I/O. */
@@ -40,6 +46,8 @@ export type DecodeResult = { ok: true; conversation: Conversation } | { ok: fals
 export interface ProviderCodec {
   protocol: string;
   provider: ProviderId;
+  /** How generated tool call ids start on this protocol (default `call_`). */
+  toolCallIdPrefix?: string;
   /** Does this codec serve `method path` (path relative to the provider base URL)? */
   handles(method: string, path: string): boolean;
   decode(body: unknown, ctx: DecodeContext): DecodeResult;

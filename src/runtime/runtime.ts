@@ -62,10 +62,12 @@ export class Runtime implements SandboxRuntime {
     const target = url === undefined ? undefined : this.router.route(url);
     if (!target || url === undefined) return undefined;
     const i = init as RequestInit | undefined;
-    return this.serve(target, url, methodOf(input, i), () => bodyTextOf(input, i), signalOf(input, i)).then((r) => {
-      if (r === 'drop') throw connectionDropped();
-      return r;
-    });
+    return this.serve(target, url, methodOf(input, i), () => bodyTextOf(input, i), signalOf(input, i)).then(
+      (r) => {
+        if (r === 'drop') throw connectionDropped();
+        return r;
+      },
+    );
   }
 
   handleRequest(request: Request): Promise<Response> | undefined {
@@ -120,7 +122,11 @@ export class Runtime implements SandboxRuntime {
       body = JSON.parse(text);
     } catch {
       return toResponse(
-        codec.encodeError({ status: 400, type: 'invalid_request_error', message: 'the request body is not valid JSON' }),
+        codec.encodeError({
+          status: 400,
+          type: 'invalid_request_error',
+          message: 'the request body is not valid JSON',
+        }),
       );
     }
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
@@ -136,7 +142,11 @@ export class Runtime implements SandboxRuntime {
     startedAt: number,
     signal: AbortSignal | undefined,
   ): Promise<Response | 'drop'> {
-    const resolution = this.model.resolve(conversation, `this ${codec.protocol} request (POST ${url})`);
+    const resolution = this.model.resolve(
+      conversation,
+      `this ${codec.protocol} request (POST ${url})`,
+      codec.toolCallIdPrefix,
+    );
     const index = this.callCount++;
     const call: ModelCall = {
       index,
@@ -178,7 +188,12 @@ export class Runtime implements SandboxRuntime {
         call.error = { status: 0, type: 'connection_dropped', message: 'the mock model dropped the request' };
         response = 'drop';
       } else if (fault === 'rate_limit') {
-        call.error = { status: 429, type: 'rate_limit_exceeded', message: 'Rate limit reached (seeded fault)', retryAfter: 0 };
+        call.error = {
+          status: 429,
+          type: 'rate_limit_exceeded',
+          message: 'Rate limit reached (seeded fault)',
+          retryAfter: 0,
+        };
         response = toResponse(codec.encodeError(call.error));
       } else if (resolution.kind === 'error') {
         call.error = resolution.error;
@@ -186,7 +201,12 @@ export class Runtime implements SandboxRuntime {
       } else {
         call.response = resolution.reply;
         response = conversation.stream
-          ? toStreamResponse(codec.encodeStream(resolution.reply, conversation, ctx), shaping, this.clock, signal)
+          ? toStreamResponse(
+              codec.encodeStream(resolution.reply, conversation, ctx),
+              shaping,
+              this.clock,
+              signal,
+            )
           : toResponse(codec.encodeReply(resolution.reply, conversation, ctx), shaping);
       }
     }

@@ -4,11 +4,16 @@ import type { WireResponse, WireStream } from '../providers/codec';
 
 const encoder = new TextEncoder();
 
-/** What a corrupted chunk carries: an SSE frame whose data is cut-off JSON. */
-const MALFORMED_EVENT = 'data: {"malformed":\n\n';
+/** A corrupted chunk: the same SSE frame (its `event:` line kept, so named-event SDKs read it) with cut-off JSON data. */
+function corrupt(event: string): string {
+  const named = event.startsWith('event:') ? event.slice(0, event.indexOf('\n') + 1) : '';
+  return `${named}data: {"malformed":\n\n`;
+}
 
 export function toResponse(wire: WireResponse, shaping: StreamShaping = {}): Response {
-  const body = shaping.malformed ? wire.body.slice(0, Math.max(1, Math.floor(wire.body.length / 2))) : wire.body;
+  const body = shaping.malformed
+    ? wire.body.slice(0, Math.max(1, Math.floor(wire.body.length / 2)))
+    : wire.body;
   return new Response(body, { status: wire.status, headers: wire.headers });
 }
 
@@ -30,7 +35,8 @@ export function toStreamResponse(
   signal?: AbortSignal,
 ): Response {
   const { events } = wire;
-  const limit = shaping.truncateAfterChunks ?? (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
+  const limit =
+    shaping.truncateAfterChunks ?? (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
   const bad = malformedIndex(shaping, events.length);
   const delay = shaping.chunkDelay ?? 0;
   let i = 0;
@@ -44,11 +50,12 @@ export function toStreamResponse(
       if (i < limit && i < events.length) {
         if (i > 0 && delay > 0) await clock.sleep(delay, signal).catch(() => undefined);
         if (signal?.aborted) return;
-        controller.enqueue(encoder.encode(i === bad ? MALFORMED_EVENT : events[i]));
+        controller.enqueue(encoder.encode(i === bad ? corrupt(events[i]) : events[i]));
         i++;
         return;
       }
-      if (shaping.disconnect) controller.error(new TypeError('terminated: the mock model dropped the connection'));
+      if (shaping.disconnect)
+        controller.error(new TypeError('terminated: the mock model dropped the connection'));
       else controller.close();
     },
   });
@@ -57,5 +64,7 @@ export function toStreamResponse(
 
 /** How undici reports a connection that failed before any response. */
 export function connectionDropped(): TypeError {
-  return new TypeError('fetch failed', { cause: new Error('other side closed (the mock model dropped the request)') });
+  return new TypeError('fetch failed', {
+    cause: new Error('other side closed (the mock model dropped the request)'),
+  });
 }

@@ -1,20 +1,18 @@
-// PLACEHOLDER: being written; replaced entirely by the real codec.
-import type { NeutralError } from '../../conversation';
-import type { ProviderCodec, WireResponse } from '../codec';
+import type { ProviderCodec } from '../codec';
+import { decodeMessages } from './decode';
+import { encodeMessagesReply, encodeMessagesStream } from './encode';
+import { encodeAnthropicError } from './errors';
 
+export { encodeAnthropicError } from './errors';
+
+/** Anthropic Messages: `POST /v1/messages` below `https://api.anthropic.com` (beta requests add `?beta=true`). */
 export const anthropicMessages: ProviderCodec = {
-  protocol: 'anthropic-messages',
-  provider: 'openai',
-  handles: () => false,
-  decode: () => {
-    throw new Error('not yet');
-  },
-  encodeReply: () => {
-    throw new Error('not yet');
-  },
-  encodeStream: () => {
-    throw new Error('not yet');
-  },
-  encodeError: (e: NeutralError): WireResponse => ({ status: e.status, headers: {}, body: JSON.stringify(e) }),
+  protocol: 'anthropic.messages',
+  toolCallIdPrefix: 'toolu_',
+  provider: 'anthropic',
+  handles: (method, path) => method === 'POST' && path === '/v1/messages',
+  decode: decodeMessages,
+  encodeReply: encodeMessagesReply,
+  encodeStream: encodeMessagesStream,
+  encodeError: encodeAnthropicError,
 };
-export const encodeAnthropicError = anthropicMessages.encodeError;

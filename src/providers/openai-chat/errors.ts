@@ -16,7 +16,7 @@ export function openaiError(status: number, message: string, param?: string): Ne
     status,
     type: TYPE_BY_STATUS[status] ?? 'api_error',
     message,
-    ...(param ? { code: undefined } : {}),
+    ...(param ? { param } : {}),
   };
 }
 
@@ -32,7 +32,7 @@ export function encodeOpenAIError(error: NeutralError): WireResponse {
     error: {
       message: error.message,
       type: error.type,
-      param: null,
+      param: error.param ?? null,
       code: error.code ?? (error.status === 429 ? 'rate_limit_exceeded' : null),
     },
   };

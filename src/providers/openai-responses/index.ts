@@ -1,19 +1,19 @@
-// PLACEHOLDER: being written; replaced entirely by the real codec.
-import type { NeutralError } from '../../conversation';
-import type { ProviderCodec, WireResponse } from '../codec';
+import type { ProviderCodec } from '../codec';
+import { encodeOpenAIError } from '../openai-chat/errors';
+import { decodeResponses } from './decode';
+import { encodeResponsesReply, encodeResponsesStream } from './encode';
 
+/**
+ * OpenAI Responses API: `POST /responses`. Stateful: a reply's thread is kept under its
+ * response id so `previous_response_id` (and each output item for `item_reference`) resolves.
+ * Errors share Chat Completions' envelope.
+ */
 export const openaiResponses: ProviderCodec = {
-  protocol: 'openai-responses',
+  protocol: 'openai.responses',
   provider: 'openai',
-  handles: () => false,
-  decode: () => {
-    throw new Error('not yet');
-  },
-  encodeReply: () => {
-    throw new Error('not yet');
-  },
-  encodeStream: () => {
-    throw new Error('not yet');
-  },
-  encodeError: (e: NeutralError): WireResponse => ({ status: e.status, headers: {}, body: JSON.stringify(e) }),
+  handles: (method, path) => method === 'POST' && path === '/responses',
+  decode: decodeResponses,
+  encodeReply: encodeResponsesReply,
+  encodeStream: encodeResponsesStream,
+  encodeError: encodeOpenAIError,
 };

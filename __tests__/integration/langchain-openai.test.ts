@@ -1,0 +1,125 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  type AIMessage,
+  type AIMessageChunk,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
+import { type Fixture, script, understudy } from 'jest-understudy';
+
+const tools = [
+  {
+    type: 'function' as const,
+    function: {
+      name: 'get_weather',
+      description: 'Weather by city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
+  {
+    type: 'function' as const,
+    function: {
+      name: 'get_time',
+      description: 'Local time in a time zone',
+      parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
+    },
+  },
+];
+
+const impl: Record<string, (args: any) => unknown> = {
+  get_weather: ({ city }) => ({ city, tempC: city === 'Paris' ? 18 : 25 }),
+  get_time: ({ tz }) => ({ tz, time: '09:30' }),
+};
+
+/** invoke → run tool calls → ToolMessage → invoke, as a LangChain tool loop is written by hand. */
+async function agent(question: string, opts: { useResponsesApi: boolean; stream: boolean }): Promise<string> {
+  const model = new ChatOpenAI({
+    model: 'gpt-4o',
+    apiKey: 'x',
+    useResponsesApi: opts.useResponsesApi,
+    streamUsage: true,
+  }).bindTools(tools);
+  const messages: BaseMessage[] = [new SystemMessage('You are a travel helper.'), new HumanMessage(question)];
+  for (let step = 0; step < 6; step++) {
+    let reply: AIMessage | AIMessageChunk;
+    if (opts.stream) {
+      let acc: AIMessageChunk | undefined;
+      for await (const chunk of await model.stream(messages)) acc = acc ? acc.concat(chunk) : chunk;
+      if (!acc) throw new Error('empty stream');
+      reply = acc;
+    } else {
+      reply = await model.invoke(messages);
+    }
+    messages.push(reply);
+    if (!reply.tool_calls?.length) return reply.text;
+    for (const call of reply.tool_calls) {
+      const result = impl[call.name](call.args);
+      messages.push(new ToolMessage({ tool_call_id: call.id!, content: JSON.stringify(result) }));
+    }
+  }
+  throw new Error('too many steps');
+}
+
+const weatherFixtures: Fixture[] = [
+  {
+    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
+    response: {
+      chunkSize: 5,
+      toolCalls: [
+        { name: 'get_weather', arguments: { city: 'Paris' } },
+        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
+      ],
+    },
+  },
+  {
+    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
+    response: { content: 'It is 18°C in Paris at 09:30.', chunkSize: 5 },
+  },
+];
+
+describe('LangChain.js ChatOpenAI with bindTools', () => {
+  for (const useResponsesApi of [false, true]) {
+    for (const stream of [false, true]) {
+      const protocol = useResponsesApi ? 'openai.responses' : 'openai.chat';
+      it(`runs a parallel tool loop over ${protocol} (${stream ? 'stream' : 'invoke'})`, async () => {
+        understudy.model.use(weatherFixtures);
+        const run = await understudy.run(() =>
+          agent('Weather and time in Paris?', { useResponsesApi, stream }),
+        );
+        expect(run.terminalState).toBe('succeeded');
+        expect(run.output).toBe('It is 18°C in Paris at 09:30.');
+        expect(run.finalMessage).toBe('It is 18°C in Paris at 09:30.');
+        expect(run.toolsCalled).toEqual(['get_weather', 'get_time']);
+        expect(run.toolCalls.map((c) => [c.arguments, c.result])).toEqual([
+          [{ city: 'Paris' }, { city: 'Paris', tempC: 18 }],
+          [{ tz: 'Europe/Paris' }, { tz: 'Europe/Paris', time: '09:30' }],
+        ]);
+        expect(run.toolCalls.every((c) => c.answered && /^call_/.test(c.id))).toBe(true);
+        expect(run.modelCalls.map((c) => [c.protocol, c.streamed])).toEqual([
+          [protocol, stream],
+          [protocol, stream],
+        ]);
+        // The second request carries the whole thread back, tool results linked by call id.
+        const second = run.modelCalls[1].conversation.messages;
+        expect(second.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
+        expect(second.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(
+          run.toolCalls.map((c) => c.id),
+        );
+      });
+    }
+  }
+
+  it('Responses API: a 429 reaches the LangChain caller with its status (LangChain owns retries)', async () => {
+    // LangChain turns the SDK's retries off and retries with its own backoff (1 s minimum,
+    // retry-after ignored), so a fast test lets the error through.
+    understudy.model.use(script().user('busy?').fails({ status: 429, message: 'Rate limit reached' }));
+    const error = await new ChatOpenAI({ model: 'gpt-4o', apiKey: 'x', useResponsesApi: true, maxRetries: 0 })
+      .invoke('busy?')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, message: expect.stringContaining('Rate limit reached') });
+    expect(understudy.model.calls.map((c) => c.error?.status)).toEqual([429]);
+  });
+});

@@ -1,0 +1,192 @@
+import type { Conversation, FinishReason, NeutralReply } from '../../conversation';
+import {
+  chunkText,
+  DEFAULT_CHUNK_SIZE,
+  type EncodeContext,
+  sseEvent,
+  type WireResponse,
+  type WireStream,
+} from '../codec';
+import { assistantMessageOf } from './decode';
+import { isThreaded, saveThread } from './threads';
+
+const pad = (n: number) => String(n).padStart(6, '0');
+
+export function messageIdOf(ctx: EncodeContext): string {
+  return `msg_understudy${pad(ctx.callIndex)}`;
+}
+
+function headersOf(ctx: EncodeContext, contentType: string): Record<string, string> {
+  return { 'content-type': contentType, 'request-id': `req_understudy${pad(ctx.callIndex)}` };
+}
+
+const STOP_REASON: Record<FinishReason, string> = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  length: 'max_tokens',
+  content_filter: 'refusal',
+};
+
+/** Thinking blocks must carry a signature the client hands back; the mock's is a fixed placeholder. */
+function signatureOf(ctx: EncodeContext): string {
+  return `understudy-signature-${pad(ctx.callIndex)}`;
+}
+
+/** `input` is an object on the wire; arguments that are not JSON go out as the raw text. */
+function inputOf(args: string): unknown {
+  if (args.trim() === '') return {};
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+/**
+ * Anthropic's `input_tokens` leaves out the tokens read from (or written to) the prompt cache,
+ * which it counts separately; the neutral `inputTokens` include them.
+ */
+function usageOf(reply: NeutralReply) {
+  const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens } = reply.usage;
+  return {
+    input_tokens: Math.max(0, inputTokens - cachedInputTokens),
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: cachedInputTokens,
+    output_tokens: outputTokens,
+    ...(reasoningTokens > 0 ? { output_tokens_details: { thinking_tokens: reasoningTokens } } : {}),
+  };
+}
+
+/** The blocks of the final message: thinking, text, then one `tool_use` per call. */
+function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string, unknown>> {
+  const content: Array<Record<string, unknown>> = [];
+  if (reply.reasoning)
+    content.push({ type: 'thinking', thinking: reply.reasoning, signature: signatureOf(ctx) });
+  const text = reply.content ?? '';
+  // An empty answer still has its (empty) text block, as the API sends it.
+  if (text !== '' || reply.toolCalls.length === 0) content.push({ type: 'text', text });
+  for (const call of reply.toolCalls) {
+    content.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.name,
+      input: inputOf(call.arguments),
+      caller: { type: 'direct' },
+    });
+  }
+  return content;
+}
+
+/** A request that asked for a thread is kept under the reply's id, reply included. */
+function keepThread(conversation: Conversation, content: unknown[], ctx: EncodeContext): void {
+  if (!isThreaded(conversation)) return;
+  saveThread(ctx.store, messageIdOf(ctx), {
+    messages: [...conversation.messages, assistantMessageOf(content)],
+    tools: conversation.tools,
+  });
+}
+
+export function encodeMessagesReply(
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+): WireResponse {
+  const content = contentOf(reply, ctx);
+  keepThread(conversation, content, ctx);
+  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, ...rest } = usageOf(reply);
+  const body = {
+    id: messageIdOf(ctx),
+    type: 'message',
+    role: 'assistant',
+    model: reply.model,
+    content,
+    stop_reason: STOP_REASON[reply.finishReason],
+    stop_sequence: null,
+    usage: {
+      input_tokens,
+      cache_creation_input_tokens,
+      cache_read_input_tokens,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+      ...rest,
+      service_tier: 'standard',
+    },
+  };
+  return { status: 200, headers: headersOf(ctx, 'application/json'), body: JSON.stringify(body) };
+}
+
+/**
+ * The event sequence the API sends: `message_start` (empty content, input usage), then per
+ * block `content_block_start`, its deltas (`thinking_delta` + `signature_delta`, `text_delta`,
+ * `input_json_delta` starting with an empty fragment) and `content_block_stop`, a `ping` after
+ * the first block opens, then `message_delta` (stop_reason, final usage) and `message_stop`.
+ */
+export function encodeMessagesStream(
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+): WireStream {
+  const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const content = contentOf(reply, ctx);
+  keepThread(conversation, content, ctx);
+  const usage = usageOf(reply);
+  const events = [
+    sseEvent('message_start', {
+      type: 'message_start',
+      message: {
+        id: messageIdOf(ctx),
+        type: 'message',
+        role: 'assistant',
+        model: reply.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage.input_tokens,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens,
+          cache_read_input_tokens: usage.cache_read_input_tokens,
+          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+          output_tokens: Math.min(1, usage.output_tokens),
+          service_tier: 'standard',
+        },
+      },
+    }),
+  ];
+  // tool_use blocks come last, in the order of reply.toolCalls.
+  const firstTool = content.length - reply.toolCalls.length;
+  const delta = (index: number, d: Record<string, unknown>) =>
+    sseEvent('content_block_delta', { type: 'content_block_delta', index, delta: d });
+  content.forEach((block, index) => {
+    let start: Record<string, unknown>;
+    const deltas: string[] = [];
+    if (block.type === 'thinking') {
+      start = { type: 'thinking', thinking: '', signature: '' };
+      for (const piece of chunkText(block.thinking as string, size))
+        deltas.push(delta(index, { type: 'thinking_delta', thinking: piece }));
+      deltas.push(delta(index, { type: 'signature_delta', signature: block.signature }));
+    } else if (block.type === 'text') {
+      start = { type: 'text', text: '' };
+      for (const piece of chunkText(block.text as string, size))
+        deltas.push(delta(index, { type: 'text_delta', text: piece }));
+    } else {
+      start = { type: 'tool_use', id: block.id, name: block.name, input: {}, caller: block.caller };
+      deltas.push(delta(index, { type: 'input_json_delta', partial_json: '' }));
+      for (const piece of chunkText(reply.toolCalls[index - firstTool].arguments, size))
+        deltas.push(delta(index, { type: 'input_json_delta', partial_json: piece }));
+    }
+    events.push(
+      sseEvent('content_block_start', { type: 'content_block_start', index, content_block: start }),
+    );
+    if (index === 0) events.push(sseEvent('ping', { type: 'ping' }));
+    events.push(...deltas);
+    events.push(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
+  });
+  events.push(
+    sseEvent('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: STOP_REASON[reply.finishReason], stop_sequence: null },
+      usage,
+    }),
+  );
+  events.push(sseEvent('message_stop', { type: 'message_stop' }));
+  return { status: 200, headers: headersOf(ctx, 'text/event-stream; charset=utf-8'), events };
+}

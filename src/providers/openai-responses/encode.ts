@@ -1,0 +1,267 @@
+import type { Conversation, NeutralMessage, NeutralReply, NeutralToolCall } from '../../conversation';
+import {
+  chunkText,
+  DEFAULT_CHUNK_SIZE,
+  type EncodeContext,
+  sseEvent,
+  type WireResponse,
+  type WireStream,
+} from '../codec';
+import { echoOf } from './echo';
+
+/** Item and response ids, derived from the call's place in the file. */
+interface Ids {
+  response: string;
+  reasoning: string;
+  message: string;
+  call: (index: number) => string;
+}
+
+function idsOf(ctx: EncodeContext): Ids {
+  const n = String(ctx.callIndex).padStart(6, '0');
+  return {
+    response: `resp_understudy${n}`,
+    reasoning: `rs_understudy${n}`,
+    message: `msg_understudy${n}`,
+    call: (i) => `fc_understudy${n}_${i}`,
+  };
+}
+
+type Status = 'completed' | 'incomplete';
+
+/** `length` and `content_filter` end a response early: status `incomplete` with the reason. */
+function statusOf(reply: NeutralReply): { status: Status; incomplete: { reason: string } | null } {
+  if (reply.finishReason === 'length')
+    return { status: 'incomplete', incomplete: { reason: 'max_output_tokens' } };
+  if (reply.finishReason === 'content_filter')
+    return { status: 'incomplete', incomplete: { reason: 'content_filter' } };
+  return { status: 'completed', incomplete: null };
+}
+
+/** A message item when the reply has text, or when it has nothing else to say. */
+function hasMessage(reply: NeutralReply): boolean {
+  return reply.content !== null && (reply.content.length > 0 || reply.toolCalls.length === 0);
+}
+
+function usageOf(reply: NeutralReply) {
+  const u = reply.usage;
+  return {
+    input_tokens: u.inputTokens,
+    input_tokens_details: { cached_tokens: u.cachedInputTokens },
+    output_tokens: u.outputTokens,
+    output_tokens_details: { reasoning_tokens: u.reasoningTokens },
+    total_tokens: u.totalTokens,
+  };
+}
+
+const outputText = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
+
+const reasoningItem = (id: string, text: string | null) => ({
+  id,
+  type: 'reasoning',
+  summary: text === null ? [] : [{ type: 'summary_text', text }],
+});
+
+const messageItem = (id: string, text: string | null, status: string) => ({
+  id,
+  type: 'message',
+  status,
+  content: text === null ? [] : [outputText(text)],
+  role: 'assistant',
+});
+
+const callItem = (id: string, call: NeutralToolCall, done: boolean) => ({
+  id,
+  type: 'function_call',
+  status: done ? 'completed' : 'in_progress',
+  arguments: done ? call.arguments : '',
+  call_id: call.id,
+  name: call.name,
+});
+
+/** The finished output items, in the order the API sends them. */
+function outputOf(reply: NeutralReply, ids: Ids, status: Status): unknown[] {
+  const output: unknown[] = [];
+  if (reply.reasoning) output.push(reasoningItem(ids.reasoning, reply.reasoning));
+  if (hasMessage(reply)) output.push(messageItem(ids.message, reply.content, status));
+  reply.toolCalls.forEach((call, i) => {
+    output.push(callItem(ids.call(i), call, true));
+  });
+  return output;
+}
+
+/** Built-in tool usage: the mock model runs none. */
+const TOOL_USAGE = {
+  image_gen: {
+    input_tokens: 0,
+    input_tokens_details: { image_tokens: 0, text_tokens: 0 },
+    output_tokens: 0,
+    output_tokens_details: { image_tokens: 0, text_tokens: 0 },
+    total_tokens: 0,
+  },
+  web_search: { num_requests: 0 },
+};
+
+/** The response object, with the request settings the API echoes back. */
+function responseOf(
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+  ids: Ids,
+  final: boolean,
+): Record<string, unknown> {
+  const echo = echoOf(conversation);
+  const { status, incomplete } = statusOf(reply);
+  const tier = echo.serviceTier;
+  const done = final && status === 'completed';
+  // Field order as the API sends it (2026 captures): identity and status, then the rest.
+  return {
+    id: ids.response,
+    object: 'response',
+    created_at: ctx.created,
+    status: final ? status : 'in_progress',
+    background: echo.background,
+    completed_at: done ? ctx.created : null,
+    error: null,
+    frequency_penalty: echo.frequencyPenalty,
+    incomplete_details: final ? incomplete : null,
+    instructions: echo.instructions,
+    max_output_tokens: echo.maxOutputTokens,
+    max_tool_calls: echo.maxToolCalls,
+    model: reply.model,
+    moderation: null,
+    output: final ? outputOf(reply, ids, status) : [],
+    parallel_tool_calls: echo.parallelToolCalls,
+    presence_penalty: echo.presencePenalty,
+    previous_response_id: echo.previousResponseId,
+    prompt_cache_key: echo.promptCacheKey,
+    prompt_cache_retention: echo.promptCacheRetention,
+    reasoning: echo.reasoning,
+    safety_identifier: echo.safetyIdentifier,
+    // The request's tier while in progress; the tier that served it once done.
+    service_tier: final ? (tier && tier !== 'auto' ? tier : 'default') : (tier ?? 'auto'),
+    store: echo.store,
+    temperature: echo.temperature,
+    text: echo.text,
+    tool_choice: echo.toolChoice,
+    tool_usage: TOOL_USAGE,
+    tools: echo.tools,
+    top_logprobs: echo.topLogprobs,
+    top_p: echo.topP,
+    truncation: echo.truncation,
+    usage: final ? usageOf(reply) : null,
+    user: echo.user,
+    metadata: echo.metadata,
+  };
+}
+
+/**
+ * Keeps the thread this reply ends under the response id (for `previous_response_id`) and
+ * each output item under its item id (for `item_reference`), unless the request said
+ * `store: false`. A chained request does not inherit `instructions`, so they are left out.
+ */
+function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext, ids: Ids): void {
+  const echo = echoOf(conversation);
+  if (!echo.store) return;
+  const message: NeutralMessage = { role: 'assistant', text: hasMessage(reply) ? reply.content : null };
+  if (reply.toolCalls.length > 0) message.toolCalls = reply.toolCalls.map((c) => ({ ...c }));
+  if (reply.reasoning) {
+    message.reasoning = reply.reasoning;
+    message.opaque = [reasoningItem(ids.reasoning, reply.reasoning)];
+    ctx.store.set(ids.reasoning, [
+      { role: 'assistant', text: null, reasoning: reply.reasoning, opaque: message.opaque },
+    ]);
+  }
+  if (hasMessage(reply)) ctx.store.set(ids.message, [{ role: 'assistant', text: reply.content }]);
+  reply.toolCalls.forEach((call, i) => {
+    ctx.store.set(ids.call(i), [{ role: 'assistant', text: null, toolCalls: [{ ...call }] }]);
+  });
+  ctx.store.set(ids.response, [...conversation.messages.slice(echo.instructionMessages), message]);
+}
+
+function headersOf(ctx: EncodeContext, contentType: string): Record<string, string> {
+  return { 'content-type': contentType, 'x-request-id': `req_understudy${ctx.callIndex}` };
+}
+
+export function encodeResponsesReply(
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+): WireResponse {
+  const ids = idsOf(ctx);
+  const body = responseOf(reply, conversation, ctx, ids, true);
+  remember(reply, conversation, ctx, ids);
+  return { status: 200, headers: headersOf(ctx, 'application/json'), body: JSON.stringify(body) };
+}
+
+/**
+ * The typed event sequence the API streams: `response.created`, `response.in_progress`,
+ * then per output item `output_item.added`, its deltas and `.done` events and
+ * `output_item.done` (a reasoning summary, the message text, each function call's
+ * arguments), and `response.completed` (or `response.incomplete`) with the whole response.
+ * Every event carries `sequence_number`; there is no `[DONE]` terminator.
+ */
+export function encodeResponsesStream(
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+): WireStream {
+  const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const ids = idsOf(ctx);
+  const { status } = statusOf(reply);
+  const events: string[] = [];
+  let seq = 0;
+  // `type` first, then the fields in alphabetical order, `sequence_number` among them, as the API sends them.
+  const emit = (type: string, fields: Record<string, unknown>) => {
+    const sorted = Object.entries({ ...fields, sequence_number: seq++ }).sort(([a], [b]) => (a < b ? -1 : 1));
+    events.push(sseEvent(type, { type, ...Object.fromEntries(sorted) }));
+  };
+  const inProgress = responseOf(reply, conversation, ctx, ids, false);
+  emit('response.created', { response: inProgress });
+  emit('response.in_progress', { response: inProgress });
+
+  let index = 0;
+  if (reply.reasoning) {
+    const text = reply.reasoning;
+    const at = { item_id: ids.reasoning, output_index: index, summary_index: 0 };
+    emit('response.output_item.added', { output_index: index, item: reasoningItem(ids.reasoning, null) });
+    emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+    for (const delta of chunkText(text, size))
+      emit('response.reasoning_summary_text.delta', { ...at, delta });
+    emit('response.reasoning_summary_text.done', { ...at, text });
+    emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+    emit('response.output_item.done', { output_index: index, item: reasoningItem(ids.reasoning, text) });
+    index++;
+  }
+  if (hasMessage(reply)) {
+    const text = reply.content ?? '';
+    const at = { item_id: ids.message, output_index: index, content_index: 0 };
+    emit('response.output_item.added', {
+      output_index: index,
+      item: messageItem(ids.message, null, 'in_progress'),
+    });
+    emit('response.content_part.added', { ...at, part: outputText('') });
+    for (const delta of chunkText(text, size))
+      emit('response.output_text.delta', { ...at, delta, logprobs: [] });
+    emit('response.output_text.done', { ...at, text, logprobs: [] });
+    emit('response.content_part.done', { ...at, part: outputText(text) });
+    emit('response.output_item.done', { output_index: index, item: messageItem(ids.message, text, status) });
+    index++;
+  }
+  reply.toolCalls.forEach((call, i) => {
+    const id = ids.call(i);
+    const at = { item_id: id, output_index: index };
+    emit('response.output_item.added', { output_index: index, item: callItem(id, call, false) });
+    for (const delta of chunkText(call.arguments, size))
+      emit('response.function_call_arguments.delta', { ...at, delta });
+    emit('response.function_call_arguments.done', { ...at, arguments: call.arguments });
+    emit('response.output_item.done', { output_index: index, item: callItem(id, call, true) });
+    index++;
+  });
+
+  emit(status === 'completed' ? 'response.completed' : 'response.incomplete', {
+    response: responseOf(reply, conversation, ctx, ids, true),
+  });
+  remember(reply, conversation, ctx, ids);
+  return { status: 200, headers: headersOf(ctx, 'text/event-stream; charset=utf-8'), events };
+}
