@@ -65,11 +65,17 @@ it('replays the same calls through the environment and the in-process floor', as
   }
 
   // Every variant warms up before any is timed, so the first one measured is not the coldest.
-  for (const variant of VARIANTS) await measure(calls[variant.id], { ...plan, rounds: 0 });
+  for (const variant of VARIANTS)
+    await measure(calls[variant.id], { warmup: plan.prewarm ?? plan.warmup, calls: 0 });
   const samples: Record<string, { environment: number[]; floor: number[] }> = {};
-  for (const variant of VARIANTS) samples[variant.id] = await measure(calls[variant.id], plan);
+  const cpu: Record<string, { environment: number[]; floor: number[] }> = {};
+  for (const variant of VARIANTS) {
+    const m = await measure(calls[variant.id], plan);
+    samples[variant.id] = m.wall;
+    cpu[variant.id] = m.cpu;
+  }
   expect(understudy.model.unmatched).toHaveLength(0);
 
-  const result = { plan, canned, summaries, samples, modelCalls: understudy.model.calls.length };
+  const result = { plan, canned, summaries, samples, cpu, modelCalls: understudy.model.calls.length };
   if (out) writeFileSync(out, JSON.stringify(result));
 }, 600_000);

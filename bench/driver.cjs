@@ -130,30 +130,33 @@ async function summarize(client, variant) {
 }
 
 /**
- * Times each target's call `rounds * perRound` times after `warmup` untimed calls. Targets take
- * turns in blocks of `perRound` (the order rotates every round), so drift in the machine's state
- * (JIT, GC, a noisy neighbour) is shared rather than landing on one target. Returns ms per call.
+ * Times each target's call `calls` times after `warmup` untimed calls. Targets alternate call by
+ * call (the order rotates each turn), so a burst of load on the machine (a shared 2-core box) lands
+ * on every target alike instead of on whichever ran during it. Returns, per target, wall-clock ms
+ * per call and the process's CPU ms per call (user + system, every thread: less sensitive to
+ * other processes competing for the cores, which matters when comparing across processes).
  */
-async function measure(calls, { warmup, rounds, perRound }) {
-  const names = Object.keys(calls);
-  const samples = Object.fromEntries(names.map((n) => [n, []]));
-  for (let i = 0; i < warmup; i++) for (const n of names) await calls[n]();
-  for (let r = 0; r < rounds; r++) {
+async function measure(targets, { warmup, calls }) {
+  const names = Object.keys(targets);
+  const wall = Object.fromEntries(names.map((n) => [n, []]));
+  const cpu = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < warmup; i++) for (const n of names) await targets[n]();
+  for (let i = 0; i < calls; i++) {
     for (let k = 0; k < names.length; k++) {
-      const name = names[(r + k) % names.length];
-      const call = calls[name];
-      const out = samples[name];
-      for (let i = 0; i < perRound; i++) {
-        const t0 = performance.now();
-        await call();
-        out.push(performance.now() - t0);
-      }
+      const name = names[(i + k) % names.length];
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await targets[name]();
+      const t1 = performance.now();
+      const c = process.cpuUsage(c0);
+      wall[name].push(t1 - t0);
+      cpu[name].push((c.user + c.system) / 1000);
     }
   }
-  return samples;
+  return { wall, cpu };
 }
 
-const DEFAULT_PLAN = { warmup: 50, rounds: 6, perRound: 50 };
+const DEFAULT_PLAN = { prewarm: 200, warmup: 50, calls: 300 };
 
 module.exports = {
   URL,

@@ -14,9 +14,11 @@ export interface Summary {
 }
 
 export interface Plan {
+  /** Untimed calls per target for every variant, before any variant is timed. */
+  prewarm?: number;
+  /** Untimed calls per target right before a variant is timed. */
   warmup: number;
-  rounds: number;
-  perRound: number;
+  calls: number;
 }
 
 export declare const URL: string;
@@ -31,4 +33,4 @@ export declare function summarize(client: OpenAI, variant: Variant): Promise<Sum
 export declare function measure<K extends string>(
   calls: Record<K, () => Promise<unknown>>,
   plan: Plan,
-): Promise<Record<K, number[]>>;
+): Promise<{ wall: Record<K, number[]>; cpu: Record<K, number[]> }>;

@@ -69,6 +69,7 @@ async function start() {
 
 const { client, select, stop } = await start();
 const samples = {};
+const cpu = {};
 try {
   const calls = {};
   for (const variant of VARIANTS) {
@@ -80,13 +81,15 @@ try {
   // As in the sandbox: every variant warms up before any is timed.
   for (const variant of VARIANTS) {
     select(variant);
-    await measure(calls[variant.id], { ...plan, rounds: 0 });
+    await measure(calls[variant.id], { warmup: plan.prewarm ?? plan.warmup, calls: 0 });
   }
   for (const variant of VARIANTS) {
     select(variant);
-    samples[variant.id] = (await measure(calls[variant.id], plan))[target];
+    const m = await measure(calls[variant.id], plan);
+    samples[variant.id] = m.wall[target];
+    cpu[variant.id] = m.cpu[target];
   }
 } finally {
   await stop();
 }
-writeFileSync(outputPath, JSON.stringify({ target, samples }));
+writeFileSync(outputPath, JSON.stringify({ target, samples, cpu }));

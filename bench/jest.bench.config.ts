@@ -39,5 +39,6 @@ if (startupDir) {
   );
 }
 
-const config: Config = { projects };
+// Start-up files of the two projects run alternately (see bench/startup-sequencer.cjs).
+const config: Config = { projects, testSequencer: resolve(__dirname, 'startup-sequencer.cjs') };
 export default config;

@@ -117,22 +117,30 @@ for (let b = 0; b < BATCHES; b++) {
   }
 }
 
-// A test boundary: the store drops test-scoped fixtures at test end; time the next test's first call.
+// Test boundaries: the store drops test-scoped fixtures when a test ends. Time each later test's first
+// resolve, for a test that registers nothing and for one that registers one fixture of its own.
 const TEST_CYCLES = 3;
 const firstCallPerTestMs = {};
+const firstCallAfterUseMs = {};
+const testFixture = { match: { userMessage: 'only in this test' }, response: { content: 'test-scoped' } };
 for (const n of SIZES) {
   const { model, requests } = models[n];
   firstCallPerTestMs[n] = [];
+  firstCallAfterUseMs[n] = [];
   for (let i = 0; i < TEST_CYCLES; i++) {
     model.endTest();
     model.beginTest();
-    const t0 = performance.now();
+    let t0 = performance.now();
     model.resolve(requests.last, WHAT);
     firstCallPerTestMs[n].push(performance.now() - t0);
-    const t1 = performance.now();
+    model.endTest();
+    model.beginTest();
+    model.use([testFixture]);
+    t0 = performance.now();
     model.resolve(requests.last, WHAT);
-    (firstCallPerTestMs[`${n}:second`] ??= []).push(performance.now() - t1);
+    firstCallAfterUseMs[n].push(performance.now() - t0);
   }
+  model.endTest();
 }
 
 writeFileSync(
@@ -143,5 +151,6 @@ writeFileSync(
     samples,
     firstResolveMs: Object.fromEntries(SIZES.map((n) => [n, models[n].firstResolveMs])),
     firstCallPerTestMs,
+    firstCallAfterUseMs,
   }),
 );

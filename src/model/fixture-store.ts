@@ -22,11 +22,17 @@ export interface Selection {
  * The registered fixtures in registration order, indexed so selection touches only
  * fixtures whose literal userMessage occurs in the request, plus the few without one.
  */
+interface ScopeIndex {
+  index: SubstringIndex<Entry>;
+  unkeyed: Entry[];
+}
+
 export class FixtureStore {
   private entries: Entry[] = [];
   private nextOrder = 0;
-  private index: SubstringIndex<Entry> | null = null;
-  private unkeyed: Entry[] = [];
+  /** One index per scope: registering or clearing a test's fixtures leaves the file's and config's intact. */
+  private readonly indexes = new Map<Scope, ScopeIndex>();
+  private scopes = new Set<Scope>();
   /** Serves per match shape: `sequenceIndex` n answers the request after n serves of its shape. */
   private readonly served = new Map<string, number>();
 
@@ -38,12 +44,16 @@ export class FixtureStore {
       const { sequenceIndex: _, ...shape } = fixture.match ?? {};
       this.entries.push({ order: this.nextOrder++, fixture, compiled, scope, shape: shapeKey(shape) });
     }
-    this.index = null;
+    this.scopes.add(scope);
+    this.indexes.delete(scope);
   }
 
   clear(predicate: (scope: Scope) => boolean = () => true): void {
+    const before = this.entries.length;
     this.entries = this.entries.filter((e) => !predicate(e.scope));
-    this.index = null;
+    if (this.entries.length === before) return;
+    this.scopes = new Set(this.entries.map((e) => e.scope));
+    for (const scope of [...this.indexes.keys()]) if (predicate(scope)) this.indexes.delete(scope);
   }
 
   /** Forgets how often each shape was served (sequences start again). */
@@ -63,25 +73,31 @@ export class FixtureStore {
     return this.entries.length;
   }
 
-  private ensureIndex(): SubstringIndex<Entry> {
-    if (this.index) return this.index;
-    const index = new SubstringIndex<Entry>();
-    const unkeyed: Entry[] = [];
-    for (const e of this.entries) {
-      if (e.compiled.userLiteral !== null) index.add(e.compiled.userLiteral, e);
-      else unkeyed.push(e);
+  private ensureIndexes(): Map<Scope, ScopeIndex> {
+    let missing: Set<Scope> | undefined;
+    for (const scope of this.scopes) if (!this.indexes.has(scope)) (missing ??= new Set()).add(scope);
+    if (missing) {
+      for (const scope of missing) this.indexes.set(scope, { index: new SubstringIndex<Entry>(), unkeyed: [] });
+      for (const e of this.entries) {
+        if (!missing.has(e.scope)) continue;
+        const s = this.indexes.get(e.scope) as ScopeIndex;
+        if (e.compiled.userLiteral !== null) s.index.add(e.compiled.userLiteral, e);
+        else s.unkeyed.push(e);
+      }
     }
-    this.index = index;
-    this.unkeyed = unkeyed;
-    return index;
+    return this.indexes;
   }
 
-  /** Fixtures that could match: the index's hits and every fixture it cannot key, in registration order. */
+  /** Fixtures that could match: each scope's index hits and the fixtures it cannot key, in registration order. */
   private candidatesFor(keys: MatchKeys): Entry[] {
-    const index = this.ensureIndex();
-    const out = this.unkeyed.slice();
-    if (keys.userMessage !== null) index.search(keys.userMessage, (e) => out.push(e));
-    if (out.length > this.unkeyed.length) out.sort((a, b) => a.order - b.order);
+    const out: Entry[] = [];
+    const indexes = this.ensureIndexes();
+    for (const scope of this.scopes) {
+      const { index, unkeyed } = indexes.get(scope) as ScopeIndex;
+      for (const e of unkeyed) out.push(e);
+      if (keys.userMessage !== null) index.search(keys.userMessage, (e) => out.push(e));
+    }
+    out.sort((a, b) => a.order - b.order);
     return out;
   }
 
