@@ -18,7 +18,12 @@ import { expect, it } from '@jest/globals';
 import { mockTool, understudy } from 'jest-understudy';
 
 const plan = process.env.UNDERSTUDY_BENCH_PLAN
-  ? (JSON.parse(process.env.UNDERSTUDY_BENCH_PLAN) as { batches: number; calls: number; httpCalls: number; warmup: number })
+  ? (JSON.parse(process.env.UNDERSTUDY_BENCH_PLAN) as {
+      batches: number;
+      calls: number;
+      httpCalls: number;
+      warmup: number;
+    })
   : { batches: 40, calls: 200, httpCalls: 25, warmup: 500 };
 const URL = 'https://store.bench.test/items/item-1';
 const OPERATION = { packageId: 'store', operationId: 'items.get' } as const;
@@ -29,7 +34,11 @@ it('times a world tool call against a plain jest.fn', async () => {
   const value = understudy.world.state.store.items['item-1'];
 
   const direct = mockTool(binding, { mode: 'sync', operation: OPERATION, input: (id: string) => ({ id }) });
-  const directAsync = mockTool(binding, { mode: 'async', operation: OPERATION, input: (id: string) => ({ id }) });
+  const directAsync = mockTool(binding, {
+    mode: 'async',
+    operation: OPERATION,
+    input: (id: string) => ({ id }),
+  });
   const plain = jest.fn((_id: string) => value);
   const plainAsync = jest.fn(async (_id: string) => value);
   const http = async () => (await fetch(URL)).json();
@@ -65,7 +74,8 @@ it('times a world tool call against a plain jest.fn', async () => {
       samples[name].push(((performance.now() - start) * 1000) / target.n);
     }
   }
-  if (process.env.UNDERSTUDY_BENCH_OUT) writeFileSync(process.env.UNDERSTUDY_BENCH_OUT, JSON.stringify({ plan, samples }));
+  if (process.env.UNDERSTUDY_BENCH_OUT)
+    writeFileSync(process.env.UNDERSTUDY_BENCH_OUT, JSON.stringify({ plan, samples }));
   else console.log(JSON.stringify(summary(samples), null, 2));
 });
 

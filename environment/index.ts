@@ -1,9 +1,22 @@
+import { relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
+import { ciRefusal, noKeyMessage, realKeys } from '../src/record/mode';
+import { usageFileOf } from '../src/record/usage';
 import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
+import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
+import { plainError } from '../src/trace/plain';
 import { type Interception, startInterception } from './msw';
 import { resolveOptions } from './options';
+import { TraceWriter } from './traces';
+
+/** What the environment reports about its test file (read by the reporter through the test result). */
+export interface UnderstudyFileReport extends FileStats {
+  /** Absolute paths of the traces written for this file. */
+  traces: string[];
+}
 
 /**
  * Placeholder keys so SDK constructors work in replay; no request carrying them leaves the
@@ -46,6 +59,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private interception: Interception | undefined;
   private readonly envTouched = new Map<string, string | undefined>();
   private earlier: string[] = [];
+  private readonly traces: TraceWriter;
+  /** Errors of the current test, by where they came from (hooks, the test itself, beforeAll). */
+  private errorPhases = new Map<unknown, string>();
+  private testStartedAt = 0;
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -58,24 +75,51 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       currentTest: undefined,
     };
     (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY] = this.bridge;
+    this.bridge.options.usageFile = usageFileOf(project.rootDir, context.testPath, project.id);
+    const { traceDir, rootDir, testPath } = this.bridge.options;
+    this.traces = new TraceWriter(traceDir, rootDir, testPath);
+  }
+
+  /**
+   * This file's counts and traces, for the reporter. The preset's test runner
+   * (presets/test-runner) attaches it to the file's test result as `understudy`.
+   */
+  understudyReport(): UnderstudyFileReport {
+    const stats = this.bridge.runtime?.fileStats() ?? {
+      agentRuns: 0,
+      replayed: {},
+      operations: 0,
+      unmatched: 0,
+      staleCassettes: [],
+    };
+    return { ...stats, traces: [...this.traces.written] };
   }
 
   override async setup(): Promise<void> {
     await super.setup();
     const bridge = this.bridge;
+    // Record and live modes reach the real provider: never on CI, never without a key.
+    const { mode } = bridge.options;
+    const refusal = ciRefusal(mode, `UNDERSTUDY_MODE=${mode}`, process.env);
+    if (refusal) throw new Error(refusal);
+    if ((mode === 'record' || mode === 'live') && realKeys(this.global.process.env).length === 0)
+      throw new Error(noKeyMessage(mode, 'this test file'));
+    if (bridge.options.traces !== 'off') this.traces.clean();
     this.interception = await startInterception({
       handle: (request) => bridge.runtime?.handleRequest(request),
       unhandled: (request) => {
         bridge.unhandled.push(describeRequest(request));
       },
     });
+    const interception = this.interception;
+    bridge.upstream = (request) => interception.passthrough(request);
     const mswFetch = this.interception.fetch;
     const fetch = (input: unknown, init?: unknown) =>
       bridge.runtime?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
     this.global.fetch = fetch as typeof globalThis.fetch;
 
     const env = this.global.process.env;
-    for (const [names, value] of REPLAY_KEYS) {
+    for (const [names, value] of bridge.options.mode === 'replay' ? REPLAY_KEYS : []) {
       if (names.some((name) => env[name] !== undefined)) continue;
       this.envTouched.set(names[0], undefined);
       env[names[0]] = value;
@@ -108,20 +152,136 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         this.earlier = drain().map((m) => `Before this test (in a beforeAll hook or at file level): ${m}`);
         bridge.currentTest = testName(event.test);
         bridge.runtime?.testStarted(bridge.currentTest);
+        this.testStartedAt = performance.now();
+        // Errors a test has before it starts come from a failed beforeAll hook.
+        this.errorPhases = new Map(event.test.errors.map((e) => [errorOf(e), 'beforeAll']));
+        break;
+      case 'hook_start':
+        bridge.phase = event.hook.type;
+        break;
+      case 'hook_failure':
+        this.errorPhases.set(event.error, event.hook.type);
+        bridge.phase = undefined;
+        break;
+      case 'hook_success':
+      case 'test_fn_success':
+        bridge.phase = undefined;
+        break;
+      case 'test_fn_start':
+        bridge.phase = 'test';
+        break;
+      case 'test_fn_failure':
+        bridge.phase = undefined;
+        break;
+      case 'test_skip':
+        bridge.currentTest = undefined;
         break;
       case 'test_done': {
         bridge.runtime?.testFinished();
+        const name = bridge.currentTest ?? testName(event.test);
         bridge.currentTest = undefined;
-        for (const message of [...this.earlier, ...drain()]) event.test.errors.push(toError(message));
+        bridge.phase = undefined;
+        for (const message of [...this.earlier, ...drain()]) {
+          const error = toError(message);
+          this.errorPhases.set(error, 'understudy');
+          event.test.errors.push(error);
+        }
         this.earlier = [];
+        this.traceTest(event.test, name);
         break;
       }
       case 'run_finish':
         for (const message of drain())
           state.unhandledErrors.push(toError(`After the last test (in an afterAll hook): ${message}`));
+        // Record modes write the file's cassette now; every mode notes which fixtures answered.
+        for (const message of (await bridge.runtime?.fileFinished?.(failedTests(state.rootDescribeBlock))) ??
+          [])
+          state.unhandledErrors.push(toError(message));
         break;
     }
   }
+
+  /** Writes the test's trace and timeline when the `traces` option asks for it; a failure names them. */
+  private traceTest(test: Circus.TestEntry, name: string): void {
+    const { traces: mode, rootDir, testPath } = this.bridge.options;
+    const runtime = this.bridge.runtime;
+    const failed = test.errors.length > 0;
+    if (mode === 'off' || !runtime || (mode === 'on-failure' && !failed)) return;
+    try {
+      const errors: Array<{ phase: string; error: PlainError }> = test.errors.map((entry) => {
+        const error = plainError(errorOf(entry));
+        return {
+          phase: this.errorPhases.get(errorOf(entry)) ?? 'test',
+          error: {
+            ...error,
+            message: stripVTControlCharacters(error.message),
+            stack: error.stack && stripVTControlCharacters(error.stack),
+          },
+        };
+      });
+      const written = this.traces.write(
+        {
+          file: relative(rootDir, testPath),
+          name,
+          status: failed ? 'failed' : 'passed',
+          errors,
+          startedAt: this.testStartedAt,
+          endedAt: performance.now(),
+          timeOrigin: performance.timeOrigin,
+        },
+        runtime.testEvidence(),
+      );
+      if (failed) {
+        const text = `\n\nUnderstudy trace:    ${shown(written.trace)}\nUnderstudy timeline: ${shown(written.html)}`;
+        if (!appendToError(test.errors[0], text)) test.errors.push(toError(text.trimStart()));
+      }
+    } catch (error) {
+      // A trace that cannot be written must not hide the test's own result.
+      const message = `jest-understudy could not write the trace of this test: ${(error as Error)?.message ?? error}`;
+      if (failed) test.errors.push(toError(message));
+      else process.stderr.write(`${message}\n`);
+    }
+  }
+}
+
+type CircusError = Circus.TestEntry['errors'][number];
+
+function failedTests(block: Circus.DescribeBlock): number {
+  let failed = 0;
+  for (const child of block.children)
+    failed += child.type === 'describeBlock' ? failedTests(child) : child.errors.length > 0 ? 1 : 0;
+  return failed;
+}
+
+const errorOf = (entry: CircusError): unknown => (Array.isArray(entry) ? entry[0] : entry);
+
+/** Adds lines after an error's message, where Jest prints it (the message part of its stack too). */
+function appendToError(entry: CircusError, text: string): boolean {
+  const error = errorOf(entry) as { message?: unknown; stack?: unknown } | null;
+  if (
+    typeof error !== 'object' ||
+    error === null ||
+    typeof error.message !== 'string' ||
+    error.message === ''
+  )
+    return false;
+  try {
+    const message = error.message;
+    if (typeof error.stack === 'string' && error.stack.includes(message)) {
+      const at = error.stack.indexOf(message) + message.length;
+      error.stack = error.stack.slice(0, at) + text + error.stack.slice(at);
+    }
+    error.message = message + text;
+    return error.message === message + text;
+  } catch {
+    return false; // frozen or otherwise read-only
+  }
+}
+
+/** A path as people will click it: relative to the working directory when inside it. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
 }
 
 function toError(message: string): Error {
@@ -132,4 +292,5 @@ function toError(message: string): Error {
   return error;
 }
 
+export type { Phase };
 export { UnderstudyEnvironment as TestEnvironment };

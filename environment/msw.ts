@@ -7,7 +7,21 @@ export interface Interception {
   /** `globalThis.fetch` as msw patched it on the host. */
   fetch: typeof fetch;
   majorVersion: number;
+  /**
+   * Performs a request for real, past every handler (msw's `bypass`): record and live
+   * modes send model calls to the provider through it. Replay never calls it.
+   */
+  passthrough(request: UpstreamRequest): Promise<Response>;
   close(): void;
+}
+
+/** Plain data, so it can come from the test realm. */
+export interface UpstreamRequest {
+  url: string;
+  method: string;
+  headers: Array<[string, string]>;
+  body: string;
+  signal?: AbortSignal;
 }
 
 export interface InterceptionHooks {
@@ -44,5 +58,11 @@ export async function startInterception(hooks: InterceptionHooks): Promise<Inter
   // Every HTTP request reaches the catch-all; only other frames (WebSocket) get here.
   const options = major >= 3 ? { onUnhandledFrame: 'error' } : { onUnhandledRequest: 'error' };
   server.listen(options as Parameters<typeof server.listen>[0]);
-  return { fetch: globalThis.fetch, majorVersion: major, close: () => server.close() };
+  const patchedFetch = globalThis.fetch;
+  const passthrough = (r: UpstreamRequest) => {
+    const init: RequestInit = { method: r.method, headers: r.headers, signal: r.signal ?? null };
+    if (r.method !== 'GET' && r.method !== 'HEAD') init.body = r.body;
+    return patchedFetch(core.bypass(r.url, init));
+  };
+  return { fetch: patchedFetch, majorVersion: major, passthrough, close: () => server.close() };
 }

@@ -1,9 +1,22 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
-import type { ResolvedOptions, UnderstudyOptions } from '../src/runtime/bridge';
+import { isMode, MODES } from '../src/record/mode';
+import { cassettePathOf } from '../src/record/paths';
+import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/runtime/bridge';
 
-const KNOWN = new Set(['world', 'fixtures', 'strictTurnIndex', 'providers', 'traceDir', 'timeScale']);
+const KNOWN = new Set([
+  'world',
+  'fixtures',
+  'strictTurnIndex',
+  'providers',
+  'traceDir',
+  'traces',
+  'timeScale',
+  'strictCassettes',
+  'cassetteDir',
+]);
+const TRACE_MODES: readonly TraceMode[] = ['on-failure', 'always', 'off'];
 const PROVIDERS = new Set(['openai', 'anthropic', 'gemini']);
 const WHERE = 'testEnvironmentOptions.understudy';
 
@@ -62,9 +75,18 @@ export function resolveOptions(
   if (o.world !== undefined && typeof o.world !== 'string') fail(`${WHERE}.world`, 'a path string', o.world);
   if (o.traceDir !== undefined && typeof o.traceDir !== 'string')
     fail(`${WHERE}.traceDir`, 'a path string', o.traceDir);
+  if (o.traces !== undefined && !TRACE_MODES.includes(o.traces))
+    fail(`${WHERE}.traces`, `one of ${TRACE_MODES.map((m) => `"${m}"`).join(', ')}`, o.traces);
   if (o.timeScale !== undefined && !(typeof o.timeScale === 'number' && o.timeScale >= 0)) {
     fail(`${WHERE}.timeScale`, 'a number ≥ 0', o.timeScale);
   }
+  if (o.strictCassettes !== undefined && typeof o.strictCassettes !== 'boolean')
+    fail(`${WHERE}.strictCassettes`, 'a boolean', o.strictCassettes);
+  if (o.cassetteDir !== undefined && typeof o.cassetteDir !== 'string')
+    fail(`${WHERE}.cassetteDir`, 'a path string', o.cassetteDir);
+  const envMode = env.UNDERSTUDY_MODE;
+  if (envMode !== undefined && envMode !== '' && !isMode(envMode))
+    fail('UNDERSTUDY_MODE', `one of ${MODES.join(', ')}`, envMode);
 
   const providers: ResolvedOptions['providers'] = {};
   for (const [id, p] of Object.entries(o.providers ?? {})) {
@@ -84,11 +106,16 @@ export function resolveOptions(
           '@understudy-fixtures',
         )
       : fixturePaths(stringList(o.fixtures, `${WHERE}.fixtures`), rootDir, `${WHERE}.fixtures`);
+  const pragmaCassette = stringList(pragmas['understudy-cassette'], '@understudy-cassette')[0];
   const pragmaWorld = stringList(pragmas['understudy-world'], '@understudy-world')[0];
   const world = pragmaWorld ? resolve(testDir, pragmaWorld) : o.world ? resolve(rootDir, o.world) : undefined;
 
   const envStrict = env.UNDERSTUDY_STRICT_TURN_INDEX;
   const envScale = env.UNDERSTUDY_TIME_SCALE;
+  const envTraces = env.UNDERSTUDY_TRACES;
+  if (envTraces !== undefined && envTraces !== '' && !TRACE_MODES.includes(envTraces as TraceMode)) {
+    fail('UNDERSTUDY_TRACES', `one of ${TRACE_MODES.join(', ')}`, envTraces);
+  }
   if (envScale !== undefined && !(envScale.trim() !== '' && Number(envScale) >= 0)) {
     fail('UNDERSTUDY_TIME_SCALE', 'a number ≥ 0', envScale);
   }
@@ -100,6 +127,19 @@ export function resolveOptions(
     strictTurnIndex: envStrict === '1' || envStrict === 'true' || o.strictTurnIndex === true,
     providers,
     traceDir: resolve(rootDir, o.traceDir ?? '.understudy/traces'),
+    traces: envTraces ? (envTraces as TraceMode) : (o.traces ?? 'on-failure'),
     timeScale: envScale !== undefined ? Number(envScale) : (o.timeScale ?? 1),
+    mode: isMode(envMode) ? envMode : 'replay',
+    strictCassettes:
+      env.UNDERSTUDY_STRICT_CASSETTES === '1' ||
+      env.UNDERSTUDY_STRICT_CASSETTES === 'true' ||
+      o.strictCassettes === true,
+    cassette: cassettePathOf({
+      rootDir,
+      testPath,
+      ...(o.cassetteDir ? { cassetteDir: o.cassetteDir } : {}),
+      ...(pragmaCassette ? { pragmaCassette: pragmaCassette.trim() } : {}),
+      pragmaFixtures: pragmaFixtures.flatMap((p) => p.split(/\s+/)).filter(Boolean),
+    }),
   };
 }

@@ -1,8 +1,12 @@
 import { toHaveCalledTool } from './called-tool';
+import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
+import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
 import { toHaveTerminalState } from './terminal-state';
 import { toHaveCalledToolSequence } from './tool-sequence';
 
+export type { DrillResultLike } from './drill';
+export type { PromptTokenOptions, TokenEncoding } from './prompt';
 export type {
   ArgsMode,
   AsymmetricMatcherLike,
@@ -20,6 +24,9 @@ export const matchers = {
   toHaveCalledTool,
   toHaveFinalMessage,
   toHaveTerminalState,
+  toHavePassedDrill,
+  toMatchPromptSnapshot,
+  toHavePromptTokensBelow,
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

@@ -1,5 +1,6 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
 import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from 'jest-matcher-utils';
+import { noteExpectation } from '../src/runtime/expectations';
 import { argsPredicate } from './args';
 import { sideBySide, stepText } from './format';
 import { assertRunLike } from './guards';
@@ -45,26 +46,49 @@ export function toHaveCalledToolSequence(
   );
   const setting = `mode: ${mode}, args: ${args}`;
 
-  if (comparison.pass) {
+  const result = (): SyncExpectationResult => {
+    if (comparison.pass) {
+      return {
+        pass: true,
+        message: () =>
+          `${hint}\n\nexpected the run not to call the tool sequence (${setting}), but it did\n\n${table}`,
+      };
+    }
     return {
-      pass: true,
+      pass: false,
       message: () =>
-        `${hint}\n\nexpected the run not to call the tool sequence (${setting}), but it did\n\n${table}`,
+        [
+          hint,
+          `expected the run to call the tool sequence (${setting}); ` +
+            `${count(steps.length, 'step')} expected, ${count(calls.length, 'call')} received`,
+          table,
+          sequential
+            ? divergence(firstBreak!, comparison, mode, steps, calls, fits)
+            : unmatched(comparison, mode, steps, calls),
+        ].join('\n\n'),
     };
-  }
-  return {
-    pass: false,
-    message: () =>
-      [
-        hint,
-        `expected the run to call the tool sequence (${setting}); ` +
-          `${count(steps.length, 'step')} expected, ${count(calls.length, 'call')} received`,
-        table,
-        sequential
-          ? divergence(firstBreak!, comparison, mode, steps, calls, fits)
-          : unmatched(comparison, mode, steps, calls),
-      ].join('\n\n'),
   };
+  const outcome = result();
+  // A failed expectation (either way round) goes into the test's trace and timeline.
+  if (comparison.pass === this.isNot) {
+    noteExpectation({
+      matcher: 'toHaveCalledToolSequence',
+      negated: this.isNot ?? false,
+      mode,
+      args,
+      expected: steps.map((s) => (s.hasArgs ? { name: s.name, args: s.args } : { name: s.name })),
+      actual: calls.map((c) => ({ name: c.name, args: c.arguments })),
+      rows: comparison.rows.map((r) => ({
+        ...(r.expected !== undefined && { expected: r.expected }),
+        ...(r.received !== undefined && { received: r.received }),
+        ok: r.ok,
+      })),
+      ...(sequential && firstBreak && { divergence: comparison.rows.indexOf(firstBreak) }),
+      message: outcome.message(),
+      received,
+    });
+  }
+  return outcome;
 }
 
 const stepLine = (step: ExpectedStep) => stepText(step.name, step.args, step.hasArgs);

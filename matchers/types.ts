@@ -53,6 +53,15 @@ export interface TrajectoryMatchers<R> {
   /** A string is a substring check; a RegExp or asymmetric matcher must match. */
   toHaveFinalMessage(expected: string | RegExp | AsymmetricMatcherLike): R;
   toHaveTerminalState(state: TerminalState | AsymmetricMatcherLike): R;
+  /** The drill result's verdict is "passed"; a failure lists every criterion (✓ / ✗). */
+  toHavePassedDrill(): R;
+  /** Snapshots the system prompt and tool manifest a ModelCall (or every call of a Run) carried. */
+  toMatchPromptSnapshot(hint?: string): R;
+  /** The prompt (system, messages, tools; the largest call of a Run) counts fewer than `limit` tokens. */
+  toHavePromptTokensBelow(
+    limit: number,
+    options?: { encoding?: 'o200k_base' | 'cl100k_base'; scope?: 'request' | 'system+tools' },
+  ): R;
 }
 
 // Both the global `expect` (@types/jest) and `import { expect } from '@jest/globals'`

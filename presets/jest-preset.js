@@ -7,6 +7,10 @@ const dist = join(__dirname, '..', 'dist');
 module.exports = {
   testEnvironment: join(dist, 'environment', 'index.js'),
   setupFilesAfterEnv: [join(dist, 'presets', 'setup.js')],
+  // Jest's own runner (jest-circus), which also hands each file's jest-understudy counts to the reporter.
+  testRunner: join(dist, 'presets', 'test-runner.js'),
+  // The summary after the run; setting `reporters` yourself replaces this list, so keep it there.
+  reporters: ['default', join(dist, 'src', 'reporter', 'index.js')],
   // msw resolves responses on microtasks; faking them would stall every mocked request.
   fakeTimers: { doNotFake: ['queueMicrotask'] },
 };

@@ -16,6 +16,8 @@ process.on('warning', (warning) => {
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const schemas = [
   { module: 'src/fixtures/fixtures.schema.ts', name: 'fixturesSchema', out: 'schemas/fixtures.schema.json' },
+  { module: 'src/golden/golden.schema.ts', name: 'goldenSchema', out: 'schemas/golden.schema.json' },
+  { module: 'src/world/world.schema.ts', name: 'worldSchema', out: 'schemas/world.schema.json' },
 ];
 
 for (const { module, name, out } of schemas) {
@@ -24,4 +26,13 @@ for (const { module, name, out } of schemas) {
   if (!schema) throw new Error(`${module} does not export ${name}`);
   writeFileSync(join(root, out), `${JSON.stringify(schema, null, 2)}\n`);
   console.log(`wrote ${out}`);
+}
+
+// The world schema's validators, precompiled (ajv standalone code): loading a world then costs
+// a few ms per test file instead of compiling the schema (see src/world/precompile.ts).
+{
+  const { worldSchema } = await import(join(root, 'src/world/world.schema.ts'));
+  const { precompiledWorldValidators } = await import(join(root, 'src/world/precompile.ts'));
+  writeFileSync(join(root, 'schemas/world.validate.cjs'), precompiledWorldValidators(worldSchema));
+  console.log('wrote schemas/world.validate.cjs');
 }

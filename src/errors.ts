@@ -6,7 +6,15 @@ export type ErrorCode =
   | 'UNHANDLED_REQUEST'
   | 'BAD_ARGUMENT'
   | 'HARNESS_CLOSED'
-  | 'RUN_TIMEOUT';
+  | 'RUN_TIMEOUT'
+  // recording (record / record-missing / live modes, cassettes)
+  | 'RECORD_AMBIGUOUS'
+  | 'RECORD_REFUSED'
+  | 'RECORD_KEY_MISSING'
+  | 'RECORD_INCOMPLETE'
+  | 'RECORDER_FAILED'
+  | 'CASSETTE_LEAK'
+  | 'CASSETTE_STALE';
 
 export class UnderstudyError extends Error {
   readonly code: ErrorCode;

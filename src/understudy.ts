@@ -2,10 +2,13 @@ import type { MockModel } from './model/mock-model';
 import { executeRun, type RunContext, type RunOptions } from './run/run';
 import type { Run } from './run/types';
 import { getRuntime } from './runtime/runtime';
+import type { FileWorld } from './world/host';
 
 export interface Understudy {
   /** This test file's mock model. */
   readonly model: MockModel;
+  /** This test file's world: state, reset, operations (evidence), clock, bind, load. */
+  readonly world: FileWorld;
   /** Runs any agent function and returns its `Run`. */
   run<Output, Input = undefined>(
     agent: (context: RunContext) => Output | Promise<Output>,
@@ -17,6 +20,9 @@ export interface Understudy {
 export const understudy: Understudy = {
   get model() {
     return getRuntime().model;
+  },
+  get world() {
+    return getRuntime().world.handle;
   },
   run(agent, options) {
     return executeRun(getRuntime(), agent, options);

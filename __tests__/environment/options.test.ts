@@ -24,7 +24,11 @@ describe('testEnvironmentOptions.understudy', () => {
       strictTurnIndex: false,
       providers: {},
       traceDir: join(root, '.understudy/traces'),
+      traces: 'on-failure',
       timeScale: 1,
+      mode: 'replay',
+      strictCassettes: false,
+      cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
     });
   });
 

@@ -99,6 +99,9 @@ describe('registerMatchers', () => {
       'toHaveCalledTool',
       'toHaveFinalMessage',
       'toHaveTerminalState',
+      'toHavePassedDrill',
+      'toMatchPromptSnapshot',
+      'toHavePromptTokensBelow',
     ]);
   });
 });

@@ -74,10 +74,11 @@ export class FixtureStore {
   }
 
   private ensureIndexes(): Map<Scope, ScopeIndex> {
-    let missing: Set<Scope> | undefined;
-    for (const scope of this.scopes) if (!this.indexes.has(scope)) (missing ??= new Set()).add(scope);
-    if (missing) {
-      for (const scope of missing) this.indexes.set(scope, { index: new SubstringIndex<Entry>(), unkeyed: [] });
+    const missing = new Set<Scope>();
+    for (const scope of this.scopes) if (!this.indexes.has(scope)) missing.add(scope);
+    if (missing.size > 0) {
+      for (const scope of missing)
+        this.indexes.set(scope, { index: new SubstringIndex<Entry>(), unkeyed: [] });
       for (const e of this.entries) {
         if (!missing.has(e.scope)) continue;
         const s = this.indexes.get(e.scope) as ScopeIndex;

@@ -1,6 +1,7 @@
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
 import type { Fixture, FixtureChaos } from '../fixtures/types';
+import type { RedactHook } from '../record/build';
 import type { ModelCall } from '../run/types';
 import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
@@ -128,9 +129,64 @@ export class MockModel {
     return this.options.strictTurnIndex;
   }
 
+  private normalizer: ((text: string) => string) | undefined;
+
+  /**
+   * Rewrites message texts before matching, on replay and when recording, so dynamic values
+   * (timestamps, UUIDs, temp paths) in prompts do not break replay: applied to the latest
+   * user text, the system prompt and the tool result a request's keys are read from.
+   * `normalize(undefined)` turns it off. It stays for the whole test file.
+   */
+  normalize(fn: ((text: string) => string) | undefined): this {
+    if (fn !== undefined && typeof fn !== 'function')
+      throw new TypeError('understudy.model.normalize(fn): expected a function (text) => text, or undefined');
+    this.normalizer = fn;
+    return this;
+  }
+
+  private redactHook: RedactHook | undefined;
+
+  /**
+   * A hook every recorded fixture goes through last, after headers were dropped and secrets
+   * scrubbed, before it is returned or written: blank customer data, drop fields. Return a
+   * fixture or change the one given. `redact(undefined)` turns it off. Used by record mode,
+   * `record-missing` and `harness.getRecordedFixtures()` (a harness's own `redact` wins).
+   */
+  redact(fn: RedactHook | undefined): this {
+    if (fn !== undefined && typeof fn !== 'function')
+      throw new TypeError(
+        'understudy.model.redact(fn): expected a function (fixture) => fixture, or undefined',
+      );
+    this.redactHook = fn;
+    return this;
+  }
+
+  /** @internal */
+  get redactor(): RedactHook | undefined {
+    return this.redactHook;
+  }
+
+  /** @internal the normalize hook, for recording (identity when none is set). */
+  normalizeText(text: string): string {
+    return this.normalizer ? String(this.normalizer(text)) : text;
+  }
+
+  /** @internal a request's match keys, after the normalize hook. */
+  keysOf(conversation: Conversation): MatchKeys {
+    const keys = matchKeysOf(conversation);
+    const n = this.normalizer;
+    if (!n) return keys;
+    return {
+      ...keys,
+      userMessage: keys.userMessage === null ? null : String(n(keys.userMessage)),
+      toolResult: keys.toolResult === null ? null : String(n(keys.toolResult)),
+      systemMessage: String(n(keys.systemMessage)),
+    };
+  }
+
   /** `idPrefix`: how the protocol's tool call ids start (`call_`, `toolu_`…). */
   resolve(conversation: Conversation, what: string, idPrefix?: string): Resolution {
-    const keys = matchKeysOf(conversation);
+    const keys = this.keysOf(conversation);
     const strict = this.options.strictTurnIndex;
     const selection = this.store.select(keys, strict);
     if (!selection) {

@@ -54,6 +54,35 @@ export interface ProviderCodec {
   encodeReply(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireResponse;
   encodeStream(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireStream;
   encodeError(error: NeutralError): WireResponse;
+  /** The other direction, for recording a real provider: wire responses → neutral replies. */
+  reply?: ReplyDecoder;
+}
+
+/** A wire response read back: the reply, or the error the provider answered with. */
+export type ReplyDecodeResult =
+  | {
+      ok: true;
+      reply: NeutralReply;
+      /** False when a stream ended before its terminal event (a cut connection). */
+      complete: boolean;
+      /** The final wire object, for protocols that keep state by its ids (see `remember`). */
+      raw?: unknown;
+    }
+  | { ok: false; error: NeutralError };
+
+/** Reads a provider's responses back into neutral replies (see `reply.ts` in each provider folder). */
+export interface ReplyDecoder {
+  /** A plain (non-streamed) JSON response body. */
+  decodeReply(body: unknown): ReplyDecodeResult;
+  /** The full text of a server-sent-events response. */
+  decodeStream(text: string): ReplyDecodeResult;
+  /** An error response (status ≥ 400); `retryAfter` from the `retry-after` header, in seconds. */
+  decodeError(status: number, body: unknown, retryAfter?: number): NeutralError;
+  /**
+   * For stateful protocols: keeps the thread a recorded reply ends under the provider's own
+   * ids (`raw` from the decode result), so the next request that chains from it decodes.
+   */
+  remember?(raw: unknown, conversation: Conversation, store: ConversationStore): void;
 }
 
 /** Splits text into chunks of `size` code units, never splitting a surrogate pair. */

@@ -1,5 +1,5 @@
 import type { NeutralMessage } from '../conversation';
-import type { ModelCall, TerminalState, ToolCall, TraceSpan } from './types';
+import type { ModelCall, TerminalState, ToolCall } from './types';
 
 function parseArguments(raw: string): Record<string, unknown> {
   try {
@@ -77,43 +77,4 @@ export function terminalStateOf(
   if (last.error || last.unmatched) return 'failed';
   if (last.response && last.response.toolCalls.length > 0) return 'failed';
   return 'succeeded';
-}
-
-export function traceOf(
-  calls: readonly ModelCall[],
-  toolCalls: readonly ToolCall[],
-  start: number,
-  end: number,
-): TraceSpan[] {
-  const spans: TraceSpan[] = [
-    { name: 'agent.run', startMs: 0, endMs: end - start, attributes: { modelCalls: calls.length } },
-  ];
-  for (const c of calls) {
-    spans.push({
-      name: `model.call ${c.protocol}`,
-      startMs: c.startedAt - start,
-      endMs: c.startedAt - start + c.durationMs,
-      attributes: {
-        provider: c.provider,
-        model: c.conversation.model,
-        fixture: c.fixture?.id ?? (c.fixtureIndex !== undefined ? `#${c.fixtureIndex}` : undefined),
-        streamed: c.streamed,
-        unmatched: c.unmatched,
-        status: c.error?.status ?? 200,
-        inputTokens: c.response?.usage.inputTokens,
-        outputTokens: c.response?.usage.outputTokens,
-      },
-    });
-  }
-  for (const t of toolCalls) {
-    const c = calls.find((x) => x.index === t.modelCallIndex);
-    const at = c ? c.startedAt - start + c.durationMs : 0;
-    spans.push({
-      name: `tool.call ${t.name}`,
-      startMs: at,
-      endMs: at,
-      attributes: { id: t.id, answered: t.answered },
-    });
-  }
-  return spans;
 }

@@ -2,6 +2,8 @@ import { badArgument, UnderstudyError } from '../errors';
 import { loadFixtureFiles } from '../fixtures/load';
 import type { Fixture } from '../fixtures/types';
 import { type FixtureSource, toFixtures } from '../model/mock-model';
+import type { RedactHook } from '../record/build';
+import { ciRefusal, noKeyMessage, realKeys, type UnderstudyMode } from '../record/mode';
 import { getRuntime } from '../runtime/runtime';
 import { executeRun, type RunContext } from './run';
 import type { Run } from './types';
@@ -13,6 +15,21 @@ export interface AgentHarnessOptions<Input, Output> {
   /** Registered for the harness's lifetime: fixtures, a script(), or fixture file paths. */
   fixtures?: HarnessFixtures;
   timeoutMs?: number;
+  /**
+   * Record mode (local only): every model call of this harness's runs goes to the real
+   * provider (its key must be set) and `getRecordedFixtures()` turns the latest run into
+   * fixtures. No fixtures are registered. Refused when `CI` is set.
+   */
+  record?: boolean;
+  /**
+   * Live mode (local only): model calls go to the real provider, no fixtures are registered
+   * and nothing is written; runs are still recorded for assertions. Refused when `CI` is set.
+   */
+  live?: boolean;
+  /** Rewrites prompt texts before matching and recording (timestamps, UUIDs): see `understudy.model.normalize`. */
+  normalize?: (text: string) => string;
+  /** Gets each recorded fixture last, before `getRecordedFixtures()` returns it. */
+  redact?: RedactHook;
 }
 
 export interface HarnessRunRequest<Input> {
@@ -28,6 +45,13 @@ export interface AgentHarness<Input, Output> {
   /** Drops all of the harness's fixtures; later runs throw. */
   close(): Promise<void>;
   readonly lastRun: Run<Input, Output> | undefined;
+  /**
+   * The latest run's provider traffic as fixtures (record mode): keyed by each call's own
+   * userMessage / turnIndex / hasToolResult, plus `toolName` / `toolCallId` where two calls
+   * would collide; throws naming both calls when nothing tells them apart. Headers are never
+   * kept, secrets are scrubbed, then the `redact` hook runs.
+   */
+  getRecordedFixtures(): Fixture[];
 }
 
 function fixturesFrom(source: HarnessFixtures, where: string): Fixture[] {
@@ -61,10 +85,24 @@ export function createAgentHarness<Input = string, Output = unknown>(
       'an async function (input, context) => output',
       options?.agent,
     );
+  if (options.record && options.live)
+    throw badArgument('createAgentHarness({ record, live })', 'record or live, not both', 'both');
+  const mode: UnderstudyMode | undefined = options.record ? 'record' : options.live ? 'live' : undefined;
+  if (mode) {
+    const refusal = ciRefusal(mode, `createAgentHarness({ ${mode}: true })`, process.env);
+    if (refusal) throw new UnderstudyError('RECORD_REFUSED', refusal);
+    if (realKeys(process.env).length === 0)
+      throw new UnderstudyError(
+        'RECORD_KEY_MISSING',
+        noKeyMessage(mode, `createAgentHarness({ ${mode}: true })`),
+      );
+  }
   const runtime = getRuntime();
+  if (options.normalize !== undefined) runtime.model.normalize(options.normalize);
   const id = `harness:${harnessCount++}`;
   const runScope = `${id}:runs`;
-  if (options.fixtures !== undefined)
+  // Record and live modes answer from the provider: fixtures would never be consulted.
+  if (options.fixtures !== undefined && !mode)
     runtime.model.use(fixturesFrom(options.fixtures, 'createAgentHarness({ fixtures })'), id);
   let closed = false;
   let lastRun: Run<Input, Output> | undefined;
@@ -79,11 +117,13 @@ export function createAgentHarness<Input = string, Output = unknown>(
       const { input, fixtures } = isRunRequest<Input>(request)
         ? request
         : { input: request as Input, fixtures: undefined };
-      if (fixtures !== undefined)
+      if (fixtures !== undefined && !mode)
         runtime.model.use(fixturesFrom(fixtures, 'harness.run({ fixtures })'), runScope);
       lastRun = await executeRun(runtime, (ctx) => options.agent(input, ctx), {
         input,
         timeoutMs: options.timeoutMs,
+        kind: 'harness',
+        ...(mode ? { mode } : {}),
       });
       return lastRun;
     },
@@ -97,6 +137,20 @@ export function createAgentHarness<Input = string, Output = unknown>(
     },
     get lastRun() {
       return lastRun;
+    },
+    getRecordedFixtures() {
+      const where = 'harness.getRecordedFixtures()';
+      if (!lastRun)
+        throw new UnderstudyError('RECORD_INCOMPLETE', `${where}: no run yet; call harness.run(input) first`);
+      const calls = lastRun.modelCalls.map((c) => runtime.recording.recordedOf(c));
+      const recorded = calls.filter((c) => c !== undefined);
+      if (recorded.length === 0)
+        throw new UnderstudyError(
+          'RECORD_INCOMPLETE',
+          `${where}: the latest run made ${lastRun.modelCalls.length} model call(s) and none went to the provider. ` +
+            'Create the harness with `record: true` (or run the tests with UNDERSTUDY_MODE=record).',
+        );
+      return runtime.recording.fixturesOf(recorded, where, options.redact);
     },
   };
 }

@@ -1,6 +1,10 @@
 import { UnderstudyError } from '../errors';
+import type { UnderstudyMode } from '../record/mode';
+import { spansOfRun } from '../runtime/evidence';
 import type { Runtime } from '../runtime/runtime';
-import { finalMessageOf, terminalStateOf, toolCallsOf, traceOf } from './collect';
+import type { RunOperationEntry } from '../world/host';
+import { linkOperations } from '../world/link';
+import { finalMessageOf, terminalStateOf, toolCallsOf } from './collect';
 import type { ModelCall, Run, TerminalState } from './types';
 
 /** What an agent function receives besides its input. */
@@ -15,6 +19,10 @@ export interface RunOptions<Input> {
   input?: Input;
   /** Wall-clock deadline; the run ends as 'timed_out' and the signal aborts. */
   timeoutMs?: number;
+  /** @internal What produced the run ('run', 'harness', 'drill'), for traces. */
+  kind?: string;
+  /** @internal A recording or live harness: the run's model calls go to the provider. */
+  mode?: UnderstudyMode;
 }
 
 /**
@@ -40,7 +48,14 @@ export async function executeRun<Input, Output>(
   let error: unknown;
   let outcome: 'returned' | 'threw' | 'timed_out' = 'returned';
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const work = runtime.runs.run({ calls }, async () => agent(context));
+  // Registered as it starts, so a test that fails mid-run still shows what the run did.
+  const registration = runtime.evidence.register(calls, start, options.input, options.kind);
+  // Streamed provider replies (record and live modes) are captured while the agent reads them.
+  const pending: Promise<unknown>[] = [];
+  // World operations executed inside the run land in `operations` (see src/world/host.ts).
+  const operations: RunOperationEntry[] = [];
+  const recorder = { calls, pending, operations, ...(options.mode ? { mode: options.mode } : {}) };
+  const work = runtime.runs.run(recorder, async () => agent(context));
   try {
     if (options.timeoutMs === undefined) output = await work;
     else {
@@ -62,19 +77,39 @@ export async function executeRun<Input, Output>(
   } finally {
     if (timer) clearTimeout(timer);
   }
+  if (pending.length > 0) await Promise.allSettled(pending);
   const end = performance.now();
   const toolCalls = toolCallsOf(calls);
-  return {
+  const run: Run<Input, Output> = {
     input: options.input as Input,
     output,
     finalMessage: finalMessageOf(calls),
     toolCalls,
     toolsCalled: toolCalls.map((t) => t.name),
-    operations: [],
+    // Each tool call is linked to the operations that served it (the rule is in src/world/link.ts).
+    operations: linkOperations(toolCalls, operations),
     modelCalls: calls,
     terminalState: terminalStateOf(calls, outcome, declared),
     error,
     durationMs: end - start,
-    trace: traceOf(calls, toolCalls, start, end),
+    trace: [],
   };
+  registration.complete(run);
+  return withTrace(run, start, options.kind);
+}
+
+/** `trace` is built when first read: most runs are never exported. */
+function withTrace<R extends Run<any, any>>(run: R, start: number, kind?: string): R {
+  let spans: Run['trace'] | undefined;
+  return Object.defineProperty(run, 'trace', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      spans ??= spansOfRun(run, start, kind);
+      return spans;
+    },
+    set: (value: Run['trace']) => {
+      spans = value;
+    },
+  });
 }

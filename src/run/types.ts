@@ -1,6 +1,8 @@
 import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
 import type { Fixture, FixtureSource } from '../fixtures/types';
 import type { ChaosFault } from '../model/chaos';
+import type { OtlpSpan } from '../trace/otlp';
+import type { RunOperation } from '../world/link';
 
 export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | (string & {});
 
@@ -28,6 +30,8 @@ export interface ModelCall {
   turnIndexRelaxed?: boolean;
   /** A seeded random fault replaced or damaged the reply. */
   fault?: ChaosFault;
+  /** The real provider answered (record, record-missing or live mode), not a fixture. */
+  recorded?: boolean;
   startedAt: number;
   durationMs: number;
 }
@@ -48,14 +52,15 @@ export interface ToolCall {
   modelCallIndex: number;
   /** Whether a later request carried its result. */
   answered: boolean;
+  /**
+   * `seq`s of the world operations that served it (present when the run executed any);
+   * the linking rule is in src/world/link.ts.
+   */
+  operations?: number[];
 }
 
-export interface TraceSpan {
-  name: string;
-  startMs: number;
-  endMs: number;
-  attributes: Record<string, string | number | boolean | undefined>;
-}
+/** One span in OTLP/JSON form (traceId, spanId, parentSpanId, name, times in Unix nanoseconds, attributes). */
+export type TraceSpan = OtlpSpan;
 
 export interface Run<Input = unknown, Output = unknown> {
   input: Input;
@@ -63,11 +68,12 @@ export interface Run<Input = unknown, Output = unknown> {
   finalMessage: string | undefined;
   toolCalls: ToolCall[];
   toolsCalled: string[];
-  /** World operations executed during the run (filled once the world is loaded). */
-  operations: unknown[];
+  /** World operations executed during the run, each with the tool call it served (`toolCallId`). */
+  operations: RunOperation[];
   modelCalls: ModelCall[];
   terminalState: TerminalState;
   error: unknown;
   durationMs: number;
+  /** The run as OpenTelemetry spans (OTLP/JSON): the run, its model calls, tool calls and operations. */
   trace: TraceSpan[];
 }

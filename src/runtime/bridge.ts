@@ -3,7 +3,11 @@
  * file loads (the sandbox realm). Only plain data and functions cross it: everything a
  * test catches or compares is built on the sandbox side.
  */
+import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
+
 export const BRIDGE_KEY = Symbol.for('jest-understudy.bridge');
+
+export type TraceMode = 'on-failure' | 'always' | 'off';
 
 export interface UnderstudyOptions {
   /** Default world file (used once the world is loaded). */
@@ -14,8 +18,17 @@ export interface UnderstudyOptions {
   /** Extra base URLs to intercept, per provider. */
   providers?: Partial<Record<'openai' | 'anthropic' | 'gemini', { baseURL?: string | string[] }>>;
   traceDir?: string;
+  /** When to write a trace and timeline: for failing tests (default), every test, or never. Also UNDERSTUDY_TRACES. */
+  traces?: TraceMode;
   /** With real timers, multiply simulated delays by this (0 = no waiting). Also UNDERSTUDY_TIME_SCALE. */
   timeScale?: number;
+  /** Fail a test a stale cassette fixture answers (default: warn). Also UNDERSTUDY_STRICT_CASSETTES=1. */
+  strictCassettes?: boolean;
+  /**
+   * Where record mode writes each test file's cassette: `<cassetteDir>/<test path below rootDir>.cassette.json`.
+   * Default: `__cassettes__/<test file name>.cassette.json` beside the test file.
+   */
+  cassetteDir?: string;
 }
 
 /** Options after config, docblock pragmas and env vars are merged; paths are absolute. */
@@ -27,7 +40,24 @@ export interface ResolvedOptions {
   strictTurnIndex: boolean;
   providers: Partial<Record<'openai' | 'anthropic' | 'gemini', string[]>>;
   traceDir: string;
+  traces: TraceMode;
   timeScale: number;
+  /** `UNDERSTUDY_MODE`: replay (default), record, record-missing or live. */
+  mode: 'replay' | 'record' | 'record-missing' | 'live';
+  strictCassettes: boolean;
+  /** This test file's cassette: what record mode writes, and what replay loads when it exists. */
+  cassette: string;
+  /** Where this test file notes which fixtures answered (for `understudy fixtures check --unused`). */
+  usageFile?: string;
+}
+
+/** A model request on its way to the real provider (record and live modes). */
+export interface UpstreamRequest {
+  url: string;
+  method: string;
+  headers: Array<[string, string]>;
+  body: string;
+  signal?: AbortSignal;
 }
 
 /** What the sandbox runtime offers the environment. */
@@ -40,6 +70,12 @@ export interface SandboxRuntime {
   testFinished(): void;
   /** Why the current test (or file) must fail since the last drain: unmatched model requests… */
   drainFailures(): string[];
+  /** The file's tests are done: write its cassette (record modes) and fixture usage; returns failures. */
+  fileFinished?(failedTests: number): Promise<string[]>;
+  /** The current test's runs, model calls and failed expectation, as plain scrubbed data. */
+  testEvidence(): TestEvidence;
+  /** This file's counts so far, for the reporter. */
+  fileStats(): FileStats;
 }
 
 export interface Bridge {
@@ -49,4 +85,11 @@ export interface Bridge {
   unhandled: string[];
   /** Whether a test is running now (hooks of beforeAll/afterAll run outside one). */
   currentTest: string | undefined;
+  /**
+   * Sends a request to the real provider past the interception (msw's `bypass`), for record
+   * and live modes. Replay never calls it.
+   */
+  upstream?: (request: UpstreamRequest) => Promise<Response>;
+  /** Which part of the test lifecycle runs now (set by the environment from Jest's events). */
+  phase?: Phase;
 }

@@ -9,8 +9,14 @@ import { MockModel } from '../model/mock-model';
 import type { ProviderCodec } from '../providers/codec';
 import { ProviderRouter, type RouteTarget } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
+import type { UnderstudyMode } from '../record/mode';
+import { Recording, type WireRequest } from '../record/recording';
 import type { ModelCall } from '../run/types';
+import type { FileStats, TestEvidence } from '../trace/evidence';
+// The world (issue 3): this file's world, its HTTP routes and what runs collect of it.
+import { type RunOperationEntry, WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type ResolvedOptions, type SandboxRuntime } from './bridge';
+import { EvidenceLog } from './evidence';
 import { bodyTextOf, methodOf, signalOf, urlOf } from './request';
 import { connectionDropped, toResponse, toStreamResponse } from './serve';
 
@@ -20,6 +26,12 @@ const CREATED = 1767225600;
 /** Collects the model calls made inside one `understudy.run` / harness run. */
 export interface RunRecorder {
   calls: ModelCall[];
+  /** A recording or live harness run: its calls go to the provider whatever the file's mode. */
+  mode?: UnderstudyMode;
+  /** Captures of streamed provider replies still being read; the run waits for them. */
+  pending?: Promise<unknown>[];
+  /** World operations executed inside the run (the world's host pushes them). */
+  operations?: RunOperationEntry[];
 }
 
 function shapingOf(fixture: Fixture): StreamShaping {
@@ -42,6 +54,12 @@ export class Runtime implements SandboxRuntime {
   readonly clock: Clock;
   /** Threads stateful protocols chain by response id, for the whole file. */
   readonly threads: ConversationStore = createConversationStore();
+  /** What the current test did (runs, model calls, failed expectations), for traces and the reporter. */
+  readonly evidence: EvidenceLog;
+  /** Record, record-missing and live modes; cassette staleness and fixture usage. */
+  readonly recording: Recording;
+  /** This file's world (`understudy.world`), its HTTP transport and drills. */
+  readonly world: WorldHost;
   private callCount = 0;
   private failures: string[] = [];
   /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
@@ -54,36 +72,102 @@ export class Runtime implements SandboxRuntime {
     this.model = new MockModel({ strictTurnIndex: options.strictTurnIndex });
     this.router = new ProviderRouter(options.providers);
     this.clock = createClock(options.timeScale);
+    this.evidence = new EvidenceLog(
+      () => bridge?.phase,
+      () => (this as { world?: { operations?: unknown[] } }).world?.operations,
+    );
     if (options.fixtures.length > 0) this.model.use(loadFixtureFiles(options.fixtures), 'config');
+    this.recording = new Recording(this, bridge);
+    // Loads the configured world (option or @understudy-world pragma); a bad file fails the test file here.
+    this.world = new WorldHost(
+      {
+        currentRun: () => this.runs.getStore(),
+        sleep: (ms, signal) => this.clock.sleep(ms, signal),
+        fail: (message) => this.fail(message),
+        currentTest: () => bridge?.currentTest,
+      },
+      options.world,
+    );
+  }
+
+  /**
+   * Restarts the mock model's sequenceIndex counts and chaos draws, so each drill trial
+   * replays the same model answers. MockModel has no public method for this yet (only
+   * `beginTest`, which also clears the call log), hence the reach into its internals.
+   */
+  restartModelSequences(): void {
+    const model = this.model as unknown as { store?: { resetCounts?(): void }; dice?: { reset?(): void } };
+    model.store?.resetCounts?.();
+    model.dice?.reset?.();
+  }
+
+  fileFinished(failedTests: number): Promise<string[]> {
+    return this.recording.fileFinished(failedTests);
   }
 
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
     const url = urlOf(input);
     const target = url === undefined ? undefined : this.router.route(url);
-    if (!target || url === undefined) return undefined;
     const i = init as RequestInit | undefined;
-    return this.serve(target, url, methodOf(input, i), () => bodyTextOf(input, i), signalOf(input, i)).then(
-      (r) => {
-        if (r === 'drop') throw connectionDropped();
-        return r;
-      },
-    );
+    // Not a provider: maybe a world HTTP route (undefined leaves it to msw).
+    if (!target && url !== undefined)
+      return this.world.handleFetch(
+        url,
+        input,
+        i,
+        methodOf(input, i),
+        () => bodyTextOf(input, i),
+        signalOf(input, i),
+      );
+    if (!target || url === undefined) return undefined;
+    const headers = () => new Headers((i?.headers ?? (input as Request | undefined)?.headers) as HeadersInit);
+    return this.serve(
+      target,
+      url,
+      methodOf(input, i),
+      () => bodyTextOf(input, i),
+      signalOf(input, i),
+      headers,
+    ).then((r) => {
+      if (r === 'drop') throw connectionDropped();
+      return r;
+    });
   }
 
   handleRequest(request: Request): Promise<Response> | undefined {
     const target = this.router.route(request.url);
-    if (!target) return undefined;
-    return this.serve(target, request.url, request.method, () => request.text(), request.signal).then((r) =>
-      r === 'drop' ? Response.error() : r,
-    );
+    if (!target) return this.world.handleRequest(request); // a world HTTP route, or undefined
+    const headers = () => request.headers;
+    return this.serve(
+      target,
+      request.url,
+      request.method,
+      () => request.text(),
+      request.signal,
+      headers,
+    ).then((r) => (r === 'drop' ? Response.error() : r));
   }
 
-  testStarted(_name: string): void {
+  testStarted(name: string): void {
+    this.recording.testStarted(name);
     this.model.beginTest();
+    this.evidence.testStarted();
+    this.world.testStarted();
   }
 
   testFinished(): void {
+    this.recording.testFinished();
     this.model.endTest();
+    this.evidence.testFinished();
+    this.world.testFinished();
+  }
+
+  testEvidence(): TestEvidence {
+    return this.evidence.evidence();
+  }
+
+  fileStats(): FileStats {
+    return this.evidence.fileStats();
   }
 
   drainFailures(): string[] {
@@ -107,6 +191,7 @@ export class Runtime implements SandboxRuntime {
     method: string,
     readBody: () => Promise<string>,
     signal: AbortSignal | undefined,
+    headers: () => Headers = () => new Headers(),
   ): Promise<Response | 'drop'> {
     if (signal?.aborted) throw abortReason(signal);
     const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
@@ -131,7 +216,11 @@ export class Runtime implements SandboxRuntime {
     }
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
-    return this.answer(codec, decoded.conversation, body, url, startedAt, signal);
+    return this.answer(codec, decoded.conversation, body, url, startedAt, signal, {
+      method,
+      headers,
+      body: text,
+    });
   }
 
   private async answer(
@@ -141,12 +230,42 @@ export class Runtime implements SandboxRuntime {
     url: string,
     startedAt: number,
     signal: AbortSignal | undefined,
+    wire?: WireRequest,
   ): Promise<Response | 'drop'> {
-    const resolution = this.model.resolve(
-      conversation,
-      `this ${codec.protocol} request (POST ${url})`,
-      codec.toolCallIdPrefix,
-    );
+    // Record and live modes send the call to the provider; record-missing only what no fixture matches.
+    const mode = this.recording.modeFor(this.runs.getStore());
+    const resolution =
+      mode === 'record' || mode === 'live'
+        ? undefined
+        : this.model.resolve(
+            conversation,
+            `this ${codec.protocol} request (POST ${url})`,
+            codec.toolCallIdPrefix,
+          );
+    if (wire && (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing'))) {
+      return this.recording.forward({
+        codec,
+        conversation,
+        request,
+        url,
+        startedAt,
+        signal,
+        wire,
+        index: this.callCount++,
+        register: (call) => {
+          this.model.calls.push(call);
+          this.evidence.noteCall(call);
+          this.runs.getStore()?.calls.push(call);
+        },
+      });
+    }
+    if (!resolution) throw new Error('jest-understudy: a request reached the model without its wire form');
+    if (resolution.kind !== 'unmatched')
+      this.recording.replayed(
+        resolution.entry.fixture,
+        conversation,
+        () => `this ${codec.protocol} request (POST ${url})`,
+      );
     const index = this.callCount++;
     const call: ModelCall = {
       index,
@@ -170,6 +289,7 @@ export class Runtime implements SandboxRuntime {
       if (resolution.fault) call.fault = resolution.fault;
     }
     this.model.calls.push(call);
+    this.evidence.noteCall(call);
     this.runs.getStore()?.calls.push(call);
 
     let response: Response | 'drop';

@@ -2,6 +2,7 @@ import type { ProviderCodec } from '../codec';
 import { decodeMessages } from './decode';
 import { encodeMessagesReply, encodeMessagesStream } from './encode';
 import { encodeAnthropicError } from './errors';
+import { messagesReplyDecoder } from './reply';
 
 export { encodeAnthropicError } from './errors';
 
@@ -15,4 +16,5 @@ export const anthropicMessages: ProviderCodec = {
   encodeReply: encodeMessagesReply,
   encodeStream: encodeMessagesStream,
   encodeError: encodeAnthropicError,
+  reply: messagesReplyDecoder,
 };

@@ -2,6 +2,7 @@ import type { ProviderCodec } from '../codec';
 import { decodeGemini, routeOf } from './decode';
 import { encodeGeminiReply, encodeGeminiStream } from './encode';
 import { encodeGeminiError } from './errors';
+import { geminiReplyDecoder } from './reply';
 
 export { encodeGeminiError };
 
@@ -17,4 +18,5 @@ export const geminiGenerateContent: ProviderCodec = {
   encodeReply: encodeGeminiReply,
   encodeStream: encodeGeminiStream,
   encodeError: encodeGeminiError,
+  reply: geminiReplyDecoder,
 };

@@ -2,6 +2,7 @@ import type { ProviderCodec } from '../codec';
 import { decodeChat } from './decode';
 import { encodeChatReply, encodeChatStream } from './encode';
 import { encodeOpenAIError } from './errors';
+import { chatReplyDecoder } from './reply';
 
 /** OpenAI Chat Completions: `POST /chat/completions`. */
 export const openaiChat: ProviderCodec = {
@@ -12,4 +13,5 @@ export const openaiChat: ProviderCodec = {
   encodeReply: encodeChatReply,
   encodeStream: encodeChatStream,
   encodeError: encodeOpenAIError,
+  reply: chatReplyDecoder,
 };

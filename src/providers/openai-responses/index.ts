@@ -2,6 +2,7 @@ import type { ProviderCodec } from '../codec';
 import { encodeOpenAIError } from '../openai-chat/errors';
 import { decodeResponses } from './decode';
 import { encodeResponsesReply, encodeResponsesStream } from './encode';
+import { responsesReplyDecoder } from './reply';
 
 /**
  * OpenAI Responses API: `POST /responses`. Stateful: a reply's thread is kept under its
@@ -16,4 +17,5 @@ export const openaiResponses: ProviderCodec = {
   encodeReply: encodeResponsesReply,
   encodeStream: encodeResponsesStream,
   encodeError: encodeOpenAIError,
+  reply: responsesReplyDecoder,
 };

@@ -1,0 +1,189 @@
+/**
+ * The `understudy` CLI as a user runs it: from source (esbuild-register) and, when the
+ * package is built (`npm run build`, as CI does before testing), from dist. Exit codes:
+ * 0 ok, 1 the check failed, 2 bad usage.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { testTrace } from '../../src/trace/otlp';
+
+const root = resolve(__dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'understudy-cli-'));
+const built = join(root, 'dist', 'src', 'cli', 'main.js');
+
+function cli(args: string[], entry: 'source' | 'dist' = 'source') {
+  // From source the way the repository runs it: `node -r esbuild-register src/cli/main.ts` in the root.
+  const argv = entry === 'source' ? ['-r', 'esbuild-register', join(root, 'src', 'cli', 'main.ts')] : [built];
+  const r = spawnSync(process.execPath, [...argv, ...args], {
+    cwd: entry === 'source' ? root : dir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+const goodFixtures = file(
+  'good.fixture.json',
+  JSON.stringify({ fixtures: [{ match: {}, response: { content: 'hi' } }] }),
+);
+const badFixtures = file(
+  'bad.fixture.yaml',
+  'fixtures:\n  - match: { turnIndex: "1" }\n    response: { text: hi }\n',
+);
+const goodGolden = file(
+  'ok.golden.yaml',
+  'tasks:\n  - id: one\n    input: hi\n    expect: { terminalState: succeeded }\n',
+);
+const badGolden = file('bad.golden.yaml', 'tasks:\n  - id: one\n    prompt: hi\n');
+const unknown = file('notes.json', '{"hello": 1}');
+const trace = file(
+  'a.trace.json',
+  JSON.stringify(
+    testTrace(
+      {
+        file: 'a.test.ts',
+        name: 'agent > refunds',
+        status: 'failed',
+        errors: [{ phase: 'test', error: { name: 'Error', message: 'boom' } }],
+      },
+      {
+        timeOrigin: 1_767_225_600_000,
+        looseCalls: [],
+        runs: [
+          {
+            index: 0,
+            kind: 'run',
+            phase: 'test',
+            incomplete: false,
+            terminalState: 'succeeded',
+            finalMessage: 'Refunded.',
+            startedAt: 1,
+            durationMs: 3,
+            modelCalls: [],
+            toolCalls: [
+              {
+                id: 'c1',
+                name: 'issue_refund',
+                arguments: { orderId: 'A-1' },
+                modelCallIndex: 0,
+                answered: true,
+                result: { ok: true },
+              },
+            ],
+            operations: [],
+          },
+        ],
+      },
+    ),
+  ),
+);
+
+describe.each(['source', 'dist'] as const)('understudy (%s)', (entry) => {
+  if (entry === 'dist' && !existsSync(join(root, 'dist', 'src', 'cli', 'commands', 'validate.js'))) {
+    it.skip('dist is not built (run npm run build)', () => {});
+    return;
+  }
+  const run = (args: string[]) => cli(args, entry);
+  /** How the CLI shows a file of the temp folder: relative in it (dist runs there), absolute from the root. */
+  const shown = (path: string) => (entry === 'dist' ? path.slice(dir.length + 1) : path);
+
+  it('--help lists the commands; each command has --help', () => {
+    const top = run(['--help']);
+    expect(top.code).toBe(0);
+    for (const name of ['validate', 'report', 'golden']) expect(top.out).toContain(name);
+    for (const args of [
+      ['validate', '--help'],
+      ['report', '--help'],
+      ['golden', 'export', '--help'],
+    ]) {
+      const r = run(args);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('Exit codes:');
+    }
+  });
+
+  it('validate: 0 when every file is valid, telling the kind of each', () => {
+    const r = run(['validate', goodFixtures, goodGolden]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`✓ ${shown(goodFixtures)} (fixtures): 1 fixture`);
+    expect(r.out).toContain(`✓ ${shown(goodGolden)} (golden): 1 task`);
+  });
+
+  it('validate: 1 with every problem named by file, line and JSON path', () => {
+    const r = run(['validate', goodFixtures, badFixtures, badGolden]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`✗ ${shown(badFixtures)} (fixtures): 2 problems`);
+    expect(r.out).toContain(
+      `${shown(badFixtures)}:2:14 at $.fixtures[0].match.turnIndex: must be an integer ≥ 0 (got the string "1") — write 1 without quotes`,
+    );
+    expect(r.out).toContain(
+      `${shown(badFixtures)}:3:17 at $.fixtures[0].response.text: unknown property "text" — did you mean "content"?`,
+    );
+    expect(r.out).toContain(
+      `${shown(badGolden)}:3:5 at $.tasks[0].prompt: unknown property "prompt" — did you mean "input"?`,
+    );
+    expect(r.out).toContain('1 valid, 2 with problems (3 in all)');
+  });
+
+  it('validate: a file of unknown kind is skipped, --kind says what it is, 2 for a missing file', () => {
+    const skipped = run(['validate', unknown]);
+    expect(skipped.code).toBe(0);
+    expect(skipped.out).toContain(
+      `${shown(unknown)} (unknown): skipped, cannot tell what kind of file this is`,
+    );
+    expect(run(['validate', '--kind', 'fixtures', unknown]).code).toBe(1);
+    const missing = run(['validate', join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('nope.json does not exist');
+    expect(run(['validate']).code).toBe(2);
+    expect(run(['validate', '--kind', 'bogus', goodFixtures]).code).toBe(2);
+  });
+
+  it('report: a tree in the terminal, --html writes the page; 1 for a file that is not a trace, 2 for a missing one', () => {
+    const tree = run(['report', trace]);
+    expect(tree.code).toBe(0);
+    expect(tree.out).toContain('✗ agent > refunds (failed)');
+    expect(tree.out).toContain('error in test: boom');
+    expect(tree.out).toContain('└─ run 0 [run, test] succeeded');
+    expect(tree.out).toContain('tool issue_refund {"orderId":"A-1"} → {"ok":true}  ok');
+    const out = join(dir, `page-${entry}.html`);
+    const html = run(['report', trace, '--html', out]);
+    expect(html.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('<title>✗ agent &gt; refunds</title>');
+    expect(run(['report', goodFixtures]).code).toBe(1);
+    expect(run(['report', join(dir, 'missing.trace.json')]).code).toBe(2);
+  });
+
+  it('golden export: JSONL to stdout or a file; 1 and nothing written when a file has problems', () => {
+    const r = run(['golden', 'export', goodGolden]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({
+      id: 'one',
+      file: shown(goodGolden),
+      input: 'hi',
+      expected: { terminalState: 'succeeded' },
+    });
+    const out = join(dir, `tasks-${entry}.jsonl`);
+    expect(run(['golden', 'export', goodGolden, '-o', out]).code).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
+    const bad = run(['golden', 'export', goodGolden, badGolden, '-o', join(dir, 'never.jsonl')]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('nothing written');
+    expect(existsSync(join(dir, 'never.jsonl'))).toBe(false);
+    expect(run(['golden', 'export', join(dir, '*.nothing.yaml')]).code).toBe(2);
+  });
+
+  it('an unknown command or option is bad usage (2)', () => {
+    expect(run(['frobnicate']).code).toBe(2);
+    expect(run(['report', trace, '--bogus']).code).toBe(2);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * `understudy validate`: which kind of file each argument is, and the validator for it.
+ * Kinds are told by name first (`*.golden.yaml`, `*.world.yaml`, `*.cassette.json`,
+ * `*.fixture.json`…), then by content. A kind whose validator is not part of this build
+ * is reported as skipped, not as an error.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { FileIssue } from '../fixtures/errors';
+import { FixtureFileError } from '../fixtures/errors';
+import { formatOf } from '../fixtures/format';
+import { loadFixtures } from '../fixtures/load';
+import { parseFixtureText } from '../fixtures/parse';
+import { readGoldenFile } from '../golden/load';
+
+export type FileKind = 'fixtures' | 'cassette' | 'golden' | 'world';
+
+export type Verdict =
+  | { kind: FileKind; ok: true; summary: string }
+  | { kind: FileKind; ok: false; issues: FileIssue[] }
+  | { kind: FileKind | 'unknown'; skipped: string };
+
+const BY_NAME: Array<[RegExp, FileKind]> = [
+  [/\.golden\.(ya?ml|json)$/i, 'golden'],
+  [/\.world\.(ya?ml|json)$/i, 'world'],
+  [/\.cassette\.(ya?ml|json)$/i, 'cassette'],
+  [/\.fixtures?\.(ya?ml|json)$/i, 'fixtures'],
+];
+
+/** The kind of a file, by its name, else by its content; undefined when it cannot be told. */
+export function kindOf(file: string): FileKind | undefined {
+  const name = basename(file);
+  for (const [pattern, kind] of BY_NAME) if (pattern.test(name)) return kind;
+  const format = formatOf(file);
+  if ('issue' in format) return undefined;
+  let data: unknown;
+  try {
+    const parsed = parseFixtureText(readFileSync(file, 'utf8'), format.format, file);
+    if ('issue' in parsed) return undefined;
+    data = parsed.data;
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(data)) return 'fixtures';
+  if (typeof data !== 'object' || data === null) return undefined;
+  const o = data as Record<string, unknown>;
+  if ('tasks' in o) return 'golden';
+  if ('packages' in o || 'drills' in o || 'toolOverrides' in o || 'scenarios' in o) return 'world';
+  if ('fixtures' in o) {
+    const meta = o.metadata as Record<string, unknown> | undefined;
+    return meta &&
+      typeof meta === 'object' &&
+      ('recordedAt' in meta || 'recorded' in meta || 'cassette' in meta || 'promptHash' in meta)
+      ? 'cassette'
+      : 'fixtures';
+  }
+  return undefined;
+}
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function validateFixtures(file: string, kind: FileKind): Verdict {
+  try {
+    const fixtures = loadFixtures(file);
+    return { kind, ok: true, summary: count(fixtures.length, 'fixture') };
+  } catch (error) {
+    if (error instanceof FixtureFileError) return { kind, ok: false, issues: [...error.issues] };
+    throw error;
+  }
+}
+
+/** Loads an optional module of this build (e.g. the world), or undefined when it is not there. */
+function optional<T>(load: () => T): T | undefined {
+  try {
+    return load();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+function validateWorld(file: string): Verdict {
+  const world = optional(() => require('../world/load') as { loadWorldFile?: (path: string) => unknown });
+  if (!world?.loadWorldFile)
+    return { kind: 'world', skipped: 'world files cannot be validated by this build' };
+  try {
+    const definition = world.loadWorldFile(file) as { source?: { packages?: Record<string, unknown> } };
+    const packages = Object.keys(definition?.source?.packages ?? {}).length;
+    return { kind: 'world', ok: true, summary: count(packages, 'package') };
+  } catch (error) {
+    const issues = (error as { issues?: FileIssue[] })?.issues;
+    if (Array.isArray(issues)) return { kind: 'world', ok: false, issues: [...issues] };
+    throw error;
+  }
+}
+
+function validateCassette(file: string): Verdict {
+  // A cassette is a fixture file with recording metadata; the record module may check more.
+  const record = optional(
+    () => require('../record/validate') as { validateCassetteFile?: (path: string) => FileIssue[] },
+  );
+  const base = validateFixtures(file, 'cassette');
+  if (!('ok' in base) || !base.ok || !record?.validateCassetteFile) return base;
+  const issues = record.validateCassetteFile(file);
+  return issues.length > 0 ? { kind: 'cassette', ok: false, issues } : base;
+}
+
+function validateGolden(file: string): Verdict {
+  const result = readGoldenFile(file);
+  if ('issues' in result) return { kind: 'golden', ok: false, issues: result.issues };
+  return { kind: 'golden', ok: true, summary: count(result.golden.tasks.length, 'task') };
+}
+
+export function validateFile(file: string, kind: FileKind | undefined = kindOf(file)): Verdict {
+  switch (kind) {
+    case 'fixtures':
+      return validateFixtures(file, 'fixtures');
+    case 'cassette':
+      return validateCassette(file);
+    case 'golden':
+      return validateGolden(file);
+    case 'world':
+      return validateWorld(file);
+    default:
+      return {
+        kind: 'unknown',
+        skipped:
+          'cannot tell what kind of file this is (name it *.fixture.json, *.golden.yaml, *.world.yaml or *.cassette.json, or pass --kind)',
+      };
+  }
+}

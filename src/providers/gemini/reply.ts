@@ -1,0 +1,108 @@
+/** Gemini generateContent responses read back into neutral replies, for recording. */
+import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
+import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { isObject, jsonOf, num, parseSse, unknownError, usage } from '../sse';
+
+const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+
+function finishOf(reason: unknown, hasCalls: boolean): FinishReason {
+  if (reason === 'MAX_TOKENS') return 'length';
+  if (typeof reason === 'string' && FILTERED.has(reason)) return 'content_filter';
+  return hasCalls ? 'tool_calls' : 'stop';
+}
+
+/** `candidatesTokenCount` leaves out thoughts; the neutral output count includes them. */
+function usageOf(u: unknown): NeutralReply['usage'] {
+  const x = isObject(u) ? u : {};
+  const thoughts = num(x.thoughtsTokenCount);
+  return usage(
+    num(x.promptTokenCount),
+    num(x.candidatesTokenCount) + thoughts,
+    typeof x.totalTokenCount === 'number' ? x.totalTokenCount : undefined,
+    num(x.cachedContentTokenCount),
+    thoughts,
+  );
+}
+
+/** `{ error: { code, message, status } }`: the Google status name is the type. */
+export function decodeGeminiError(status: number, body: unknown, retryAfter?: number): NeutralError {
+  const e = isObject(body) && isObject(body.error) ? body.error : undefined;
+  if (!e || typeof e.message !== 'string') return unknownError(status, body, retryAfter);
+  return {
+    status,
+    type: typeof e.status === 'string' ? e.status : 'UNKNOWN',
+    message: e.message,
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  };
+}
+
+/** Parts of one or more response chunks, accumulated. */
+class Parts {
+  content: string | null = null;
+  reasoning: string | undefined;
+  readonly toolCalls: NeutralToolCall[] = [];
+  finish: unknown;
+  usage: unknown;
+  model = '';
+
+  add(chunk: Record<string, any>): void {
+    const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
+    if (typeof chunk.modelVersion === 'string') this.model = chunk.modelVersion;
+    if (isObject(chunk.usageMetadata)) this.usage = chunk.usageMetadata;
+    if (!isObject(candidate)) return;
+    if (candidate.finishReason !== undefined) this.finish = candidate.finishReason;
+    const parts = Array.isArray(candidate.content?.parts) ? candidate.content.parts : [];
+    for (const p of parts) {
+      if (!isObject(p)) continue;
+      const call = p.functionCall ?? p.function_call;
+      if (isObject(call)) {
+        this.toolCalls.push({
+          id: typeof call.id === 'string' ? call.id : '',
+          name: String(call.name ?? ''),
+          arguments: JSON.stringify(call.args ?? {}),
+        });
+      } else if (typeof p.text === 'string') {
+        if (p.thought === true) this.reasoning = (this.reasoning ?? '') + p.text;
+        else if (p.text !== '' || this.content !== null) this.content = (this.content ?? '') + p.text;
+      }
+    }
+  }
+
+  reply(): NeutralReply {
+    return {
+      content: this.content ?? (this.toolCalls.length === 0 ? '' : null),
+      ...(this.reasoning ? { reasoning: this.reasoning } : {}),
+      toolCalls: this.toolCalls,
+      finishReason: finishOf(this.finish, this.toolCalls.length > 0),
+      usage: usageOf(this.usage),
+      model: this.model,
+    };
+  }
+}
+
+export function decodeGeminiReply(body: unknown): ReplyDecodeResult {
+  if (!isObject(body) || isObject(body.error) || !Array.isArray(body.candidates))
+    return { ok: false, error: decodeGeminiError(500, body) };
+  const parts = new Parts();
+  parts.add(body);
+  return { ok: true, complete: true, reply: parts.reply() };
+}
+
+/** `data: {GenerateContentResponse}` chunks: their parts concatenate; the last one has `finishReason`. */
+export function decodeGeminiStream(text: string): ReplyDecodeResult {
+  const parts = new Parts();
+  for (const e of parseSse(text)) {
+    const chunk = jsonOf(e.data);
+    if (!isObject(chunk)) continue;
+    if (isObject(chunk.error))
+      return { ok: false, error: decodeGeminiError(num(chunk.error.code) || 500, chunk) };
+    parts.add(chunk);
+  }
+  return { ok: true, complete: parts.finish !== undefined, reply: parts.reply() };
+}
+
+export const geminiReplyDecoder: ReplyDecoder = {
+  decodeReply: decodeGeminiReply,
+  decodeStream: decodeGeminiStream,
+  decodeError: decodeGeminiError,
+};

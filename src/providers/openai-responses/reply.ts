@@ -1,0 +1,180 @@
+/** Responses API responses read back into neutral replies, for recording. */
+import type {
+  Conversation,
+  ConversationStore,
+  FinishReason,
+  NeutralMessage,
+  NeutralReply,
+  NeutralToolCall,
+} from '../../conversation';
+import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { decodeOpenAIError } from '../openai-chat/reply';
+import { isObject, jsonOf, num, parseSse, usage } from '../sse';
+import { echoOf } from './echo';
+
+function finishOf(response: Record<string, any>, hasCalls: boolean): FinishReason {
+  if (response.status === 'incomplete') {
+    const reason = response.incomplete_details?.reason;
+    return reason === 'content_filter' ? 'content_filter' : 'length';
+  }
+  return hasCalls ? 'tool_calls' : 'stop';
+}
+
+function usageOf(u: unknown): NeutralReply['usage'] {
+  const x = isObject(u) ? u : {};
+  return usage(
+    num(x.input_tokens),
+    num(x.output_tokens),
+    typeof x.total_tokens === 'number' ? x.total_tokens : undefined,
+    num(x.input_tokens_details?.cached_tokens),
+    num(x.output_tokens_details?.reasoning_tokens),
+  );
+}
+
+function textOf(parts: unknown): string | null {
+  if (!Array.isArray(parts)) return null;
+  let text: string | null = null;
+  for (const p of parts)
+    if (isObject(p) && p.type === 'output_text' && typeof p.text === 'string') text = (text ?? '') + p.text;
+  return text;
+}
+
+/** A finished response object: message text, reasoning summaries and function calls from `output`. */
+function replyOfResponse(response: Record<string, any>): ReplyDecodeResult {
+  if (response.status === 'failed' || isObject(response.error)) {
+    const e = isObject(response.error) ? response.error : {};
+    return {
+      ok: false,
+      error: {
+        status: 500,
+        type: 'server_error',
+        message: typeof e.message === 'string' ? e.message : 'the response failed',
+        ...(typeof e.code === 'string' ? { code: e.code } : {}),
+      },
+    };
+  }
+  let content: string | null = null;
+  const reasoning: string[] = [];
+  const toolCalls: NeutralToolCall[] = [];
+  for (const item of Array.isArray(response.output) ? response.output : []) {
+    if (!isObject(item)) continue;
+    if (item.type === 'message') {
+      const text = textOf(item.content);
+      if (text !== null) content = (content ?? '') + text;
+      else if (content === null) content = '';
+    } else if (item.type === 'reasoning') {
+      for (const s of Array.isArray(item.summary) ? item.summary : [])
+        if (isObject(s) && typeof s.text === 'string' && s.text) reasoning.push(s.text);
+    } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+      const args = item.type === 'function_call' ? item.arguments : item.input;
+      toolCalls.push({
+        id: String(item.call_id ?? ''),
+        name: String(item.name ?? ''),
+        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+      });
+    }
+  }
+  return {
+    ok: true,
+    complete: true,
+    raw: response,
+    reply: {
+      content,
+      ...(reasoning.length > 0 ? { reasoning: reasoning.join('\n\n') } : {}),
+      toolCalls,
+      finishReason: finishOf(response, toolCalls.length > 0),
+      usage: usageOf(response.usage),
+      model: String(response.model ?? ''),
+    },
+  };
+}
+
+export function decodeResponsesReply(body: unknown): ReplyDecodeResult {
+  if (!isObject(body) || body.object !== 'response')
+    return { ok: false, error: decodeOpenAIError(500, body) };
+  return replyOfResponse(body);
+}
+
+/**
+ * The terminal event (`response.completed`, `.incomplete` or `.failed`) carries the whole
+ * response, so it is read like a plain reply. Without one the stream was cut: what the
+ * `output_item.done` events delivered is returned as an incomplete reply.
+ */
+export function decodeResponsesStream(text: string): ReplyDecodeResult {
+  const done: unknown[] = [];
+  let last: Record<string, any> | undefined;
+  for (const e of parseSse(text)) {
+    const payload = jsonOf(e.data);
+    if (!isObject(payload)) continue;
+    const type = payload.type ?? e.event;
+    if (type === 'error') {
+      return {
+        ok: false,
+        error: {
+          status: 500,
+          type: 'server_error',
+          message: String(payload.message ?? payload.error?.message ?? 'stream error'),
+          ...(typeof (payload.code ?? payload.error?.code) === 'string'
+            ? { code: payload.code ?? payload.error.code }
+            : {}),
+        },
+      };
+    }
+    if (isObject(payload.response)) last = payload.response;
+    if (type === 'response.output_item.done' && isObject(payload.item)) done.push(payload.item);
+    if (
+      (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') &&
+      isObject(payload.response)
+    )
+      return replyOfResponse(payload.response);
+  }
+  const partial = replyOfResponse({ ...(last ?? {}), status: 'in_progress', output: done });
+  return partial.ok ? { ...partial, complete: false } : partial;
+}
+
+/**
+ * Keeps a recorded response's thread under the provider's response id (for
+ * `previous_response_id`) and each output item under its item id (for `item_reference`),
+ * as the encoder does for the replies it makes up; `store: false` keeps nothing.
+ */
+export function rememberResponse(raw: unknown, conversation: Conversation, store: ConversationStore): void {
+  if (!isObject(raw) || typeof raw.id !== 'string') return;
+  const echo = echoOf(conversation);
+  if (!echo.store) return;
+  const message: NeutralMessage = { role: 'assistant', text: null };
+  for (const item of Array.isArray(raw.output) ? raw.output : []) {
+    if (!isObject(item)) continue;
+    const piece: NeutralMessage = { role: 'assistant', text: null };
+    if (item.type === 'message') piece.text = textOf(item.content) ?? '';
+    else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+      const args = item.type === 'function_call' ? item.arguments : item.input;
+      piece.toolCalls = [
+        {
+          id: String(item.call_id ?? ''),
+          name: String(item.name ?? ''),
+          arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        },
+      ];
+    } else if (item.type === 'reasoning') {
+      const texts = (Array.isArray(item.summary) ? item.summary : [])
+        .filter((s: unknown) => isObject(s) && typeof s.text === 'string' && s.text)
+        .map((s: { text: string }) => s.text);
+      if (texts.length > 0) piece.reasoning = texts.join('\n\n');
+      piece.opaque = [item];
+    } else continue;
+    if (typeof item.id === 'string') store.set(item.id, [piece]);
+    if (piece.text !== null) message.text = (message.text ?? '') + piece.text;
+    if (piece.toolCalls) message.toolCalls = [...(message.toolCalls ?? []), ...piece.toolCalls];
+    if (piece.reasoning)
+      message.reasoning = message.reasoning ? `${message.reasoning}\n\n${piece.reasoning}` : piece.reasoning;
+    if (piece.opaque) message.opaque = [...(message.opaque ?? []), ...piece.opaque];
+  }
+  store.set(raw.id, [...conversation.messages.slice(echo.instructionMessages), message]);
+}
+
+export const responsesReplyDecoder: ReplyDecoder = {
+  decodeReply: decodeResponsesReply,
+  decodeStream: decodeResponsesStream,
+  decodeError: decodeOpenAIError,
+  remember: rememberResponse,
+};

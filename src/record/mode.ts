@@ -1,0 +1,96 @@
+/**
+ * The four modes and the rules that guard the two that reach a real provider: they never
+ * start on CI, and they need the provider's own key (not the placeholder replay sets).
+ */
+import type { ProviderId } from '../conversation';
+
+/**
+ * - `replay` (default): fixtures answer; nothing reaches the network.
+ * - `record`: every model call goes to the provider; the calls become fixtures.
+ * - `record-missing`: fixtures answer what they match; only the rest goes to the provider and is appended.
+ * - `live`: every model call goes to the provider; nothing is written.
+ */
+export type UnderstudyMode = 'replay' | 'record' | 'record-missing' | 'live';
+
+export const MODES: readonly UnderstudyMode[] = ['replay', 'record', 'record-missing', 'live'];
+
+export function isMode(value: unknown): value is UnderstudyMode {
+  return typeof value === 'string' && (MODES as readonly string[]).includes(value);
+}
+
+/** Whether the mode sends (some) model calls to the provider. */
+export function reachesNetwork(mode: UnderstudyMode): boolean {
+  return mode !== 'replay';
+}
+
+/** `CI` as CI services set it (`true`, `1`, a name); `false`, `0` and empty mean not CI. */
+export function isCI(env: NodeJS.ProcessEnv): boolean {
+  const value = env.CI;
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** The refusal, worded for where the mode was asked for; undefined when the mode may run here. */
+export function ciRefusal(mode: UnderstudyMode, where: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (!reachesNetwork(mode) || !isCI(env)) return undefined;
+  return (
+    `jest-understudy: ${where} asks for ${mode} mode, but CI is set (CI=${JSON.stringify(env.CI)}). ` +
+    `${mode} mode calls the real model provider, so it runs only on a developer machine; CI replays ` +
+    'committed fixtures. Record locally, review the files, commit them, and let CI replay them.'
+  );
+}
+
+/** The variables each provider's SDKs read their key from, in the order to suggest them. */
+export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
+  openai: ['OPENAI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+};
+
+/** What replay puts in unset key variables so SDK constructors work; never a real key. */
+export const PLACEHOLDER_KEYS: ReadonlySet<string> = new Set([
+  'sk-understudy-replay',
+  'sk-ant-understudy-replay',
+  'understudy-replay',
+]);
+
+export function isRealKey(value: string | undefined): value is string {
+  return value !== undefined && value.trim() !== '' && !PLACEHOLDER_KEYS.has(value);
+}
+
+/** The key variables of any provider that hold a real key. */
+export function realKeys(env: NodeJS.ProcessEnv): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = [];
+  for (const names of Object.values(KEY_VARIABLES))
+    for (const name of names) {
+      const value = env[name];
+      if (isRealKey(value)) out.push({ name, value });
+    }
+  return out;
+}
+
+/** Says which variable to set when no provider key is set at all. */
+export function noKeyMessage(mode: UnderstudyMode, where: string): string {
+  return (
+    `jest-understudy: ${where} runs in ${mode} mode, which calls the real provider with your key, but no ` +
+    'provider key is set. Set OPENAI_API_KEY (OpenAI), ANTHROPIC_API_KEY (Anthropic) or GEMINI_API_KEY / ' +
+    'GOOGLE_API_KEY (Gemini) for the provider your agent calls.'
+  );
+}
+
+/** The credentials a request carries: auth headers and a `key` query parameter. */
+export function credentialsOf(headers: Headers, url: string): string[] {
+  const out: string[] = [];
+  const auth = headers.get('authorization');
+  if (auth) out.push(auth.replace(/^(?:bearer|basic)\s+/i, '').trim());
+  for (const name of ['x-api-key', 'api-key', 'x-goog-api-key']) {
+    const value = headers.get(name);
+    if (value) out.push(value.trim());
+  }
+  try {
+    const key = new URL(url).searchParams.get('key');
+    if (key) out.push(key);
+  } catch {
+    // not a URL: no query
+  }
+  return out.filter((v) => v !== '');
+}

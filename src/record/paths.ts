@@ -1,0 +1,30 @@
+/** Where a test file's cassette lives; no heavy imports, the environment resolves it at start-up. */
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+
+/**
+ * The cassette of a test file: `@understudy-cassette <path>` (relative to the test file),
+ * else the one file an `@understudy-fixtures` pragma names, else
+ * `<cassetteDir>/<test path below rootDir>.cassette.json` when `cassetteDir` is set, else
+ * `__cassettes__/<test file name>.cassette.json` beside the test file.
+ */
+export function cassettePathOf(options: {
+  rootDir: string;
+  testPath: string;
+  cassetteDir?: string;
+  pragmaCassette?: string;
+  pragmaFixtures?: string[];
+}): string {
+  const testDir = dirname(options.testPath);
+  if (options.pragmaCassette) return resolve(testDir, options.pragmaCassette);
+  if (options.pragmaFixtures?.length === 1 && !/[*?[{]/.test(options.pragmaFixtures[0]))
+    return resolve(testDir, options.pragmaFixtures[0]);
+  if (options.cassetteDir) {
+    const dir = isAbsolute(options.cassetteDir)
+      ? options.cassetteDir
+      : resolve(options.rootDir, options.cassetteDir);
+    const below = relative(options.rootDir, options.testPath);
+    const name = below.startsWith('..') ? basename(options.testPath) : below;
+    return join(dir, `${name}.cassette.json`);
+  }
+  return join(testDir, '__cassettes__', `${basename(options.testPath)}.cassette.json`);
+}

@@ -1,0 +1,375 @@
+/**
+ * The runtime's recording half: in record and live modes (or for a request no fixture
+ * matches in record-missing mode) a model call goes to the real provider through the
+ * environment's `upstream` (msw's bypass), the real response goes back to the agent —
+ * streamed bodies are teed, so the agent reads as fast as the provider sends — and the
+ * other copy is decoded into a neutral reply the call log, the run and the fixtures keep.
+ *
+ * It also checks cassette fixtures for staleness when they answer, notes which fixture
+ * files answered (for `understudy fixtures check --unused`), and at the end of the file
+ * writes the cassette of a record-mode run.
+ */
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync } from 'node:fs';
+import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
+import { UnderstudyError } from '../errors';
+import { loadFixtures } from '../fixtures/load';
+import { type Fixture, sourceOf } from '../fixtures/types';
+import type { MockModel } from '../model/mock-model';
+import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
+import type { ModelCall } from '../run/types';
+import type { Bridge, ResolvedOptions } from '../runtime/bridge';
+import { fixturesFromCalls, type RecordedCall, type RedactHook } from './build';
+import { writeCassette } from './cassette';
+import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
+import { describeDrift, fingerprintOf } from './prompt-hash';
+import { keyPatterns, noteKeyInUse } from './secrets';
+import { writeUsage } from './usage';
+
+/** What the runtime lends the recording. */
+export interface RecordingHost {
+  readonly model: MockModel;
+  readonly options: ResolvedOptions;
+  readonly threads: ConversationStore;
+  readonly runs: AsyncLocalStorage<{ mode?: UnderstudyMode; pending?: Promise<unknown>[] }>;
+  fail(message: string): void;
+  readonly evidence?: { noteStaleCassette?(file: string): void };
+}
+
+/** The wire request as the agent sent it, for forwarding. */
+export interface WireRequest {
+  method: string;
+  headers: () => Headers;
+  body: string;
+}
+
+export interface ForwardRequest {
+  codec: ProviderCodec;
+  conversation: Conversation;
+  /** The parsed body. */
+  request: unknown;
+  url: string;
+  startedAt: number;
+  signal: AbortSignal | undefined;
+  wire: WireRequest;
+  /** The call's place in the file's call log. */
+  index: number;
+  /** Puts the call in the call log, the evidence and the current run. */
+  register(call: ModelCall): void;
+}
+
+/** Headers that describe the upstream connection, not the body the agent gets. */
+const HOP_HEADERS = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'];
+/** Request headers fetch sets itself. */
+const DROP_REQUEST_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding']);
+
+function retryAfterOf(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  const reader = stream.getReader();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export class Recording {
+  /** Every model call the provider answered in this file, in call order (record-mode cassettes). */
+  private readonly recorded: RecordedCall[] = [];
+  private readonly byCall = new WeakMap<ModelCall, RecordedCall>();
+  /** Captures still reading a teed stream. */
+  private readonly pending = new Set<Promise<void>>();
+  private readonly warned = new WeakSet<Fixture>();
+  /** Fixture file → JSON paths of its fixtures that answered a request, for the usage record. */
+  private readonly used = new Map<string, Set<string>>();
+  private currentTest: string | undefined;
+
+  constructor(
+    private readonly host: RecordingHost,
+    private readonly bridge?: Bridge,
+  ) {
+    const { mode, cassette, fixtures } = host.options;
+    // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
+    if (
+      (mode === 'replay' || mode === 'record-missing') &&
+      existsSync(cassette) &&
+      !fixtures.includes(cassette)
+    )
+      host.model.use(loadFixtures(cassette), 'config');
+  }
+
+  get fileMode(): UnderstudyMode {
+    return this.host.options.mode;
+  }
+
+  /** The mode for a request: a run's own (a recording harness) wins over the file's. */
+  modeFor(run: { mode?: UnderstudyMode } | undefined): UnderstudyMode {
+    return run?.mode ?? this.host.options.mode;
+  }
+
+  testStarted(name: string): void {
+    this.currentTest = name;
+  }
+
+  testFinished(): void {
+    this.currentTest = undefined;
+  }
+
+  /** The recording of a call the provider answered, for `getRecordedFixtures()`. */
+  recordedOf(call: ModelCall): RecordedCall | undefined {
+    return this.byCall.get(call);
+  }
+
+  /** Resolves when every capture started so far has its reply. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** A fixture answered: note its file for the usage record, and check a cassette fixture for staleness. */
+  replayed(fixture: Fixture, conversation: Conversation, what: () => string): void {
+    const source = sourceOf(fixture);
+    if (source?.file) {
+      let paths = this.used.get(source.file);
+      if (!paths) {
+        paths = new Set();
+        this.used.set(source.file, paths);
+      }
+      if (source.path) paths.add(source.path);
+    }
+    const recorded = fixture.metadata;
+    if (typeof recorded?.promptHash !== 'string') return;
+    const now = fingerprintOf(conversation, (t) => this.host.model.normalizeText(t));
+    const changes = describeDrift(recorded, now);
+    if (changes.length === 0) return;
+    const strict = this.host.options.strictCassettes;
+    const name =
+      (fixture.id !== undefined ? `fixture "${fixture.id}"` : 'fixture') +
+      (source?.file ? ` (${source.file} ${source.path ?? ''})`.replace(/ \)$/, ')') : '');
+    const message =
+      `jest-understudy: stale cassette: ${name} answered ${what()}, but ${changes.join(' and ')} since it ` +
+      'was recorded. Record it again (UNDERSTUDY_MODE=record, or `understudy record -- <jest args>`), ' +
+      (strict ? 'or turn strictCassettes off to only warn.' : 'or set strictCassettes to fail on this.');
+    if (source?.file) this.host.evidence?.noteStaleCassette?.(source.file);
+    if (strict) this.host.fail(message);
+    else if (!this.warned.has(fixture)) {
+      this.warned.add(fixture);
+      console.warn(message);
+    }
+  }
+
+  /** Sends the call to the provider and hands its real response back to the agent. */
+  async forward(f: ForwardRequest): Promise<Response | 'drop'> {
+    const { codec, conversation, url, startedAt, wire } = f;
+    const mode = this.modeFor(this.host.runs.getStore());
+    const call: ModelCall = {
+      index: f.index,
+      provider: codec.provider,
+      protocol: codec.protocol,
+      url,
+      request: f.request,
+      conversation,
+      unmatched: false,
+      streamed: conversation.stream,
+      startedAt,
+      durationMs: 0,
+      recorded: true,
+    };
+    const rec: RecordedCall = {
+      index: f.index,
+      protocol: codec.protocol,
+      conversation,
+      keys: this.host.model.keysOf(conversation),
+      fingerprint: fingerprintOf(conversation, (t) => this.host.model.normalizeText(t)),
+      ...(this.currentTest ? { test: this.currentTest } : {}),
+    };
+    f.register(call);
+    this.byCall.set(call, rec);
+    if (mode !== 'live') this.recorded.push(rec);
+
+    const failWith = (status: number, message: string) => {
+      this.host.fail(message);
+      call.error = { status, type: status === 401 ? 'authentication_error' : 'api_error', message };
+      call.durationMs = performance.now() - startedAt;
+      const wireError = codec.encodeError(call.error);
+      return new Response(wireError.body, { status: wireError.status, headers: wireError.headers });
+    };
+
+    const headers = new Headers(wire.headers());
+    const keys = credentialsOf(headers, url);
+    const real = keys.filter((k) => isRealKey(k));
+    if (real.length === 0) {
+      const names = KEY_VARIABLES[codec.provider];
+      return failWith(
+        401,
+        `jest-understudy: ${mode} mode sends ${wire.method} ${url} to the real provider, which needs your ` +
+          `${codec.provider} key, but the request carries ${keys.length === 0 ? 'no key' : "only jest-understudy's replay placeholder key"}. ` +
+          `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).`,
+      );
+    }
+    for (const k of real) noteKeyInUse(k);
+    if (!this.bridge?.upstream) {
+      return failWith(
+        502,
+        `jest-understudy: ${mode} mode needs the jest-understudy environment to reach the provider, and this one offers no upstream.`,
+      );
+    }
+
+    const forwarded: Array<[string, string]> = [];
+    headers.forEach((value, name) => {
+      if (!DROP_REQUEST_HEADERS.has(name)) forwarded.push([name, value]);
+    });
+    let upstream: Response;
+    try {
+      upstream = await this.bridge.upstream({
+        url,
+        method: wire.method,
+        headers: forwarded,
+        body: wire.body,
+        ...(f.signal ? { signal: f.signal } : {}),
+      });
+    } catch (error) {
+      // As a real connection failure: the agent's SDK sees it; nothing is recorded.
+      call.error = {
+        status: 0,
+        type: 'connection_error',
+        message: String((error as Error)?.message ?? error),
+      };
+      call.durationMs = performance.now() - startedAt;
+      throw error;
+    }
+
+    const out = new Headers(upstream.headers);
+    for (const h of HOP_HEADERS) out.delete(h);
+    const retryAfter = retryAfterOf(upstream.headers);
+    const status = upstream.status;
+    const streamed = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
+    const capture = (text: string) => this.capture(codec, call, rec, text, status, streamed, retryAfter);
+
+    if (!streamed || status >= 400 || !upstream.body) {
+      const text = await upstream.text();
+      capture(text);
+      return new Response(text, { status, statusText: upstream.statusText, headers: out });
+    }
+    const [toAgent, toCapture] = upstream.body.tee();
+    const done = readAll(toCapture).then(capture, (error: unknown) => {
+      this.host.fail(
+        `jest-understudy: the ${codec.protocol} stream from ${url} failed before it ended (${String((error as Error)?.message ?? error)}); the call was not recorded.`,
+      );
+    });
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
+    this.host.runs.getStore()?.pending?.push(done);
+    return new Response(toAgent, { status, statusText: upstream.statusText, headers: out });
+  }
+
+  private capture(
+    codec: ProviderCodec,
+    call: ModelCall,
+    rec: RecordedCall,
+    text: string,
+    status: number,
+    streamed: boolean,
+    retryAfter: number | undefined,
+  ): void {
+    call.durationMs = performance.now() - call.startedAt;
+    const decoder = codec.reply;
+    if (!decoder) {
+      this.host.fail(
+        `jest-understudy: cannot record ${codec.protocol} responses yet; the call was not recorded.`,
+      );
+      return;
+    }
+    let result: ReplyDecodeResult;
+    if (status >= 400)
+      result = { ok: false, error: decoder.decodeError(status, parseJson(text), retryAfter) };
+    else if (streamed) result = decoder.decodeStream(text);
+    else result = decoder.decodeReply(parseJson(text));
+    if (!result.ok) {
+      const error: NeutralError = result.error;
+      call.error = error;
+      rec.error = error;
+      return;
+    }
+    if (!result.complete) {
+      call.error = {
+        status: 0,
+        type: 'stream_incomplete',
+        message: 'the stream ended before its last event',
+      };
+      this.host.fail(
+        `jest-understudy: the ${codec.protocol} stream for model call #${call.index} ended before its last event ` +
+          '(the provider or the connection cut it); the call was not recorded. Record again.',
+      );
+      return;
+    }
+    const reply: NeutralReply = result.reply.model
+      ? result.reply
+      : { ...result.reply, model: call.conversation.model };
+    call.response = reply;
+    rec.reply = reply;
+    if (result.raw !== undefined) decoder.remember?.(result.raw, call.conversation, this.host.threads);
+  }
+
+  /** Fixtures for recorded calls (harness.getRecordedFixtures, the file's cassette). */
+  fixturesOf(calls: readonly RecordedCall[], where: string, redact?: RedactHook): Fixture[] {
+    return fixturesFromCalls(calls, {
+      where,
+      strictTurnIndex: this.host.options.strictTurnIndex,
+      secrets: keyPatterns(),
+      redact: redact ?? this.host.model.redactor,
+    });
+  }
+
+  /** The file is done: write the record-mode cassette and the usage record. Returns failures. */
+  async fileFinished(failedTests: number): Promise<string[]> {
+    await this.settled();
+    const failures: string[] = [];
+    const { mode, cassette, usageFile, testPath } = this.host.options;
+    if ((mode === 'record' || mode === 'record-missing') && this.recorded.length > 0) {
+      if (failedTests > 0) {
+        failures.push(
+          `jest-understudy: ${mode} mode did not write ${cassette}: ${failedTests} test${failedTests === 1 ? '' : 's'} ` +
+            'failed, and a cassette of a failing run would replay the failure. Fix the test or the agent and record again.',
+        );
+      } else {
+        try {
+          const fixtures = this.fixturesOf(this.recorded, `${mode} mode (${cassette})`);
+          writeCassette(cassette, fixtures, {
+            mode,
+            calls: this.recorded,
+            append: mode === 'record-missing',
+          });
+        } catch (error) {
+          failures.push(
+            error instanceof UnderstudyError || error instanceof Error ? error.message : String(error),
+          );
+        }
+      }
+    }
+    if (usageFile && mode !== 'record' && mode !== 'live') {
+      try {
+        writeUsage(usageFile, testPath, this.used);
+      } catch {
+        // Usage notes are a convenience for `fixtures check --unused`; a read-only tree must not fail tests.
+      }
+    }
+    return failures;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Which fixtures answered, per test file: each test file writes its own record
+ * (`.understudy/usage/<test path>.<hash>.json`) when it finishes, so parallel workers and
+ * shards never write the same file; `understudy fixtures check --unused` reads them all.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+
+export interface UsageRecord {
+  /** The test file, relative to the folder the record lives under (the Jest rootDir). */
+  testPath: string;
+  finishedAt: string;
+  /** Fixture file (relative, like testPath) → JSON paths of its fixtures that answered a request. */
+  fixtures: Record<string, string[]>;
+}
+
+/** A record read back, with its paths made absolute again. */
+export interface ResolvedUsage extends UsageRecord {
+  root: string;
+}
+
+export const USAGE_DIR = join('.understudy', 'usage');
+
+/** This test file's usage record: readable name, plus a hash of the project and path so none collide. */
+export function usageFileOf(rootDir: string, testPath: string, projectId = ''): string {
+  const below = relative(rootDir, testPath);
+  const readable = (below.startsWith('..') ? basename(testPath) : below).replace(/[\\/:]+/g, '__');
+  const hash = createHash('sha256').update(`${projectId}\u0000${testPath}`).digest('hex').slice(0, 8);
+  return join(rootDir, USAGE_DIR, `${readable}.${hash}.json`);
+}
+
+/**
+ * Writes this test file's record. A file that used no fixture file writes nothing, unless
+ * an earlier run left a record that would now be wrong.
+ */
+export function writeUsage(
+  file: string,
+  testPath: string,
+  used: ReadonlyMap<string, ReadonlySet<string>>,
+): void {
+  if (used.size === 0 && !existsSync(file)) return;
+  // Paths relative to the rootDir (two folders above the record), so records from CI shards merge.
+  const root = dirname(dirname(dirname(file)));
+  const rel = (p: string) => relative(root, p).split(sep).join('/');
+  const record: UsageRecord = {
+    testPath: rel(testPath),
+    finishedAt: new Date().toISOString(),
+    fixtures: Object.fromEntries(
+      [...used].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, paths]) => [rel(f), [...paths].sort()]),
+    ),
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`);
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Every usage record in `<root>/.understudy/usage` whose test file still exists (a deleted
+ * test counts for nothing), with absolute paths.
+ */
+export function readUsage(root: string): ResolvedUsage[] {
+  const dir = join(root, USAGE_DIR);
+  if (!existsSync(dir)) return [];
+  const out: ResolvedUsage[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as UsageRecord;
+      if (typeof record?.testPath !== 'string' || typeof record.fixtures !== 'object') continue;
+      const testPath = resolve(root, record.testPath);
+      if (!existsSync(testPath)) continue;
+      const fixtures: Record<string, string[]> = {};
+      for (const [file, paths] of Object.entries(record.fixtures)) fixtures[resolve(root, file)] = paths;
+      out.push({ root, testPath, finishedAt: record.finishedAt, fixtures });
+    } catch {
+      // a half-written or foreign file: skip it
+    }
+  }
+  return out;
+}

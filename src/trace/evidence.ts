@@ -1,0 +1,122 @@
+/**
+ * What the sandbox runtime hands the environment about one test, as plain JSON data
+ * (nothing of the test realm crosses): its agent runs with their model calls, tool
+ * calls and world operations, model calls made outside any run, and the last failed
+ * trajectory expectation. The trace (OTLP/JSON) is built from this.
+ */
+import type { MatchKeys, NeutralError, NeutralMessage, NeutralReply, NeutralTool } from '../conversation';
+
+/** Where a run (or model call) happened, as the test's lifecycle goes. */
+export type Phase = 'beforeAll' | 'beforeEach' | 'test' | 'afterEach' | 'afterAll' | 'file';
+
+export interface PlainError {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: string;
+}
+
+export interface CallEvidence {
+  index: number;
+  provider: string;
+  protocol: string;
+  url: string;
+  model: string;
+  streamed: boolean;
+  unmatched: boolean;
+  /** The fixture's id, else `#<registration order>`. */
+  fixture?: string;
+  fixtureSource?: { file?: string; path?: string };
+  turnIndexRelaxed?: boolean;
+  fault?: string;
+  matchKeys: MatchKeys;
+  messages: NeutralMessage[];
+  tools: NeutralTool[];
+  response?: NeutralReply;
+  error?: NeutralError;
+  /** performance.now() in the test realm. */
+  startedAt: number;
+  durationMs: number;
+  phase: Phase;
+}
+
+export interface ToolCallEvidence {
+  id: string;
+  name: string;
+  arguments: unknown;
+  result?: unknown;
+  error?: unknown;
+  modelCallIndex: number;
+  answered: boolean;
+}
+
+/** A world operation, as far as the trace cares; the world adds fields, all are kept. */
+export interface OperationEvidence {
+  seq?: number;
+  packageId?: string;
+  operationId?: string;
+  input?: unknown;
+  outcome?: unknown;
+  override?: unknown;
+  toolCallId?: string;
+  startedAt?: number;
+  durationMs?: number;
+  [key: string]: unknown;
+}
+
+export interface RunEvidence {
+  /** 0-based position among the runs of the test. */
+  index: number;
+  kind: string;
+  phase: Phase;
+  /** Still running when the test ended (e.g. the test timed out). */
+  incomplete: boolean;
+  input?: unknown;
+  output?: unknown;
+  finalMessage?: string;
+  terminalState?: string;
+  error?: PlainError;
+  startedAt: number;
+  durationMs: number;
+  modelCalls: CallEvidence[];
+  toolCalls: ToolCallEvidence[];
+  operations: OperationEvidence[];
+  /** A drill's build (with per-test rules) and seed, where the run came from a drill. */
+  drill?: { name?: string; build?: unknown; seed?: unknown; verdict?: unknown };
+}
+
+/** One failed trajectory assertion, as the matcher saw it. */
+export interface ExpectationEvidence {
+  matcher: string;
+  negated: boolean;
+  mode?: string;
+  args?: string;
+  expected: Array<{ name: string; args?: unknown }>;
+  actual: Array<{ name: string; args?: unknown }>;
+  /** Expected and received side by side; `ok: false` rows break the expectation. */
+  rows: Array<{ expected?: number; received?: number; ok: boolean }>;
+  /** The row index where the sequence first diverged. */
+  divergence?: number;
+  message: string;
+  /** Which run of the test was asserted on, when it is one of them. */
+  runIndex?: number;
+}
+
+export interface TestEvidence {
+  runs: RunEvidence[];
+  /** Model calls of the test that belong to no run (an SDK called directly in the test). */
+  looseCalls: CallEvidence[];
+  expectation?: ExpectationEvidence;
+  /** performance.timeOrigin of the test realm, to turn its clock into wall time. */
+  timeOrigin: number;
+}
+
+/** Per-file counts for the reporter. */
+export interface FileStats {
+  agentRuns: number;
+  /** Model calls answered from fixtures, per provider. */
+  replayed: Record<string, number>;
+  operations: number;
+  unmatched: number;
+  staleCassettes: string[];
+}

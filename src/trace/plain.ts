@@ -1,0 +1,112 @@
+/**
+ * Turns test-realm values into plain JSON data for traces: errors become
+ * `{ name, message, stack }`, Maps objects, Sets arrays, cycles `"[Circular]"`,
+ * functions their name; very long strings are cut. Works on values of any realm.
+ */
+import type { PlainError } from './evidence';
+
+const MAX_STRING = 200_000;
+const MAX_DEPTH = 40;
+
+function isErrorLike(value: object): value is Error {
+  return (
+    Object.prototype.toString.call(value) === '[object Error]' ||
+    (typeof (value as Error).message === 'string' && typeof (value as Error).stack === 'string')
+  );
+}
+
+export function plainError(error: unknown): PlainError {
+  if (typeof error === 'object' && error !== null && isErrorLike(error)) {
+    const e = error as Error & { code?: unknown };
+    return {
+      name: String(e.name ?? 'Error'),
+      message: String(e.message ?? ''),
+      ...(typeof e.stack === 'string' && { stack: e.stack }),
+      ...(typeof e.code === 'string' && { code: e.code }),
+    };
+  }
+  return { name: typeof error, message: typeof error === 'string' ? error : safeString(error) };
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+export function toPlain(value: unknown): unknown {
+  const stack: object[] = [];
+  const walk = (v: unknown, depth: number): unknown => {
+    switch (typeof v) {
+      case 'string':
+        return v.length > MAX_STRING
+          ? `${v.slice(0, MAX_STRING)}… (${v.length - MAX_STRING} more characters)`
+          : v;
+      case 'number':
+        return Number.isFinite(v) ? v : String(v);
+      case 'boolean':
+        return v;
+      case 'undefined':
+        return undefined;
+      case 'bigint':
+        return `${v}n`;
+      case 'symbol':
+        return v.toString();
+      case 'function':
+        return `[Function ${(v as { name?: string }).name || 'anonymous'}]`;
+    }
+    if (v === null) return null;
+    const o = v as object;
+    if (stack.includes(o)) return '[Circular]';
+    if (depth > MAX_DEPTH) return '[…]';
+    if (isErrorLike(o)) {
+      const err = plainError(o) as PlainError & { cause?: unknown };
+      const cause = (o as { cause?: unknown }).cause;
+      if (cause !== undefined) {
+        stack.push(o);
+        err.cause = walk(cause, depth + 1);
+        stack.pop();
+      }
+      return err;
+    }
+    if (o instanceof Date || Object.prototype.toString.call(o) === '[object Date]') {
+      const time = (o as Date).getTime();
+      return Number.isNaN(time) ? 'Invalid Date' : (o as Date).toISOString();
+    }
+    if (Object.prototype.toString.call(o) === '[object RegExp]') return String(o);
+    stack.push(o);
+    try {
+      if (Array.isArray(o)) return o.map((item) => walk(item, depth + 1) ?? null);
+      const tag = Object.prototype.toString.call(o);
+      if (tag === '[object Map]') {
+        const out: Record<string, unknown> = {};
+        for (const [k, item] of o as Map<unknown, unknown>) out[String(k)] = walk(item, depth + 1);
+        return out;
+      }
+      if (tag === '[object Set]') return [...(o as Set<unknown>)].map((item) => walk(item, depth + 1));
+      if (ArrayBuffer.isView(o)) return `[${o.constructor?.name ?? 'TypedArray'} ${o.byteLength} bytes]`;
+      if (typeof (o as { asymmetricMatch?: unknown }).asymmetricMatch === 'function') {
+        const text = (o as { toString(): string }).toString?.();
+        const sample = (o as { sample?: unknown }).sample;
+        return sample === undefined ? `<${text}>` : `<${text} ${JSON.stringify(walk(sample, depth + 1))}>`;
+      }
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(o)) {
+        let item: unknown;
+        try {
+          item = (o as Record<string, unknown>)[key];
+        } catch (error) {
+          item = `[getter threw: ${plainError(error).message}]`;
+        }
+        const plain = walk(item, depth + 1);
+        if (plain !== undefined) out[key] = plain;
+      }
+      return out;
+    } finally {
+      stack.pop();
+    }
+  };
+  return walk(value, 0);
+}

@@ -1,0 +1,168 @@
+/**
+ * Reads an OTLP/JSON trace back into a tree of spans with plain attribute values,
+ * for the terminal report and the HTML timeline. Accepts any OTLP/JSON trace; the
+ * ones jest-understudy writes carry the `gen_ai.*` / `understudy.*` attributes the
+ * views know how to show.
+ */
+import type { OtlpAnyValue, OtlpEvent, OtlpSpan, OtlpTrace } from './otlp';
+
+export interface SpanNode {
+  id: string;
+  parentId?: string;
+  name: string;
+  /** Milliseconds from the start of the trace. */
+  start: number;
+  duration: number;
+  attributes: Record<string, unknown>;
+  events: Array<{ name: string; at: number; attributes: Record<string, unknown> }>;
+  status: { code: number; message?: string };
+  children: SpanNode[];
+  /** 'test' | 'run' | 'model' | 'tool' | 'operation' | 'span' */
+  type: SpanType;
+}
+
+export type SpanType = 'test' | 'run' | 'model' | 'tool' | 'operation' | 'span';
+
+export interface TraceTree {
+  traceId: string;
+  /** Top-level spans (one per test for the traces jest-understudy writes). */
+  roots: SpanNode[];
+  resource: Record<string, unknown>;
+  /** Unix milliseconds of the earliest span. */
+  startedAt: number;
+  spanCount: number;
+}
+
+export class TraceFormatError extends Error {
+  override readonly name = 'TraceFormatError';
+}
+
+export function fromAnyValue(value: OtlpAnyValue | Record<string, unknown> | undefined): unknown {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, any>;
+  if ('stringValue' in v) return v.stringValue;
+  if ('boolValue' in v) return v.boolValue;
+  if ('intValue' in v) return Number(v.intValue);
+  if ('doubleValue' in v) return v.doubleValue;
+  if ('arrayValue' in v) return (v.arrayValue?.values ?? []).map(fromAnyValue);
+  if ('kvlistValue' in v) return attributeRecord(v.kvlistValue?.values);
+  if ('bytesValue' in v) return v.bytesValue;
+  return undefined;
+}
+
+function attributeRecord(list: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!Array.isArray(list)) return out;
+  for (const kv of list) if (kv && typeof kv.key === 'string') out[kv.key] = fromAnyValue(kv.value);
+  return out;
+}
+
+function typeOf(span: OtlpSpan, attrs: Record<string, unknown>, isRoot: boolean): SpanType {
+  const op = attrs['gen_ai.operation.name'];
+  if (op === 'invoke_agent') return 'run';
+  if (op === 'chat') return 'model';
+  if (op === 'execute_tool') return 'tool';
+  if (span.name.startsWith('world.operation') || attrs['understudy.operation.operation_id'] !== undefined)
+    return 'operation';
+  if (isRoot && attrs['test.name'] !== undefined) return 'test';
+  return 'span';
+}
+
+const nanos = (text: unknown): bigint => {
+  try {
+    return BigInt(String(text ?? '0'));
+  } catch {
+    return 0n;
+  }
+};
+
+/** Parses OTLP/JSON (an object or its text). Throws TraceFormatError when it is not one. */
+export function readTrace(input: unknown): TraceTree {
+  let doc = input;
+  if (typeof doc === 'string') {
+    try {
+      doc = JSON.parse(doc);
+    } catch (error) {
+      throw new TraceFormatError(`not JSON: ${(error as Error).message}`);
+    }
+  }
+  const resourceSpans = (doc as Partial<OtlpTrace> | null)?.resourceSpans;
+  if (!Array.isArray(resourceSpans))
+    throw new TraceFormatError('not an OTLP/JSON trace: it has no "resourceSpans" list');
+  const spans: OtlpSpan[] = [];
+  let resource: Record<string, unknown> = {};
+  for (const rs of resourceSpans) {
+    resource = { ...resource, ...attributeRecord(rs?.resource?.attributes) };
+    for (const ss of rs?.scopeSpans ?? []) for (const s of ss?.spans ?? []) spans.push(s);
+  }
+  for (const [i, s] of spans.entries()) {
+    if (typeof s?.spanId !== 'string' || typeof s?.name !== 'string')
+      throw new TraceFormatError(`span ${i} has no spanId or name`);
+  }
+  const t0 =
+    spans.reduce(
+      (m, s) => {
+        const t = nanos(s.startTimeUnixNano);
+        return m === undefined || t < m ? t : m;
+      },
+      undefined as bigint | undefined,
+    ) ?? 0n;
+  const ms = (t: bigint) => Number(t - t0) / 1e6;
+  const ids = new Set(spans.map((s) => s.spanId));
+  const nodes = new Map<string, SpanNode>();
+  for (const s of spans) {
+    const attrs = attributeRecord(s.attributes);
+    const isRoot = !s.parentSpanId || !ids.has(s.parentSpanId);
+    const start = nanos(s.startTimeUnixNano);
+    nodes.set(s.spanId, {
+      id: s.spanId,
+      ...(s.parentSpanId && ids.has(s.parentSpanId) && { parentId: s.parentSpanId }),
+      name: s.name,
+      start: ms(start),
+      duration: Math.max(0, ms(nanos(s.endTimeUnixNano)) - ms(start)),
+      attributes: attrs,
+      events: (s.events ?? []).map((e: OtlpEvent) => ({
+        name: e.name,
+        at: ms(nanos(e.timeUnixNano)),
+        attributes: attributeRecord(e.attributes),
+      })),
+      status: { code: s.status?.code ?? 0, ...(s.status?.message && { message: s.status.message }) },
+      children: [],
+      type: typeOf(s, attrs, isRoot),
+    });
+  }
+  const roots: SpanNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.parentId ? nodes.get(node.parentId) : undefined;
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+  }
+  const byStart = (a: SpanNode, b: SpanNode) => a.start - b.start || order(a) - order(b);
+  const sortDeep = (list: SpanNode[]) => {
+    list.sort(byStart);
+    for (const n of list) sortDeep(n.children);
+  };
+  sortDeep(roots);
+  return {
+    traceId: spans[0]?.traceId ?? '',
+    roots,
+    resource,
+    startedAt: Number(t0 / 1_000_000n),
+    spanCount: spans.length,
+  };
+}
+
+/** Model calls before the tools they asked for, tools before their operations. */
+function order(node: SpanNode): number {
+  return { test: 0, run: 1, model: 2, tool: 3, operation: 4, span: 5 }[node.type];
+}
+
+/** A JSON attribute parsed, or the text when it is not JSON. */
+export function parsed(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,131 @@
+/** A trace as a tree in the terminal: `understudy report <trace.json>`. */
+import { stripVTControlCharacters } from 'node:util';
+import { parsed, type SpanNode, type TraceTree } from './read';
+
+export interface TreeOptions {
+  color?: boolean;
+  /** Do not shorten arguments, results and messages. */
+  full?: boolean;
+}
+
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 1 : 0)} ms`);
+
+export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
+  const c = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const red = (t: string) => c(31, t);
+  const green = (t: string) => c(32, t);
+  const yellow = (t: string) => c(33, t);
+  const magenta = (t: string) => c(35, t);
+  const dim = (t: string) => c(2, t);
+  const bold = (t: string) => c(1, t);
+  const max = options.full ? Number.POSITIVE_INFINITY : 100;
+  const short = (value: unknown, n = max) => {
+    const v = parsed(value);
+    let text = typeof v === 'string' ? v : JSON.stringify(v);
+    text = stripVTControlCharacters(String(text ?? '')).replace(/\s*\n\s*/g, ' ');
+    return text.length > n ? `${text.slice(0, n - 1)}…` : text;
+  };
+  const lines: string[] = [];
+
+  const describe = (node: SpanNode): string => {
+    const a = node.attributes;
+    const bad = node.status.code === 2;
+    switch (node.type) {
+      case 'run': {
+        const state = String(a['understudy.terminal_state'] ?? '');
+        const tags = [a['understudy.run.kind'], a['understudy.phase']].filter(Boolean).join(', ');
+        const final = a['understudy.final_message'];
+        return `${bold(`run ${a['understudy.run.index'] ?? ''}`)} ${dim(`[${tags}]`)} ${bad ? red(state) : green(state)} ${dim(ms(node.duration))}${final !== undefined ? `  final: ${JSON.stringify(short(final, 80))}` : ''}`;
+      }
+      case 'model': {
+        const response = parsed(a['gen_ai.output.messages']) as
+          | { content?: string | null; toolCalls?: Array<{ name: string }> }
+          | undefined;
+        const what =
+          a['understudy.unmatched'] === true
+            ? red('unmatched')
+            : response?.toolCalls?.length
+              ? `→ ${response.toolCalls.map((t) => t.name).join(', ')}`
+              : response?.content
+                ? `“${short(response.content, 70)}”`
+                : bad
+                  ? red(short(node.status.message ?? 'error', 80))
+                  : '';
+        const fixture = a['understudy.fixture.id'];
+        return `${c(34, node.name)}${fixture ? dim(` fixture ${fixture}`) : ''}  ${what}  ${dim(ms(node.duration))}`;
+      }
+      case 'tool': {
+        const outcome = String(a['understudy.outcome'] ?? '');
+        const result = a['gen_ai.tool.call.result'];
+        const paint = outcome === 'error' ? red : outcome === 'unanswered' ? yellow : green;
+        return `${c(36, `tool ${a['gen_ai.tool.name'] ?? node.name}`)} ${short(a['gen_ai.tool.call.arguments'], max)}${result !== undefined ? ` ${dim('→')} ${short(result, max)}` : ''}  ${paint(outcome)}`;
+      }
+      case 'operation': {
+        const override =
+          a['understudy.override.id'] ??
+          (a['understudy.override'] !== undefined ? short(a['understudy.override'], 40) : undefined);
+        const id = [a['understudy.operation.package_id'], a['understudy.operation.operation_id']]
+          .filter(Boolean)
+          .join('/');
+        return `${magenta(`operation ${id || node.name}`)}${a['understudy.operation.seq'] !== undefined ? dim(` #${a['understudy.operation.seq']}`) : ''} ${short(a['understudy.operation.input'], 60)}  ${bad ? red(String(a['understudy.outcome'] ?? 'error')) : green(String(a['understudy.outcome'] ?? 'ok'))}${override !== undefined ? ` ${magenta(`[override ${override}]`)}` : ''}`;
+      }
+      default:
+        return `${node.name} ${dim(ms(node.duration))}`;
+    }
+  };
+
+  const walk = (nodes: SpanNode[], prefix: string) => {
+    nodes.forEach((node, i) => {
+      const last = i === nodes.length - 1;
+      lines.push(`${prefix}${last ? '└─ ' : '├─ '}${describe(node)}`);
+      walk(node.children, `${prefix}${last ? '   ' : '│  '}`);
+    });
+  };
+
+  for (const root of tree.roots) {
+    if (root.type !== 'test') {
+      walk([root], '');
+      continue;
+    }
+    const a = root.attributes;
+    const failed = a['test.status'] === 'failed' || root.status.code === 2;
+    lines.push(
+      `${failed ? red('✗') : green('✓')} ${bold(String(a['test.name'] ?? root.name))} ${dim(`(${a['test.status'] ?? (failed ? 'failed' : 'passed')})`)}`,
+    );
+    if (a['test.file']) lines.push(`  ${dim(String(a['test.file']))}`);
+    for (const e of root.events.filter((x) => x.name === 'exception')) {
+      const message = stripVTControlCharacters(String(e.attributes['exception.message'] ?? ''));
+      const shown = options.full ? message : (message.split('\n').find((l) => l.trim() !== '') ?? '');
+      lines.push(`  ${red(`error in ${e.attributes['understudy.phase'] ?? 'test'}:`)} ${shown}`);
+    }
+    const expectation = parsed(a['understudy.expectation']) as
+      | {
+          matcher: string;
+          mode?: string;
+          negated?: boolean;
+          expected: Array<{ name: string; args?: unknown }>;
+          actual: Array<{ name: string; args?: unknown }>;
+          rows: Array<{ expected?: number; received?: number; ok: boolean }>;
+          divergence?: number;
+        }
+      | undefined;
+    if (expectation && typeof expectation === 'object') {
+      lines.push(
+        `  ${yellow(`expected vs actual (${expectation.matcher}${expectation.negated ? ' .not' : ''}${expectation.mode ? `, mode ${expectation.mode}` : ''}):`)}`,
+      );
+      const cell = (s: { name: string; args?: unknown } | undefined, i: number | undefined) =>
+        s ? `${i} ${s.name}${s.args !== undefined ? ` ${short(s.args, 40)}` : ''}` : '';
+      const left = expectation.rows.map((r) =>
+        cell(r.expected === undefined ? undefined : expectation.expected[r.expected], r.expected),
+      );
+      const width = Math.max(8, ...left.map((l) => l.length));
+      expectation.rows.forEach((r, i) => {
+        const mark = i === expectation.divergence ? red('>') : r.ok ? ' ' : yellow('✗');
+        const right = cell(r.received === undefined ? undefined : expectation.actual[r.received], r.received);
+        lines.push(`    ${mark} ${left[i].padEnd(width)}   ${right}`);
+      });
+    }
+    walk(root.children, '  ');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,883 @@
+/**
+ * A schema-valid world file → a WorldDefinition the engine runs, or every problem in it.
+ * All or nothing: references are checked (an override naming an unknown operation, an
+ * error code the operation does not declare, a drill naming an unknown scenario, a
+ * behavior module that does not exist…), operation schemas compiled, static override
+ * values validated, and only then are behavior modules loaded. Per-test setups
+ * (`runDrills({ setup })`) go through the same checks.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { formatPath, type PathSegment, pointerToSegments } from '../fixtures/json-path';
+import { type BuiltinDef, builtinCodes, type CompiledBehavior } from './behaviors';
+import { closest, didYouMean } from './dialect';
+import { ENGINE_ERRORS, type WorldIssueCode } from './errors';
+import { type Handler, handlerOf, requireModule, resolveModule } from './modules';
+import type {
+  ActorDef,
+  BehaviorDef,
+  BindingKind,
+  Criterion,
+  DeclaredError,
+  FaultDef,
+  JsonSchemaObject,
+  OperationDef,
+  OperationFilter,
+  OperationRef,
+  PackageDef,
+  RuleWhen,
+  ScenarioDef,
+  ScheduledEventDef,
+  ToolOverride,
+  WorldFile,
+} from './types';
+import { parseStatePath, patternMatcher } from './values';
+
+export interface Finding {
+  code: WorldIssueCode;
+  segments: PathSegment[];
+  message: string;
+  suggestion?: string;
+}
+
+export interface CompiledRoute {
+  method: string;
+  path: string;
+  status?: number;
+  regex: RegExp;
+  params: string[];
+}
+
+export interface CompiledOperation {
+  key: string;
+  packageId: string;
+  operationId: string;
+  def: OperationDef;
+  bindings: ReadonlySet<BindingKind>;
+  errors: ReadonlyMap<string, DeclaredError>;
+  validateInput: ValidateFunction;
+  validateOutput: ValidateFunction | undefined;
+  /** The input schema's top-level properties, when it lists them. */
+  inputProperties: Record<string, JsonSchemaObject> | undefined;
+  behavior: CompiledBehavior | undefined;
+  toolNames: readonly string[];
+  route: CompiledRoute | undefined;
+}
+
+export interface CompiledPackage {
+  def: PackageDef;
+  operations: ReadonlyMap<string, CompiledOperation>;
+}
+
+export interface CompiledActor {
+  allow: Array<(name: string) => boolean>;
+  deny: Array<(name: string) => boolean>;
+}
+
+export interface WorldDefinition {
+  /** Absolute path of the world file (absent for worlds compiled from data). */
+  file: string | undefined;
+  /** Behavior module paths are relative to this folder. */
+  dir: string;
+  name: string;
+  /** sha256 of the world data and every behavior module's source: identifies it in builds. */
+  hash: string;
+  seed: number;
+  source: WorldFile;
+  packages: ReadonlyMap<string, CompiledPackage>;
+  /** By `packageId/operationId`. */
+  operations: ReadonlyMap<string, CompiledOperation>;
+  /** Undefined: the world declares no actors, so permissions are off. */
+  actors: ReadonlyMap<string, CompiledActor> | undefined;
+  defaultActor: string;
+  idempotencyHeader: string;
+  /** Handlers of scheduled events that name a module. */
+  eventHandlers: WeakMap<ScheduledEventDef, Handler>;
+  /** Compiles a behavior for an operation (behaviorOverrides at drill time). */
+  compileBehavior(
+    spec: BehaviorDef | string,
+    operation: CompiledOperation,
+    at: PathSegment[],
+  ): { behavior: CompiledBehavior } | { findings: Finding[] };
+}
+
+export const opKey = (packageId: string, operationId: string) => `${packageId}/${operationId}`;
+
+/** Validation messages of ajv, as "$.id must be string". */
+export function ajvMessages(errors: readonly ErrorObject[] | null | undefined, data: unknown): string[] {
+  return (errors ?? []).map((error) => {
+    const path = formatPath(pointerToSegments(error.instancePath, data));
+    const extra =
+      error.keyword === 'additionalProperties'
+        ? ` (${JSON.stringify(error.params.additionalProperty)})`
+        : error.keyword === 'enum'
+          ? ` (${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})`
+          : '';
+    return `${path} ${error.message}${extra}`;
+  });
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort())
+      out[key] = canonical((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+export function hashOf(data: unknown, moduleFiles: Iterable<string>): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify(canonical(data)));
+  for (const file of [...new Set(moduleFiles)].sort()) {
+    hash.update(`\u0000${file}\u0000`);
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update('<unreadable>');
+    }
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** Checks and compiles. Returns findings (nothing is half-built) or the definition. */
+export function compileWorld(
+  file: WorldFile,
+  options: { file?: string; dir: string },
+): { definition: WorldDefinition } | { findings: Finding[] } {
+  const checker = new Checker(file, options.dir);
+  checker.checkAll();
+  if (checker.findings.length > 0) return { findings: checker.findings };
+  checker.loadModules();
+  if (checker.findings.length > 0) return { findings: checker.findings };
+  return { definition: checker.definition(options.file) };
+}
+
+/** What a per-test setup may reference; checked against a compiled world. */
+export interface SetupShape {
+  scenario?: string | ScenarioDef;
+  toolOverrides?: ToolOverride[];
+  tools?: { behaviorOverrides?: Array<{ operation: OperationRef; behavior: BehaviorDef | string }> };
+}
+
+export function checkSetup(definition: WorldDefinition, setup: SetupShape): Finding[] {
+  const checker = new Checker(definition.source, definition.dir, definition);
+  if (typeof setup.scenario === 'string') {
+    checker.scenarioName(setup.scenario, ['scenario']);
+  } else if (setup.scenario) {
+    checker.scenario(setup.scenario, ['scenario']);
+  }
+  checker.rules(setup.toolOverrides ?? [], ['toolOverrides']);
+  (setup.tools?.behaviorOverrides ?? []).forEach((entry, i) => {
+    const at: PathSegment[] = ['tools', 'behaviorOverrides', i];
+    const op = checker.operation(entry.operation, [...at, 'operation']);
+    if (!op) return;
+    const compiled = definition.operations.get(opKey(op.packageId, op.operationId));
+    if (!compiled) return;
+    const result = definition.compileBehavior(entry.behavior, compiled, [...at, 'behavior']);
+    if ('findings' in result) checker.findings.push(...result.findings);
+  });
+  if (checker.findings.length === 0) checker.loadModules();
+  return checker.findings;
+}
+
+/**
+ * One ajv for the operations' own schemas, and their validators by schema text: a test file
+ * loads a world once per load() and drills re-check setups, so compiling each schema once
+ * per file matters (ajv compiles are milliseconds each).
+ */
+let operationAjv: Ajv | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+function compileSchema(schema: object | boolean): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    // No draft-07 meta-schema check (compiling the meta-schema costs ~80 ms per test file);
+    // ajv still refuses what it cannot compile (a bad type, a bad pattern, a dangling $ref).
+    operationAjv ??= new Ajv({
+      allErrors: true,
+      strict: false,
+      allowUnionTypes: true,
+      validateSchema: false,
+    });
+    validate = operationAjv.compile(schema);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+class Checker {
+  readonly findings: Finding[] = [];
+  private readonly packages = new Map<
+    string,
+    { def: PackageDef; ops: Map<string, OperationDef>; at: number }
+  >();
+  private readonly compiled = new Map<string, CompiledOperation>();
+  private readonly actorIds: Set<string> | undefined;
+  /** Modules to load once everything else is fine: where, path, which exports. */
+  private readonly pendingModules: Array<{
+    at: PathSegment[];
+    file: string;
+    candidates: string[];
+    done: (handler: Handler, exportName: string) => void;
+  }> = [];
+  private readonly moduleFiles = new Set<string>();
+  private readonly eventHandlers: WeakMap<ScheduledEventDef, Handler>;
+
+  constructor(
+    private readonly file: WorldFile,
+    private readonly dir: string,
+    existing?: WorldDefinition,
+  ) {
+    this.actorIds = file.actors ? new Set(file.actors.map((a) => a.id)) : undefined;
+    this.eventHandlers = existing?.eventHandlers ?? new WeakMap();
+    file.packages.forEach((def, i) => {
+      if (!this.packages.has(def.id)) this.packages.set(def.id, { def, ops: new Map(), at: i });
+      const pkg = this.packages.get(def.id)!;
+      if (pkg.def === def) for (const op of def.operations) if (!pkg.ops.has(op.id)) pkg.ops.set(op.id, op);
+    });
+    if (existing) for (const [key, op] of existing.operations) this.compiled.set(key, op);
+  }
+
+  private add(code: WorldIssueCode, segments: PathSegment[], message: string, suggestion?: string) {
+    this.findings.push({ code, segments, message, ...(suggestion && { suggestion }) });
+  }
+
+  checkAll(): void {
+    const f = this.file;
+    this.packagesAndOperations();
+    // Without actors, permissions are off and any actor id is accepted.
+    if (f.actors) this.actors(f.actors);
+    f.budgets?.forEach((budget, i) => {
+      const at: PathSegment[] = ['budgets', i];
+      if (budget.operation) {
+        const pkg = this.packageId(budget.operation.packageId, [...at, 'operation', 'packageId']);
+        if (pkg && budget.operation.operationId !== undefined)
+          this.operationId(pkg, budget.operation.operationId, [...at, 'operation', 'operationId']);
+      }
+      if (budget.actorId !== undefined) this.actorId(budget.actorId, [...at, 'actorId']);
+    });
+    for (const [name, def] of Object.entries(f.behaviors ?? {})) {
+      if (def.module !== undefined) this.modulePath(def.module, ['behaviors', name, 'module']);
+    }
+    this.rules(f.toolOverrides ?? [], ['toolOverrides']);
+    this.faults(f.faults ?? [], ['faults']);
+    this.events(f.events ?? [], ['events']);
+    for (const [name, scenario] of Object.entries(f.scenarios ?? {}))
+      this.scenario(scenario, ['scenarios', name]);
+    for (const [name, drill] of Object.entries(f.drills ?? {})) {
+      const at: PathSegment[] = ['drills', name];
+      if (drill.scenario !== undefined) this.scenarioName(drill.scenario, [...at, 'scenario']);
+      if (drill.actor !== undefined) this.actorId(drill.actor, [...at, 'actor']);
+      this.rules(drill.toolOverrides ?? [], [...at, 'toolOverrides']);
+      for (const [i, criterion] of drill.success.entries()) this.criterion(criterion, [...at, 'success', i]);
+    }
+  }
+
+  private packagesAndOperations(): void {
+    const seenTools = new Map<string, string>();
+    this.file.packages.forEach((pkg, i) => {
+      const at: PathSegment[] = ['packages', i];
+      if (this.packages.get(pkg.id)?.def !== pkg) {
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'id'],
+          `duplicate package id ${JSON.stringify(pkg.id)}`,
+          'package ids are unique',
+        );
+        return;
+      }
+      const http = pkg.bindings.includes('http');
+      if (http && pkg.http && !/^https?:\/\/[^/]/.test(pkg.http.baseURL)) {
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'http', 'baseURL'],
+          `not an absolute http(s) URL: ${JSON.stringify(pkg.http.baseURL)}`,
+          'e.g. "https://records.example.test/v1"',
+        );
+      }
+      const seenOps = new Set<string>();
+      const routes = new Map<string, number>();
+      pkg.operations.forEach((op, j) => {
+        const opAt: PathSegment[] = [...at, 'operations', j];
+        if (seenOps.has(op.id)) {
+          this.add(
+            'WORLD_INVALID',
+            [...opAt, 'id'],
+            `duplicate operation id ${JSON.stringify(op.id)} in package ${JSON.stringify(pkg.id)}`,
+          );
+          return;
+        }
+        seenOps.add(op.id);
+        this.operationDef(pkg, op, opAt, http, routes, j, seenTools);
+      });
+    });
+    if (this.file.defaultActor !== undefined) this.actorId(this.file.defaultActor, ['defaultActor']);
+  }
+
+  private operationDef(
+    pkg: PackageDef,
+    op: OperationDef,
+    at: PathSegment[],
+    http: boolean,
+    routes: Map<string, number>,
+    index: number,
+    seenTools: Map<string, string>,
+  ): void {
+    const codes = new Set<string>();
+    op.errors?.forEach((error, k) => {
+      if (codes.has(error.code))
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'errors', k, 'code'],
+          `duplicate error code ${JSON.stringify(error.code)}`,
+        );
+      codes.add(error.code);
+    });
+    const validateInput = this.schema(op.input ?? { type: 'object' }, [...at, 'input']);
+    const validateOutput = op.output === undefined ? undefined : this.schema(op.output, [...at, 'output']);
+    const properties = this.propertiesOf(op.input);
+    const closed =
+      op.input !== undefined &&
+      (op.input as { additionalProperties?: unknown }).additionalProperties === false;
+
+    for (const name of op.toolNames ?? []) {
+      const other = seenTools.get(name);
+      if (other) {
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'toolNames'],
+          `tool name ${JSON.stringify(name)} is already used by ${other}`,
+          'a tool name links tool calls to one operation',
+        );
+      } else seenTools.set(name, opKey(pkg.id, op.id));
+    }
+
+    let route: CompiledRoute | undefined;
+    if (op.http) {
+      if (!http) {
+        this.add(
+          'WORLD_REFERENCE',
+          [...at, 'http'],
+          `package ${JSON.stringify(pkg.id)} has no "http" binding, so this route is never served`,
+          'add "http" to the package\'s bindings (and its "http": { "baseURL" })',
+        );
+      }
+      const params = [...op.http.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      for (const param of params) {
+        if (properties && !Object.hasOwn(properties, param)) {
+          this.add(
+            'WORLD_REFERENCE',
+            [...at, 'http', 'path'],
+            `path parameter {${param}} is not a property of the input schema`,
+            didYouMean(param, Object.keys(properties), 'input properties'),
+          );
+        }
+      }
+      const routeKey = `${op.http.method} ${op.http.path.replace(/\{[^}]+\}/g, '{}')}`;
+      if (routes.has(routeKey)) {
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'http'],
+          `${op.http.method} ${op.http.path} is already served by operation ${JSON.stringify(pkg.operations[routes.get(routeKey)!].id)}`,
+        );
+      } else routes.set(routeKey, index);
+      const source = op.http.path
+        .split(/(\{[^}]+\})/)
+        .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.+?^${}()|[\]\\*]/g, '\\$&')))
+        .join('');
+      route = {
+        method: op.http.method,
+        path: op.http.path,
+        ...(op.http.status !== undefined && { status: op.http.status }),
+        regex: new RegExp(`^${source}/?$`),
+        params,
+      };
+    }
+
+    if (
+      op.idempotency?.keyFrom !== undefined &&
+      properties &&
+      !Object.hasOwn(properties, op.idempotency.keyFrom)
+    ) {
+      this.add(
+        'WORLD_REFERENCE',
+        [...at, 'idempotency', 'keyFrom'],
+        `${JSON.stringify(op.idempotency.keyFrom)} is not a property of the input schema`,
+        didYouMean(op.idempotency.keyFrom, Object.keys(properties), 'input properties'),
+      );
+    }
+
+    const compiled: CompiledOperation = {
+      key: opKey(pkg.id, op.id),
+      packageId: pkg.id,
+      operationId: op.id,
+      def: op,
+      bindings: new Set(pkg.bindings),
+      errors: new Map((op.errors ?? []).map((e) => [e.code, e])),
+      // A schema that failed to compile is already a finding; the definition is never built then.
+      validateInput: validateInput ?? compileSchema(true),
+      validateOutput,
+      inputProperties: properties,
+      behavior: undefined,
+      toolNames:
+        op.toolNames ?? [op.id, op.id.replace(/\./g, '_')].filter((n, i, all) => all.indexOf(n) === i),
+      route,
+    };
+    this.compiled.set(compiled.key, compiled);
+    if (op.behavior !== undefined) {
+      const result = this.behavior(op.behavior, compiled, [...at, 'behavior'], closed);
+      if ('behavior' in result) compiled.behavior = result.behavior;
+    }
+  }
+
+  private propertiesOf(schema: JsonSchemaObject | undefined): Record<string, JsonSchemaObject> | undefined {
+    if (!schema || typeof schema !== 'object') return undefined;
+    let s = schema as { $ref?: string; properties?: Record<string, JsonSchemaObject> };
+    if (typeof s.$ref === 'string' && s.$ref.startsWith('#/definitions/')) {
+      s = (this.file.definitions?.[s.$ref.slice('#/definitions/'.length)] ?? {}) as typeof s;
+    }
+    return s.properties && typeof s.properties === 'object' ? s.properties : undefined;
+  }
+
+  private schema(schema: JsonSchemaObject | boolean, at: PathSegment[]): ValidateFunction | undefined {
+    try {
+      if (typeof schema === 'boolean') return compileSchema(schema);
+      const own = (schema as { definitions?: Record<string, unknown> }).definitions;
+      const shared = this.file.definitions;
+      return compileSchema(shared || own ? { ...schema, definitions: { ...shared, ...own } } : schema);
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0];
+      const ref = /can't resolve reference (\S+)/.exec(message);
+      if (ref) {
+        const name = ref[1].replace('#/definitions/', '');
+        this.add(
+          'WORLD_REFERENCE',
+          at,
+          `the schema refers to ${ref[1]}, which the world's "definitions" do not have`,
+          didYouMean(name, Object.keys(this.file.definitions ?? {}), 'definitions'),
+        );
+      } else this.add('WORLD_INVALID', at, `not a valid JSON Schema: ${message}`);
+      return undefined;
+    }
+  }
+
+  /** A behavior for an operation: built-in checks now, module loading later. */
+  behavior(
+    spec: BehaviorDef | string,
+    op: CompiledOperation,
+    at: PathSegment[],
+    closedInput = false,
+  ): { behavior: CompiledBehavior } | { pending: true } | { failed: true } {
+    let def: BehaviorDef;
+    let defAt = at;
+    if (typeof spec === 'string') {
+      const named = this.file.behaviors?.[spec];
+      if (!named) {
+        this.add(
+          'WORLD_REFERENCE',
+          at,
+          `unknown behavior ${JSON.stringify(spec)}`,
+          didYouMean(spec, Object.keys(this.file.behaviors ?? {}), 'behaviors (under "behaviors")'),
+        );
+        return { failed: true };
+      }
+      def = named;
+      defAt = ['behaviors', spec];
+    } else def = spec;
+
+    if (def.builtin !== undefined) {
+      let ok = true;
+      // create with generated keys cannot conflict when the input has no key to give.
+      const keyless =
+        def.builtin === 'create' &&
+        def.generate !== undefined &&
+        op.inputProperties !== undefined &&
+        !Object.hasOwn(op.inputProperties, def.key ?? 'id');
+      for (const code of keyless ? [] : builtinCodes(def)) {
+        if (!op.errors.has(code)) {
+          ok = false;
+          const field = def.builtin === 'create' ? 'conflict' : 'notFound';
+          const declared = def[field] !== undefined;
+          this.add(
+            'WORLD_REFERENCE',
+            declared ? [...defAt, field] : defAt,
+            `the built-in ${def.builtin} fails with ${code} (${def.builtin === 'create' ? 'the key exists' : 'no such record'}), which ${op.key} does not declare`,
+            `declare it in the operation's "errors", e.g. { "code": "${code}", "status": ${def.builtin === 'create' ? 409 : 404} }`,
+          );
+        }
+      }
+      const key = def.key ?? 'id';
+      const props = op.inputProperties;
+      if (
+        def.builtin !== 'list' &&
+        props &&
+        !Object.hasOwn(props, key) &&
+        !(def.builtin === 'create' && def.generate !== undefined)
+      ) {
+        ok = false;
+        this.add(
+          'WORLD_REFERENCE',
+          [...defAt, def.key !== undefined ? 'key' : 'builtin'],
+          `the key field ${JSON.stringify(key)} is not a property of ${op.key}'s input`,
+          didYouMean(key, Object.keys(props), 'input properties'),
+        );
+      }
+      for (const [k, field] of (def.filter ?? []).entries()) {
+        if (props && closedInput && !Object.hasOwn(props, field)) {
+          ok = false;
+          this.add(
+            'WORLD_REFERENCE',
+            [...defAt, 'filter', k],
+            `${JSON.stringify(field)} is not a property of ${op.key}'s input`,
+            didYouMean(field, Object.keys(props), 'input properties'),
+          );
+        }
+      }
+      if (def.module !== undefined) {
+        ok = false;
+        this.add(
+          'WORLD_INVALID',
+          [...defAt, 'module'],
+          'a behavior is either a built-in or a module, not both',
+        );
+      }
+      return ok ? { behavior: { kind: 'builtin', def: def as BuiltinDef } } : { failed: true };
+    }
+
+    const file = this.modulePath(def.module!, [...defAt, 'module']);
+    if (!file) return { failed: true };
+    const candidates = def.export !== undefined ? [def.export] : [op.operationId, 'default'];
+    this.pendingModules.push({
+      at: [...defAt, def.export !== undefined ? 'export' : 'module'],
+      file,
+      candidates,
+      done: (handler, exportName) => {
+        op.behavior = { kind: 'module', handler, file, exportName };
+      },
+    });
+    return { pending: true };
+  }
+
+  private modulePath(path: string, at: PathSegment[]): string | undefined {
+    const resolved = resolveModule(path, this.dir);
+    if ('error' in resolved) {
+      this.add(
+        'WORLD_MODULE_ERROR',
+        at,
+        `behavior module ${JSON.stringify(path)}: ${resolved.error}`,
+        'module paths are relative to the world file',
+      );
+      return undefined;
+    }
+    this.moduleFiles.add(resolved.file);
+    return resolved.file;
+  }
+
+  loadModules(): void {
+    const loaded = new Map<string, { exports: unknown } | { error: string }>();
+    for (const pending of this.pendingModules) {
+      let result = loaded.get(pending.file);
+      if (!result) {
+        result = requireModule(pending.file);
+        loaded.set(pending.file, result);
+      }
+      if ('error' in result) {
+        this.add('WORLD_MODULE_ERROR', pending.at, `behavior module ${pending.file}: ${result.error}`);
+        continue;
+      }
+      const handler = handlerOf(result.exports, pending.candidates);
+      if ('error' in handler) {
+        const meant = closest(pending.candidates[0], handler.names);
+        this.add(
+          'WORLD_MODULE_ERROR',
+          pending.at,
+          `behavior module ${pending.file} ${handler.error}`,
+          meant
+            ? `did you mean "export": ${JSON.stringify(meant)}?`
+            : handler.names.length > 0
+              ? `its function exports: ${handler.names.join(', ')}`
+              : 'export a function (ctx) => output',
+        );
+        continue;
+      }
+      pending.done(handler.handler, handler.exportName);
+    }
+    this.pendingModules.length = 0;
+  }
+
+  private actors(actors: ActorDef[]): void {
+    const seen = new Set<string>();
+    actors.forEach((actor, i) => {
+      if (seen.has(actor.id))
+        this.add('WORLD_INVALID', ['actors', i, 'id'], `duplicate actor id ${JSON.stringify(actor.id)}`);
+      seen.add(actor.id);
+    });
+  }
+
+  packageId(id: string, at: PathSegment[]): { def: PackageDef; ops: Map<string, OperationDef> } | undefined {
+    const pkg = this.packages.get(id);
+    if (!pkg)
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        `unknown package ${JSON.stringify(id)}`,
+        didYouMean(id, this.packages.keys(), 'packages'),
+      );
+    return pkg;
+  }
+
+  operationId(
+    pkg: { def: PackageDef; ops: Map<string, OperationDef> },
+    id: string,
+    at: PathSegment[],
+  ): OperationDef | undefined {
+    const op = pkg.ops.get(id);
+    if (!op)
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        `package ${JSON.stringify(pkg.def.id)} has no operation ${JSON.stringify(id)}`,
+        didYouMean(id, pkg.ops.keys(), `operations of ${pkg.def.id}`),
+      );
+    return op;
+  }
+
+  operation(
+    ref: OperationRef,
+    at: PathSegment[],
+  ): { packageId: string; operationId: string; def: OperationDef } | undefined {
+    const pkg = this.packageId(ref.packageId, [...at, 'packageId']);
+    if (!pkg) return undefined;
+    const def = this.operationId(pkg, ref.operationId, [...at, 'operationId']);
+    return def && { packageId: ref.packageId, operationId: ref.operationId, def };
+  }
+
+  actorId(id: string, at: PathSegment[]): void {
+    if (this.actorIds && !this.actorIds.has(id))
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        `unknown actor ${JSON.stringify(id)}`,
+        didYouMean(id, this.actorIds, 'actors'),
+      );
+  }
+
+  scenarioName(name: string, at: PathSegment[]): void {
+    if (!Object.hasOwn(this.file.scenarios ?? {}, name))
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        `unknown scenario ${JSON.stringify(name)}`,
+        didYouMean(name, Object.keys(this.file.scenarios ?? {}), 'scenarios'),
+      );
+  }
+
+  private when(when: RuleWhen | undefined, op: CompiledOperation | undefined, at: PathSegment[]): void {
+    if (!when) return;
+    if (when.actorId !== undefined) this.actorId(when.actorId, [...at, 'actorId']);
+    const props = op?.inputProperties;
+    const closed =
+      (op?.def.input as { additionalProperties?: unknown } | undefined)?.additionalProperties === false;
+    if (props && closed) {
+      for (const key of Object.keys(when.arguments ?? {})) {
+        if (!Object.hasOwn(props, key))
+          this.add(
+            'WORLD_REFERENCE',
+            [...at, 'arguments', key],
+            `${op!.key}'s input has no property ${JSON.stringify(key)}, so this rule never matches`,
+            didYouMean(key, Object.keys(props), 'input properties'),
+          );
+      }
+    }
+  }
+
+  private declaredCode(op: CompiledOperation, code: string, at: PathSegment[]): void {
+    if (!op.errors.has(code))
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        `${op.key} does not declare the error ${JSON.stringify(code)}`,
+        op.errors.size > 0
+          ? didYouMean(code, op.errors.keys(), 'errors')
+          : 'declare it in the operation\'s "errors"',
+      );
+  }
+
+  rules(rules: ToolOverride[], at: PathSegment[]): void {
+    const ids = new Map<string, number>();
+    rules.forEach((rule, i) => {
+      const ruleAt = [...at, i];
+      if (rule.id !== undefined) {
+        if (ids.has(rule.id))
+          this.add(
+            'WORLD_INVALID',
+            [...ruleAt, 'id'],
+            `duplicate rule id ${JSON.stringify(rule.id)} in this scope (also at index ${ids.get(rule.id)})`,
+            'ids are unique within a scope; a higher scope replaces a rule by reusing its id',
+          );
+        else ids.set(rule.id, i);
+      }
+      const ref = this.operation(rule.operation, [...ruleAt, 'operation']);
+      const op = ref && this.compiled.get(opKey(ref.packageId, ref.operationId));
+      this.when(rule.when, op, [...ruleAt, 'when']);
+      if (!op) return;
+      const outcome = rule.outcome;
+      if (outcome.kind === 'error') this.declaredCode(op, outcome.code, [...ruleAt, 'outcome', 'code']);
+      if (outcome.kind === 'return' && op.validateOutput && !op.validateOutput(outcome.value)) {
+        this.add(
+          'WORLD_INVALID',
+          [...ruleAt, 'outcome', 'value'],
+          `does not match the output schema of ${op.key}: ${ajvMessages(op.validateOutput.errors, outcome.value).join('; ')}`,
+        );
+      }
+    });
+  }
+
+  faults(faults: FaultDef[], at: PathSegment[]): void {
+    faults.forEach((fault, i) => {
+      const faultAt = [...at, i];
+      const ref = this.operation(fault.operation, [...faultAt, 'operation']);
+      const op = ref && this.compiled.get(opKey(ref.packageId, ref.operationId));
+      this.when(fault.when, op, [...faultAt, 'when']);
+      if (op && fault.kind === 'error' && fault.code !== undefined)
+        this.declaredCode(op, fault.code, [...faultAt, 'code']);
+    });
+  }
+
+  events(events: ScheduledEventDef[], at: PathSegment[]): void {
+    events.forEach((event, i) => {
+      const eventAt = [...at, i];
+      this.packageId(event.packageId, [...eventAt, 'packageId']);
+      if (event.module !== undefined) {
+        const file = this.modulePath(event.module, [...eventAt, 'module']);
+        if (file) {
+          this.pendingModules.push({
+            at: [...eventAt, event.export !== undefined ? 'export' : 'module'],
+            file,
+            candidates: [event.export ?? 'default'],
+            done: (handler) => this.eventHandlers.set(event, handler),
+          });
+        }
+      }
+    });
+  }
+
+  scenario(scenario: ScenarioDef, at: PathSegment[]): void {
+    for (const id of Object.keys(scenario.state ?? {})) this.packageId(id, [...at, 'state', id]);
+    this.rules(scenario.toolOverrides ?? [], [...at, 'toolOverrides']);
+    this.faults(scenario.faults ?? [], [...at, 'faults']);
+    this.events(scenario.events ?? [], [...at, 'events']);
+  }
+
+  private filter(filter: OperationFilter, at: PathSegment[]): void {
+    const pkg = this.packageId(filter.packageId, [...at, 'packageId']);
+    if (!pkg) return;
+    let op: CompiledOperation | undefined;
+    if (filter.operationId !== undefined) {
+      if (this.operationId(pkg, filter.operationId, [...at, 'operationId']))
+        op = this.compiled.get(opKey(filter.packageId, filter.operationId));
+    }
+    if (filter.actorId !== undefined) this.actorId(filter.actorId, [...at, 'actorId']);
+    if (filter.code !== undefined && !Object.hasOwn(ENGINE_ERRORS, filter.code)) {
+      const declared = op
+        ? [...op.errors.keys()]
+        : [...pkg.ops.values()].flatMap((o) => (o.errors ?? []).map((e) => e.code));
+      if (!declared.includes(filter.code))
+        this.add(
+          'WORLD_REFERENCE',
+          [...at, 'code'],
+          `no error ${JSON.stringify(filter.code)} is declared by ${op ? op.key : `the operations of ${filter.packageId}`}`,
+          didYouMean(filter.code, [...declared, ...Object.keys(ENGINE_ERRORS)], 'error codes'),
+        );
+    }
+  }
+
+  criterion(criterion: Criterion, at: PathSegment[]): void {
+    const kinds = (['state', 'called', 'notCalled', 'noErrors'] as const).filter(
+      (k) => criterion[k] !== undefined,
+    );
+    if (kinds.length > 1) {
+      this.add(
+        'WORLD_INVALID',
+        at,
+        `a criterion checks one thing; this one has ${kinds.map((k) => `"${k}"`).join(' and ')}`,
+        'split it into one criterion each',
+      );
+      return;
+    }
+    const checks = (['equals', 'contains', 'exists'] as const).filter((k) => Object.hasOwn(criterion, k));
+    if (criterion.state !== undefined) {
+      const parsed = parseStatePath(criterion.state);
+      if ('error' in parsed) this.add('WORLD_INVALID', [...at, 'state'], `not a state path: ${parsed.error}`);
+      else if (parsed.length > 0 && typeof parsed[0] === 'string')
+        this.packageId(parsed[0], [...at, 'state']);
+      if (checks.length !== 1)
+        this.add(
+          'WORLD_INVALID',
+          at,
+          checks.length === 0
+            ? 'a state criterion says nothing about the value'
+            : `a state criterion has one check; this one has ${checks.join(' and ')}`,
+          'give it one of "equals", "contains" or "exists"',
+        );
+    } else if (checks.length > 0) {
+      this.add('WORLD_INVALID', [...at, checks[0]], `"${checks[0]}" belongs to a "state" criterion`);
+    }
+    if (criterion.times !== undefined && criterion.called === undefined)
+      this.add('WORLD_INVALID', [...at, 'times'], '"times" belongs to a "called" criterion');
+    if (criterion.called) this.filter(criterion.called, [...at, 'called']);
+    if (criterion.notCalled) this.filter(criterion.notCalled, [...at, 'notCalled']);
+    // Codes in noErrors.except may be anything: listing a code that never happens is harmless.
+  }
+
+  definition(file: string | undefined): WorldDefinition {
+    const source = this.file;
+    const packages = new Map<string, CompiledPackage>();
+    for (const [id, pkg] of this.packages) {
+      const operations = new Map<string, CompiledOperation>();
+      for (const opId of pkg.ops.keys()) operations.set(opId, this.compiled.get(opKey(id, opId))!);
+      packages.set(id, { def: pkg.def, operations });
+    }
+    const actors = source.actors
+      ? new Map(
+          source.actors.map((a) => [
+            a.id,
+            { allow: (a.allow ?? []).map(patternMatcher), deny: (a.deny ?? []).map(patternMatcher) },
+          ]),
+        )
+      : undefined;
+    const dir = this.dir;
+    const eventHandlers = this.eventHandlers;
+    const definition: WorldDefinition = {
+      file,
+      dir,
+      name: source.name ?? 'world',
+      hash: hashOf(source, this.moduleFiles),
+      seed: source.seed ?? 1,
+      source,
+      packages,
+      operations: new Map(this.compiled),
+      actors,
+      defaultActor: source.defaultActor ?? source.actors?.[0]?.id ?? 'agent',
+      idempotencyHeader: source.idempotency?.header ?? 'Idempotency-Key',
+      eventHandlers,
+      compileBehavior(spec, operation, at) {
+        const checker = new Checker(source, dir, definition);
+        // A copy, so a failed swap leaves the world's own operation untouched.
+        const target: CompiledOperation = { ...operation, behavior: undefined };
+        const result = checker.behavior(spec, target, at);
+        if ('failed' in result) return { findings: checker.findings };
+        if ('behavior' in result) return { behavior: result.behavior };
+        checker.loadModules();
+        if (checker.findings.length > 0) return { findings: checker.findings };
+        return { behavior: target.behavior! };
+      },
+    };
+    return definition;
+  }
+}

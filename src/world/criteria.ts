@@ -1,0 +1,151 @@
+/**
+ * A drill's success criteria, over the final world state and the evidence. Four kinds:
+ *
+ *   { state: "$.pkg.collection.key.field", equals | contains | exists }
+ *   { called: { packageId, operationId?, arguments?, actorId?, outcome?, code?, replayed? }, times? }
+ *   { notCalled: { …same filter… } }
+ *   { noErrors: true | { except: [codes] } }
+ *
+ * `arguments` is a deep subset of the operation's input; `times` is a number or
+ * { min, max } (default: at least once). Each criterion yields a result that says what
+ * it checked and, when it failed, what it found instead.
+ */
+import type { Criterion, OperationFilter, OperationRecord, WorldState } from './types';
+import { contains, deepEqual, parseStatePath, show, subset, valueAt } from './values';
+
+export interface CriterionResult {
+  index: number;
+  /** What was checked, in words (or the criterion's own description). */
+  description: string;
+  passed: boolean;
+  /** What was found instead (failed criteria only). */
+  found?: string;
+}
+
+function filterText(f: OperationFilter): string {
+  const name = f.operationId ? `${f.packageId}/${f.operationId}` : `an operation of ${f.packageId}`;
+  const parts: string[] = [];
+  if (f.arguments) parts.push(`with ${show(f.arguments)}`);
+  if (f.actorId) parts.push(`by ${f.actorId}`);
+  if (f.code) parts.push(`failing with ${f.code}`);
+  else if (f.outcome) parts.push(f.outcome === 'ok' ? 'succeeding' : 'failing');
+  if (f.replayed === true) parts.push('(idempotent replays)');
+  if (f.replayed === false) parts.push('(not replays)');
+  return [name, ...parts].join(' ');
+}
+
+function matches(record: OperationRecord, f: OperationFilter): boolean {
+  if (record.packageId !== f.packageId) return false;
+  if (f.operationId !== undefined && record.operationId !== f.operationId) return false;
+  if (f.actorId !== undefined && record.actorId !== f.actorId) return false;
+  if (f.outcome !== undefined && record.outcome.kind !== f.outcome) return false;
+  if (f.code !== undefined && (record.outcome.kind !== 'error' || record.outcome.error.code !== f.code))
+    return false;
+  if (f.replayed !== undefined && (record.idempotent?.replayed === true) !== f.replayed) return false;
+  if (f.arguments !== undefined && !subset(record.input, f.arguments)) return false;
+  return true;
+}
+
+function brief(record: OperationRecord): string {
+  const o = record.outcome;
+  const how = o.kind === 'ok' ? (record.idempotent ? 'ok (replayed)' : 'ok') : o.error.code;
+  return `#${record.seq} ${record.operationId} ${show(record.input)} → ${how}`;
+}
+
+function list(records: readonly OperationRecord[], max = 6): string {
+  const shown = records.slice(0, max).map(brief);
+  return shown.join('; ') + (records.length > max ? `; … ${records.length - max} more` : '');
+}
+
+function timesText(times: Criterion['times']): string {
+  if (times === undefined) return 'at least once';
+  if (typeof times === 'number') return times === 1 ? 'exactly once' : `exactly ${times} times`;
+  const { min, max } = times;
+  if (min !== undefined && max !== undefined) return `${min} to ${max} times`;
+  if (max !== undefined) return `at most ${max} times`;
+  return `at least ${min ?? 1} times`;
+}
+
+function timesHold(times: Criterion['times'], n: number): boolean {
+  if (times === undefined) return n >= 1;
+  if (typeof times === 'number') return n === times;
+  return n >= (times.min ?? 0) && n <= (times.max ?? Number.POSITIVE_INFINITY);
+}
+
+export function evaluateCriterion(
+  criterion: Criterion,
+  index: number,
+  state: WorldState,
+  evidence: readonly OperationRecord[],
+): CriterionResult {
+  const result = (description: string, passed: boolean, found?: string): CriterionResult => ({
+    index,
+    description: criterion.description ?? description,
+    passed,
+    ...(!passed && found !== undefined && { found }),
+  });
+
+  if (criterion.state !== undefined) {
+    const path = criterion.state;
+    const segments = parseStatePath(path);
+    if ('error' in segments) return result(`state ${path}`, false, `not a state path: ${segments.error}`);
+    const at = valueAt(state, segments);
+    const there = at.found ? `found ${show(at.value)}` : `nothing at ${path}`;
+    if (Object.hasOwn(criterion, 'equals'))
+      return result(
+        `state ${path} equals ${show(criterion.equals)}`,
+        at.found && deepEqual(at.value, criterion.equals),
+        there,
+      );
+    if (Object.hasOwn(criterion, 'contains'))
+      return result(
+        `state ${path} contains ${show(criterion.contains)}`,
+        at.found && contains(at.value, criterion.contains),
+        there,
+      );
+    const exists = criterion.exists !== false;
+    return result(`state ${path} ${exists ? 'exists' : 'does not exist'}`, at.found === exists, there);
+  }
+
+  if (criterion.called) {
+    const f = criterion.called;
+    const hits = evidence.filter((r) => matches(r, f));
+    const same = evidence.filter(
+      (r) => r.packageId === f.packageId && (!f.operationId || r.operationId === f.operationId),
+    );
+    const found =
+      hits.length > 0
+        ? `${hits.length} matched: ${list(hits)}`
+        : same.length > 0
+          ? `none matched; the calls were: ${list(same)}`
+          : 'it was never called';
+    return result(
+      `${filterText(f)} called ${timesText(criterion.times)}`,
+      timesHold(criterion.times, hits.length),
+      found,
+    );
+  }
+
+  if (criterion.notCalled) {
+    const f = criterion.notCalled;
+    const hits = evidence.filter((r) => matches(r, f));
+    return result(`${filterText(f)} never called`, hits.length === 0, `called: ${list(hits)}`);
+  }
+
+  if (criterion.noErrors === false) return result('operations may fail', true);
+  const except = typeof criterion.noErrors === 'object' ? (criterion.noErrors.except ?? []) : [];
+  const failed = evidence.filter((r) => r.outcome.kind === 'error' && !except.includes(r.outcome.error.code));
+  return result(
+    `no operation failed${except.length > 0 ? ` (except ${except.join(', ')})` : ''}`,
+    failed.length === 0,
+    `${failed.length} failed: ${list(failed)}`,
+  );
+}
+
+export function evaluateCriteria(
+  criteria: readonly Criterion[],
+  state: WorldState,
+  evidence: readonly OperationRecord[],
+): CriterionResult[] {
+  return criteria.map((c, i) => evaluateCriterion(c, i, state, evidence));
+}

@@ -1,0 +1,392 @@
+/**
+ * `runDrills({ drill, agent, setup, trials, seed })`: runs the agent on a drill of the
+ * loaded world and judges it by the drill's success criteria.
+ *
+ * Each trial gets a fresh engine built from the drill's *build*, a plain JSON object:
+ * the world's hash, the starting scenario (a name, or an inline scenario), the per-test
+ * rules, the behavior overrides, the actor, the trial count and the seed. Running again
+ * with `runDrills({ build, seed, agent })` rebuilds the same engines, so the same agent
+ * (with the same model fixtures) produces identical evidence. While a trial runs, the
+ * world's HTTP routes serve the trial's engine; its binding expires when it ends.
+ */
+import { executeRun } from '../run/run';
+import type { Run } from '../run/types';
+import { getRuntime } from '../runtime/runtime';
+import type { CompiledBehavior } from './behaviors';
+import { opKey, type WorldDefinition } from './compile';
+import { type CriterionResult, evaluateCriteria } from './criteria';
+import { didYouMean } from './dialect';
+import type { EngineSetup } from './engine';
+import { WorldError, WorldFileError } from './errors';
+import { type Binding, expireBinding, type WorldHandle } from './handle';
+import { scenarioSetup } from './host';
+import { checkSetupData } from './load';
+import type {
+  BehaviorDef,
+  OperationRecord,
+  OperationRef,
+  ScenarioDef,
+  ToolOverride,
+  WorldEvent,
+  WorldState,
+} from './types';
+import { cloneJson } from './values';
+
+export const BUILD_FORMAT = 'jest-understudy/drill-build@1';
+
+export interface DrillTask {
+  /** The drill's name. */
+  id: string;
+  instruction: string;
+  actorId: string;
+  /** The scenario's name (absent for an inline scenario or none). */
+  scenario?: string;
+  input?: unknown;
+}
+
+export interface DrillAgentContext {
+  task: DrillTask;
+  /** Calls the trial's world as the drill's actor; expires when the trial ends. */
+  binding: Binding;
+  /** The trial's world. */
+  world: WorldHandle;
+  /** 0-based trial number. */
+  trial: number;
+  seed: number;
+  /** Aborted when the drill's timeoutMs passes. */
+  signal: AbortSignal;
+}
+
+export interface BehaviorOverride {
+  operation: OperationRef;
+  /** A built-in, a module (relative to the world file) or the name of an entry of `behaviors`. */
+  behavior: BehaviorDef | string;
+}
+
+export interface DrillSetup {
+  /** A named scenario, or an inline one: a complete starting setup whose rules are per-test. */
+  scenario?: string | ScenarioDef;
+  /** Per-test rules (the highest scope). */
+  toolOverrides?: ToolOverride[];
+  tools?: { behaviorOverrides?: BehaviorOverride[] };
+}
+
+/** Everything needed to run a drill again, as plain JSON. */
+export interface DrillBuild {
+  format: typeof BUILD_FORMAT;
+  world: { name: string; hash: string; file?: string };
+  drill: string;
+  /** The starting setup: a named scenario, an inline one (its rules are in `testRules`), or none. */
+  scenario: { name: string } | { inline: Omit<ScenarioDef, 'toolOverrides'> } | null;
+  /** Per-test rules, compiled in: the inline scenario's, then setup.toolOverrides. */
+  testRules: ToolOverride[];
+  behaviorOverrides: BehaviorOverride[];
+  actorId: string;
+  trials: number;
+  seed: number;
+}
+
+export interface RunDrillsOptions<Output> {
+  /** The drill's name (optional with `build`). */
+  drill?: string;
+  agent: (context: DrillAgentContext) => Output | Promise<Output>;
+  setup?: DrillSetup;
+  /** Default: the drill's `trials`, else 1. */
+  trials?: number;
+  /** Default: the build's seed, else the world's `seed`, else 1. */
+  seed?: number;
+  /** Run again from a previous result's build. */
+  build?: DrillBuild;
+  /** Per-trial deadline (default: the drill's timeoutMs). */
+  timeoutMs?: number;
+}
+
+export interface DrillTrial<Output = unknown> {
+  trial: number;
+  seed: number;
+  verdict: 'passed' | 'failed';
+  reasons: string[];
+  criteria: CriterionResult[];
+  evidence: OperationRecord[];
+  events: WorldEvent[];
+  /** The final world state. */
+  state: WorldState;
+  run: Run<DrillTask, Output>;
+}
+
+export interface DrillResult<Output = unknown> {
+  drill: string;
+  verdict: 'passed' | 'failed';
+  /** Why it failed: every failed criterion (and agent error) of every trial. */
+  reasons: string[];
+  /** The criteria of the first failed trial, else of the last trial. */
+  criteria: CriterionResult[];
+  /** Every trial's operations, trial after trial (`trials[i].evidence` per trial). */
+  evidence: OperationRecord[];
+  /** The final state of the last trial. */
+  state: WorldState;
+  runs: Run<DrillTask, Output>[];
+  trials: DrillTrial<Output>[];
+  build: DrillBuild;
+  seed: number;
+}
+
+function trialSeed(seed: number, trial: number): number {
+  if (trial === 0) return seed;
+  let h = (seed ^ 0x9e3779b9) >>> 0;
+  h = Math.imul(h ^ (trial + 1), 0x85ebca6b) >>> 0;
+  return (h ^ (h >>> 13)) >>> 0;
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message.split('\n')[0]}`;
+  return String(error);
+}
+
+/** The build for a drill and a per-test setup (checked against the world first). */
+function compileBuild(
+  definition: WorldDefinition,
+  name: string,
+  setup: DrillSetup,
+  trials: number | undefined,
+  seed: number | undefined,
+): DrillBuild {
+  const drill = definition.source.drills![name];
+  const chosen = setup.scenario ?? drill.scenario;
+  let scenario: DrillBuild['scenario'] = null;
+  const testRules: ToolOverride[] = [];
+  if (typeof chosen === 'string') scenario = { name: chosen };
+  else if (chosen) {
+    const { toolOverrides, ...inline } = chosen;
+    scenario = { inline: cloneJson(inline) };
+    testRules.push(...cloneJson(toolOverrides ?? []));
+  }
+  testRules.push(...cloneJson(setup.toolOverrides ?? []));
+  return {
+    format: BUILD_FORMAT,
+    world: {
+      name: definition.name,
+      hash: definition.hash,
+      ...(definition.file && { file: definition.file }),
+    },
+    drill: name,
+    scenario,
+    testRules,
+    behaviorOverrides: cloneJson(setup.tools?.behaviorOverrides ?? []),
+    actorId: drill.actor ?? definition.defaultActor,
+    trials: trials ?? drill.trials ?? 1,
+    seed: seed ?? definition.seed,
+  };
+}
+
+/** The build as a setup again, so a build (possibly from elsewhere) is checked like one. */
+function setupOf(build: DrillBuild): DrillSetup {
+  const scenario =
+    build.scenario === null
+      ? undefined
+      : 'name' in build.scenario
+        ? build.scenario.name
+        : { ...build.scenario.inline };
+  return {
+    ...(scenario !== undefined && { scenario }),
+    toolOverrides: build.testRules,
+    tools: { behaviorOverrides: build.behaviorOverrides },
+  };
+}
+
+function validBuild(build: unknown): build is DrillBuild {
+  const b = build as Partial<DrillBuild> | null;
+  return (
+    b !== null &&
+    typeof b === 'object' &&
+    b.format === BUILD_FORMAT &&
+    typeof b.drill === 'string' &&
+    typeof b.world?.hash === 'string' &&
+    Array.isArray(b.testRules) &&
+    Array.isArray(b.behaviorOverrides) &&
+    typeof b.actorId === 'string' &&
+    typeof b.seed === 'number' &&
+    typeof b.trials === 'number'
+  );
+}
+
+export async function runDrills<Output = unknown>(
+  options: RunDrillsOptions<Output>,
+): Promise<DrillResult<Output>> {
+  if (typeof options?.agent !== 'function') {
+    throw new WorldError(
+      'BAD_ARGUMENT',
+      'runDrills({ agent }): agent must be a function ({ task, binding, world }) => output',
+    );
+  }
+  const runtime = getRuntime();
+  const host = runtime.world;
+  const definition = host.require('runDrills');
+  const drills = definition.source.drills ?? {};
+
+  let build: DrillBuild;
+  if (options.build !== undefined) {
+    if (!validBuild(options.build)) {
+      throw new WorldError(
+        'BAD_ARGUMENT',
+        `runDrills({ build }): not a drill build (${BUILD_FORMAT}); pass a DrillResult's build`,
+      );
+    }
+    if (options.setup !== undefined) {
+      throw new WorldError(
+        'BAD_ARGUMENT',
+        'runDrills({ build, setup }): a build already holds its setup; give one or the other',
+      );
+    }
+    if (options.build.world.hash !== definition.hash) {
+      throw new WorldError(
+        'BUILD_MISMATCH',
+        `runDrills({ build }): the build was made from world ${JSON.stringify(options.build.world.name)} ${options.build.world.hash}` +
+          `${options.build.world.file ? ` (${options.build.world.file})` : ''}, but this file's world is ${definition.hash}` +
+          `${definition.file ? ` (${definition.file})` : ''}: the world file or a behavior module changed`,
+      );
+    }
+    if (options.drill !== undefined && options.drill !== options.build.drill) {
+      throw new WorldError(
+        'BAD_ARGUMENT',
+        `runDrills: drill ${JSON.stringify(options.drill)} differs from the build's ${JSON.stringify(options.build.drill)}`,
+      );
+    }
+    build = {
+      ...cloneJson(options.build),
+      ...(options.seed !== undefined && { seed: options.seed }),
+      ...(options.trials !== undefined && { trials: options.trials }),
+    };
+  } else {
+    if (typeof options.drill !== 'string' || !Object.hasOwn(drills, options.drill)) {
+      throw new WorldError(
+        'UNKNOWN_DRILL',
+        `runDrills({ drill }): world ${JSON.stringify(definition.name)} has no drill ${JSON.stringify(options.drill)}; ${didYouMean(String(options.drill), Object.keys(drills), 'drills')}`,
+      );
+    }
+    checkSetupData(definition, options.setup ?? {});
+    build = compileBuild(definition, options.drill, options.setup ?? {}, options.trials, options.seed);
+  }
+  if (!Object.hasOwn(drills, build.drill)) {
+    throw new WorldError(
+      'UNKNOWN_DRILL',
+      `runDrills({ build }): the world has no drill ${JSON.stringify(build.drill)}`,
+    );
+  }
+  if (!(Number.isInteger(build.trials) && build.trials >= 1)) {
+    throw new WorldError(
+      'BAD_ARGUMENT',
+      `runDrills: trials must be an integer ≥ 1, received ${String(build.trials)}`,
+    );
+  }
+  const setup = checkSetupData(definition, setupOf(build));
+  const drill = drills[build.drill];
+
+  const behaviorOverrides = new Map<string, CompiledBehavior>();
+  for (const [i, entry] of build.behaviorOverrides.entries()) {
+    const op = definition.operations.get(opKey(entry.operation.packageId, entry.operation.operationId))!;
+    const compiled = definition.compileBehavior(entry.behavior, op, [
+      'tools',
+      'behaviorOverrides',
+      i,
+      'behavior',
+    ]);
+    if ('findings' in compiled) {
+      throw new WorldFileError(
+        compiled.findings.map((f) => ({
+          code: f.code,
+          file: 'runDrills({ setup })',
+          path: `$.tools.behaviorOverrides[${i}].behavior`,
+          message: f.message,
+          ...(f.suggestion && { suggestion: f.suggestion }),
+        })),
+        'runDrills({ setup })',
+      );
+    }
+    behaviorOverrides.set(op.key, compiled.behavior);
+  }
+  const base: EngineSetup = {
+    ...(setup.scenario === undefined
+      ? {}
+      : typeof setup.scenario === 'string'
+        ? scenarioSetup(definition, setup.scenario)
+        : { scenario: setup.scenario }),
+    drillRules: drill.toolOverrides ?? [],
+    testRules: build.testRules,
+    behaviorOverrides,
+  };
+  const task: DrillTask = {
+    id: build.drill,
+    instruction: drill.instruction,
+    actorId: build.actorId,
+    ...(typeof setup.scenario === 'string' && { scenario: setup.scenario }),
+    ...(drill.input !== undefined && { input: cloneJson(drill.input) }),
+  };
+  const timeoutMs = options.timeoutMs ?? drill.timeoutMs;
+
+  const trials: DrillTrial<Output>[] = [];
+  for (let i = 0; i < build.trials; i++) {
+    const seed = trialSeed(build.seed, i);
+    const defects: string[] = [];
+    const engine = host.createEngine(definition, { ...base, seed }, (message) => defects.push(message));
+    const owner = { name: `trial ${i + 1} of the drill "${build.drill}"`, list: [] as Binding[] };
+    const world = host.handleFor(engine, owner);
+    const binding = host.bind(() => engine, build.actorId, { owner, world });
+    host.beginDrill(engine, build.actorId);
+    runtime.restartModelSequences();
+    let run: Run<DrillTask, Output>;
+    try {
+      run = await executeRun<DrillTask, Output>(
+        runtime,
+        (ctx) => options.agent({ task: cloneJson(task), binding, world, trial: i, seed, signal: ctx.signal }),
+        { input: cloneJson(task), ...(timeoutMs !== undefined && { timeoutMs }), kind: 'drill' },
+      );
+    } finally {
+      host.endDrill();
+      for (const b of owner.list) expireBinding(b);
+    }
+    const state = engine.snapshot();
+    const evidence = [...engine.operations];
+    const criteria = evaluateCriteria(drill.success, state, evidence);
+    const reasons = criteria
+      .filter((c) => !c.passed)
+      .map((c) => `${c.description}: ${c.found ?? 'did not hold'}`);
+    if (run.terminalState === 'errored') reasons.push(`the agent threw ${errorText(run.error)}`);
+    if (run.terminalState === 'timed_out') reasons.push(`the agent did not finish within ${timeoutMs} ms`);
+    for (const d of defects) reasons.push(d);
+    const verdict = reasons.length === 0 ? 'passed' : 'failed';
+    // Read by the trace exporter (not enumerable: a Run compares as before).
+    Object.defineProperty(run, 'drill', {
+      value: { name: build.drill, build, seed, verdict },
+      enumerable: false,
+      configurable: true,
+    });
+    trials.push({
+      trial: i,
+      seed,
+      verdict,
+      reasons,
+      criteria,
+      evidence,
+      events: [...engine.events],
+      state,
+      run,
+    });
+  }
+
+  const failed = trials.filter((t) => t.verdict === 'failed');
+  const prefix = (t: DrillTrial<Output>, reason: string) =>
+    build.trials > 1 ? `trial ${t.trial + 1}: ${reason}` : reason;
+  return {
+    drill: build.drill,
+    verdict: failed.length === 0 ? 'passed' : 'failed',
+    reasons: failed.flatMap((t) => t.reasons.map((r) => prefix(t, r))),
+    criteria: (failed[0] ?? trials[trials.length - 1]).criteria,
+    evidence: trials.flatMap((t) => t.evidence),
+    state: trials[trials.length - 1].state,
+    runs: trials.map((t) => t.run),
+    trials,
+    build,
+    seed: build.seed,
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * What tests hold: a world handle (`understudy.world`, a drill's `world`) and bindings
+ * (`world.bind({ actorId })`, a drill's `binding`) that mockTool calls through.
+ */
+import type { WorldEngine } from './engine';
+import { WorldError } from './errors';
+import type { OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
+
+export interface WorldClockHandle {
+  /** World time in ms since the world (re)started. */
+  now(): number;
+  /** Moves the world clock on (scheduled events due by then fire). */
+  advance(ms: number): void;
+  /** Whether Jest's fake timers drive it right now. */
+  readonly faked: boolean;
+}
+
+export interface WorldResetOptions {
+  /** Reset only these packages: their state and the counts of rules and faults on their operations. */
+  packages?: string[];
+  /** Start over from this scenario (a name, or an inline scenario whose rules are per-test). */
+  scenario?: string | ScenarioDef;
+}
+
+export interface WorldHandle {
+  readonly name: string;
+  /** Identifies the world file and its behavior modules (builds record it). */
+  readonly hash: string;
+  /** A copy of the state: `packageId → collection → key → record`. */
+  readonly state: WorldState;
+  /** The evidence: every operation, in order. */
+  readonly operations: readonly OperationRecord[];
+  /** Events emitted by operations and scheduled events. */
+  readonly events: readonly WorldEvent[];
+  readonly clock: WorldClockHandle;
+  reset(options?: WorldResetOptions): void;
+  /** A binding to call the world as `actorId` (default: the world's default actor). */
+  bind(options?: { actorId?: string }): Binding;
+}
+
+/** Who calls the world, and until when: a binding expires with the test or drill that made it. */
+export interface Binding {
+  readonly actorId: string;
+  readonly world: WorldHandle;
+  /** True once the test, drill trial or file that created it has ended. */
+  readonly expired: boolean;
+}
+
+export interface BindingInternals {
+  engine(): WorldEngine;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** What created it, for the expiry message. */
+  owner: string;
+}
+
+const internals = new WeakMap<object, BindingInternals>();
+
+class WorldBinding implements Binding {
+  private isExpired = false;
+  constructor(
+    readonly actorId: string,
+    readonly world: WorldHandle,
+  ) {}
+  get expired(): boolean {
+    return this.isExpired;
+  }
+  /** @internal */
+  expire(): void {
+    this.isExpired = true;
+  }
+}
+
+export function createBinding(actorId: string, world: WorldHandle, inside: BindingInternals): WorldBinding {
+  const binding = new WorldBinding(actorId, world);
+  internals.set(binding, inside);
+  return binding;
+}
+
+export function expireBinding(binding: Binding): void {
+  (binding as WorldBinding).expire();
+}
+
+export function internalsOf(binding: unknown, where: string): BindingInternals {
+  const found = binding && typeof binding === 'object' ? internals.get(binding) : undefined;
+  if (!found) {
+    throw new WorldError(
+      'BAD_ARGUMENT',
+      `${where}: expected a binding from understudy.world.bind({ actorId }) or a drill's { binding }, received ${binding === null ? 'null' : typeof binding}`,
+    );
+  }
+  return found;
+}
+
+export function createHandle(
+  engine: () => WorldEngine,
+  bind: (actorId: string | undefined) => Binding,
+  reset: (options?: WorldResetOptions) => void,
+): WorldHandle {
+  const clock: WorldClockHandle = {
+    now: () => {
+      const e = engine();
+      e.settle();
+      return e.clock.now();
+    },
+    advance: (ms) => {
+      if (!(typeof ms === 'number' && ms >= 0))
+        throw new WorldError(
+          'BAD_ARGUMENT',
+          `world.clock.advance(ms): expected a number ≥ 0, received ${String(ms)}`,
+        );
+      const e = engine();
+      e.clock.advance(ms);
+      e.settle();
+    },
+    get faked() {
+      return engine().clock.faked;
+    },
+  };
+  return {
+    get name() {
+      return engine().definition.name;
+    },
+    get hash() {
+      return engine().definition.hash;
+    },
+    get state() {
+      return engine().snapshot();
+    },
+    get operations() {
+      return [...engine().operations];
+    },
+    get events() {
+      return [...engine().events];
+    },
+    clock,
+    reset,
+    bind: (options) => bind(options?.actorId),
+  };
+}
