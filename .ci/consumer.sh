@@ -17,3 +17,12 @@ JSON
 npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai"
 echo "   node $(node --version), msw $(node -p 'require("msw/package.json").version'), openai $(node -p 'require("openai/package.json").version')"
 CI=true npm test --silent
+
+# The installed bin: validates a good file (exit 0) and a bad one (exit 1, naming the JSON path).
+npx --no-install understudy --help >/dev/null
+npx --no-install understudy validate shared.fixture.json
+printf '{"fixtures":[{"match":{},"response":{"text":"hi"}}]}' > bad.fixture.json
+if npx --no-install understudy validate bad.fixture.json > validate.out 2>&1; then
+  echo "understudy validate accepted a bad fixture file" >&2; exit 1
+fi
+grep -q 'did you mean "content"' validate.out || { cat validate.out >&2; exit 1; }

@@ -1,6 +1,5 @@
 /**
- * The `understudy` CLI as a user runs it: from source (esbuild-register) and, when the
- * package is built (`npm run build`, as CI does before testing), from dist. Exit codes:
+ * The `understudy` CLI run as a process, from source (esbuild-register). Exit codes:
  * 0 ok, 1 the check failed, 2 bad usage.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,13 +11,11 @@ import { testTrace } from '../../src/trace/otlp';
 
 const root = resolve(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'understudy-cli-'));
-const built = join(root, 'dist', 'src', 'cli', 'main.js');
-
-function cli(args: string[], entry: 'source' | 'dist' = 'source') {
+function cli(args: string[]) {
   // From source the way the repository runs it: `node -r esbuild-register src/cli/main.ts` in the root.
-  const argv = entry === 'source' ? ['-r', 'esbuild-register', join(root, 'src', 'cli', 'main.ts')] : [built];
+  const argv = ['-r', 'esbuild-register', join(root, 'src', 'cli', 'main.ts')];
   const r = spawnSync(process.execPath, [...argv, ...args], {
-    cwd: entry === 'source' ? root : dir,
+    cwd: root,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
   });
@@ -87,14 +84,11 @@ const trace = file(
   ),
 );
 
-describe.each(['source', 'dist'] as const)('understudy (%s)', (entry) => {
-  if (entry === 'dist' && !existsSync(join(root, 'dist', 'src', 'cli', 'commands', 'validate.js'))) {
-    it.skip('dist is not built (run npm run build)', () => {});
-    return;
-  }
-  const run = (args: string[]) => cli(args, entry);
-  /** How the CLI shows a file of the temp folder: relative in it (dist runs there), absolute from the root. */
-  const shown = (path: string) => (entry === 'dist' ? path.slice(dir.length + 1) : path);
+// The built `understudy` bin is exercised from an installed tarball by .ci/consumer.sh.
+describe('understudy', () => {
+  const run = cli;
+  /** How the CLI shows a file of the temp folder: absolute, since it runs from the repository root. */
+  const shown = (path: string) => path;
 
   it('--help lists the commands; each command has --help', () => {
     const top = run(['--help']);
@@ -155,7 +149,7 @@ describe.each(['source', 'dist'] as const)('understudy (%s)', (entry) => {
     expect(tree.out).toContain('error in test: boom');
     expect(tree.out).toContain('└─ run 0 [run, test] succeeded');
     expect(tree.out).toContain('tool issue_refund {"orderId":"A-1"} → {"ok":true}  ok');
-    const out = join(dir, `page-${entry}.html`);
+    const out = join(dir, 'page.html');
     const html = run(['report', trace, '--html', out]);
     expect(html.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('<title>✗ agent &gt; refunds</title>');
@@ -172,7 +166,7 @@ describe.each(['source', 'dist'] as const)('understudy (%s)', (entry) => {
       input: 'hi',
       expected: { terminalState: 'succeeded' },
     });
-    const out = join(dir, `tasks-${entry}.jsonl`);
+    const out = join(dir, 'tasks.jsonl');
     expect(run(['golden', 'export', goodGolden, '-o', out]).code).toBe(0);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
     const bad = run(['golden', 'export', goodGolden, badGolden, '-o', join(dir, 'never.jsonl')]);
