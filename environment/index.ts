@@ -106,7 +106,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       throw new Error(noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
     this.interception = await startInterception({
-      handle: (request) => bridge.runtime?.handleRequest(request),
+      handle: (request) => (bridge.runtime ?? bridge.loadRuntime?.())?.handleRequest(request),
       unhandled: (request) => {
         bridge.unhandled.push(describeRequest(request));
       },
@@ -115,7 +115,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     bridge.upstream = (request) => interception.passthrough(request);
     const mswFetch = this.interception.fetch;
     const fetch = (input: unknown, init?: unknown) =>
-      bridge.runtime?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
+      (bridge.runtime ?? bridge.loadRuntime?.())?.handleFetch(input, init) ??
+      mswFetch(input as RequestInfo, init as RequestInit);
     this.global.fetch = fetch as typeof globalThis.fetch;
 
     const env = this.global.process.env;

@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Ajv, { type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { createAjv } from '../ajv';
 import { type FileIssue, formatIssue } from '../fixtures/errors';
 import { formatOf } from '../fixtures/format';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../fixtures/issues';
@@ -90,7 +91,7 @@ const goldenDialect: IssueDialect = {
 
 let compiled: ValidateFunction | undefined;
 function validator(): ValidateFunction {
-  compiled ??= new Ajv({
+  compiled ??= createAjv({
     allErrors: true,
     verbose: true,
     allowUnionTypes: true,

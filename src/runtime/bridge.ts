@@ -81,6 +81,11 @@ export interface SandboxRuntime {
 export interface Bridge {
   options: ResolvedOptions;
   runtime: SandboxRuntime | undefined;
+  /**
+   * Creates the runtime in the test realm on first need (set by the preset's setup file), so a
+   * test file that never talks to a model or tool pays nothing for loading it.
+   */
+  loadRuntime?: () => SandboxRuntime;
   /** Requests nothing handled, recorded by the environment, drained at test end. */
   unhandled: string[];
   /** Whether a test is running now (hooks of beforeAll/afterAll run outside one). */

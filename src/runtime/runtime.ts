@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortReason, type Clock, createClock } from '../clock';
 import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
-import { loadFixtureFiles } from '../fixtures/load';
 import type { Fixture, StreamShaping } from '../fixtures/types';
 import { sourceOf } from '../fixtures/types';
 import { MockModel } from '../model/mock-model';
@@ -76,7 +75,11 @@ export class Runtime implements SandboxRuntime {
       () => bridge?.phase,
       () => (this as { world?: { operations?: unknown[] } }).world?.operations,
     );
-    if (options.fixtures.length > 0) this.model.use(loadFixtureFiles(options.fixtures), 'config');
+    if (options.fixtures.length > 0) {
+      // Required here: the file loader pulls in js-yaml and ajv, which only configs with fixture files need.
+      const { loadFixtureFiles } = require('../fixtures/load') as typeof import('../fixtures/load');
+      this.model.use(loadFixtureFiles(options.fixtures), 'config');
+    }
     this.recording = new Recording(this, bridge);
     // Loads the configured world (option or @understudy-world pragma); a bad file fails the test file here.
     this.world = new WorldHost(
@@ -354,6 +357,8 @@ export function getRuntime(): Runtime {
   const runtime = new Runtime(bridge.options, bridge);
   g[RUNTIME_KEY] = runtime;
   bridge.runtime = runtime;
+  // Created lazily inside a running test: that test's registrations must still be test-scoped.
+  if (bridge.currentTest !== undefined) runtime.testStarted(bridge.currentTest);
   return runtime;
 }
 

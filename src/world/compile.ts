@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from '../ajv';
 import { formatPath, type PathSegment, pointerToSegments } from '../fixtures/json-path';
 import { type BuiltinDef, builtinCodes, type CompiledBehavior } from './behaviors';
 import { closest, didYouMean } from './dialect';
@@ -198,7 +199,7 @@ function compileSchema(schema: object | boolean): ValidateFunction {
   if (!validate) {
     // No draft-07 meta-schema check (compiling the meta-schema costs ~80 ms per test file);
     // ajv still refuses what it cannot compile (a bad type, a bad pattern, a dangling $ref).
-    operationAjv ??= new Ajv({
+    operationAjv ??= createAjv({
       allErrors: true,
       strict: false,
       allowUnionTypes: true,

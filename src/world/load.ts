@@ -6,7 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import Ajv, { type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { createAjv } from '../ajv';
 import type { FileIssue } from '../fixtures/errors';
 import { formatOf } from '../fixtures/format';
 import { findingsFromAjv, toIssues } from '../fixtures/issues';
@@ -49,7 +50,7 @@ function schemaValidators(): { world: Validator; setup(): Validator } {
     validators = { world: ready.validateWorld, setup: () => ready.validateSetup };
     return validators;
   }
-  const ajv = new Ajv({ ...WORLD_AJV_OPTIONS, validateSchema: false });
+  const ajv = createAjv({ ...WORLD_AJV_OPTIONS, validateSchema: false });
   ajv.addSchema(worldSchema, 'world');
   let setup: ValidateFunction | undefined;
   validators = {

@@ -1,0 +1,27 @@
+/**
+ * The matchers as `expect.extend` sees them, each loading its implementation on first
+ * use: the preset registers them in every test file, and most files call only a few.
+ */
+import type { matchers as Matchers } from './index';
+
+type Name = keyof typeof Matchers;
+type Impl = (this: unknown, ...args: unknown[]) => unknown;
+
+const modules: Record<Name, () => Record<string, Impl>> = {
+  toHaveCalledToolSequence: () => require('./tool-sequence'),
+  toHaveCalledTool: () => require('./called-tool'),
+  toHaveFinalMessage: () => require('./final-message'),
+  toHaveTerminalState: () => require('./terminal-state'),
+  toHavePassedDrill: () => require('./drill'),
+  toMatchPromptSnapshot: () => require('./prompt'),
+  toHavePromptTokensBelow: () => require('./prompt'),
+};
+
+export const lazyMatchers = Object.fromEntries(
+  (Object.keys(modules) as Name[]).map((name) => [
+    name,
+    function (this: unknown, ...args: unknown[]) {
+      return modules[name]()[name].apply(this, args);
+    },
+  ]),
+) as unknown as typeof Matchers;
