@@ -15,7 +15,7 @@ cat > package.json <<JSON
 { "name": "understudy-consumer", "private": true, "scripts": { "test": "jest" } }
 JSON
 npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai"
-echo "   node $(node --version), msw $(node -p 'require("msw/package.json").version'), openai $(node -p 'require("openai/package.json").version')"
+echo "   node $(node --version); installed: $(npm ls msw openai jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|jest-understudy)@[^ ]+' | tr '\n' ' ')"
 CI=true npm test --silent
 
 # The installed bin: validates a good file (exit 0) and a bad one (exit 1, naming the JSON path).
