@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
-import { describe, expect, it } from '@jest/globals';
-import { type CaseResult, runCases } from './run-cases';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { type ChildFile, runJest } from '../support/child-jest';
 
-function byTitle(results: CaseResult[], title: string) {
+function byTitle(results: ChildFile[], title: string) {
   for (const r of results) {
     const t = r.tests.find((x) => x.title === title);
     if (t) return { ...t, message: stripVTControlCharacters(t.failureMessages.join('\n')) };
@@ -11,9 +11,14 @@ function byTitle(results: CaseResult[], title: string) {
 }
 
 describe('the environment, seen from outside a Jest run', () => {
-  const results = runCases('*.case.ts', {
-    providers: { openai: { baseURL: 'https://llm-proxy.internal.test/openai/v1' } },
-  });
+  let results: ChildFile[] = [];
+  beforeAll(async () => {
+    const child = await runJest({
+      testMatch: ['__tests__/environment/cases/*.case.ts'],
+      understudy: { providers: { openai: { baseURL: 'https://llm-proxy.internal.test/openai/v1' } } },
+    });
+    results = child.files;
+  }, 60_000);
 
   it('fails a test whose agent swallowed an unmatched model request, naming keys and nearest fixtures', () => {
     const t = byTitle(results, 'an agent that swallows the SDK error');

@@ -10,13 +10,13 @@ import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import UnderstudyReporter from '../../src/reporter';
 import type { OtlpTrace } from '../../src/trace/otlp';
 import { readTrace, type SpanNode } from '../../src/trace/read';
-import { type ChildRun, root, runJest } from './run-jest';
+import { type ChildRun, root, runJest } from '../support/child-jest';
 
 let child: ChildRun;
 let traceFolder: (caseFile: string) => string;
 
-beforeAll(() => {
-  child = runJest({
+beforeAll(async () => {
+  child = await runJest({
     testMatch: [
       '__tests__/evidence/cases/traces.case.ts',
       '__tests__/evidence/cases/timeline.case.ts',

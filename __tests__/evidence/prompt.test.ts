@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { countPromptTokens, encodingFor, promptsText } from '../../matchers/prompt';
-import { root, runJest } from './run-jest';
+import { root, runJest } from '../support/child-jest';
 
 const CASE = `
 import { expect, it } from '@jest/globals';
@@ -23,7 +23,7 @@ it('keeps the assembled prompt stable and small', async () => {
 `;
 
 describe('toMatchPromptSnapshot and toHavePromptTokensBelow', () => {
-  it('write a real snapshot, fail when the prompt changes, and update with -u', () => {
+  it('write a real snapshot, fail when the prompt changes, and update with -u', async () => {
     const dir = mkdtempSync(join(require('node:os').tmpdir(), 'understudy-prompt-'));
     const file = join(dir, 'prompt.case.ts');
     writeFileSync(file, CASE);
@@ -31,7 +31,7 @@ describe('toMatchPromptSnapshot and toHavePromptTokensBelow', () => {
     const run = (args: string[], env: Record<string, string> = {}) =>
       runJest({ testMatch: [file], roots: [dir], args, env });
 
-    const first = run(['--ci=false']);
+    const first = await run(['--ci=false']);
     expect(first.files[0].tests[0]).toMatchObject({ status: 'passed' });
     const written = readFileSync(snap, 'utf8');
     expect(written).toContain('exports[`keeps the assembled prompt stable and small: prompt 1`]');
@@ -39,13 +39,13 @@ describe('toMatchPromptSnapshot and toHavePromptTokensBelow', () => {
     expect(written).toContain('search_docs: Search the product docs.');
     expect(written).toContain('"required": [');
 
-    const changed = run(['--ci'], { PROMPT_VARIANT: '1' });
+    const changed = await run(['--ci'], { PROMPT_VARIANT: '1' });
     const failure = changed.files[0].tests[0];
     expect(failure.status).toBe('failed');
     expect(failure.failureMessages.join('\n')).toContain('toMatchPromptSnapshot');
     expect(failure.failureMessages.join('\n')).toContain('Also list every policy you know');
 
-    const updated = run(['--ci=false', '-u'], { PROMPT_VARIANT: '1' });
+    const updated = await run(['--ci=false', '-u'], { PROMPT_VARIANT: '1' });
     expect(updated.files[0].tests[0].status).toBe('passed');
     expect(readFileSync(snap, 'utf8')).toContain('Also list every policy you know, in full detail.');
   }, 90_000);

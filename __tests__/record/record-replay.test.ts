@@ -54,7 +54,7 @@ const withKeys = {
 };
 
 function allTests(result: ChildResult) {
-  return result.files.flatMap((f) => f.tests.map((t) => ({ ...t, file: f.file, fileMessage: f.message })));
+  return result.files.flatMap((f) => f.tests.map((t) => ({ ...t, file: f.name, fileMessage: f.message })));
 }
 
 function failuresOf(result: ChildResult): string {

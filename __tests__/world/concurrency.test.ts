@@ -5,14 +5,22 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { runWorldCases } from './run-cases';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type ChildFile, runJest } from '../support/child-jest';
 
 describe('worlds in parallel workers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'understudy-world-barrier-'));
-  const results = runWorldCases('*.case.ts', { WORLD_CASES_DIR: dir });
+  let results: ChildFile[] = [];
+  beforeAll(async () => {
+    const child = await runJest({
+      testMatch: ['__tests__/world/cases/*.case.ts'],
+      args: ['--maxWorkers=2'],
+      env: { WORLD_CASES_DIR: dir },
+    });
+    results = child.files;
+  }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const byFile = (name: string) => results.find((r) => r.file.endsWith(name))!;
+  const byFile = (name: string) => results.find((r) => r.name.endsWith(name))!;
 
   it('two files writing the same world at the same time, in two workers, each see only their own state', () => {
     expect(byFile('writer-a.case.ts').tests).toEqual([expect.objectContaining({ status: 'passed' })]);
@@ -23,8 +31,8 @@ describe('worlds in parallel workers', () => {
 
   it('a file whose world is refused fails before its tests, with the file, line and JSON path', () => {
     const broken = byFile('broken-world.case.ts');
-    expect(broken.failureMessage).toContain('WorldFileError');
-    expect(broken.failureMessage).toMatch(
+    expect(broken.message).toContain('WorldFileError');
+    expect(broken.message).toMatch(
       /broken\.world\.yaml:8:\d+ at \$\.toolOverrides\[0\]\.operation\.operationId: package "shop" has no operation "orders\.gett" — did you mean "orders\.get"\?/,
     );
   });

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const root = resolve(__dirname, '..', '..');
+
+export interface ChildTest {
+  title: string;
+  fullName: string;
+  status: string;
+  failureMessages: string[];
+}
+
+export interface ChildFile {
+  name: string;
+  /** The file-level failure (a suite that failed to run, errors outside tests). */
+  message: string;
+  /** The per-file counts the preset's test runner attaches for the reporter. */
+  understudy?: any;
+  tests: ChildTest[];
+}
+
+export interface ChildRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  files: ChildFile[];
+  /** This run's temp folder (traces go in `traces/` here). */
+  dir: string;
+}
+
+export interface ChildOptions {
+  /** testMatch patterns relative to the repository root (or absolute). */
+  testMatch: string[];
+  /** Extra folders to look for tests in (besides the repository). */
+  roots?: string[];
+  understudy?: Record<string, unknown>;
+  /** Use the repository's reporter besides the JSON output. */
+  reporter?: boolean;
+  args?: string[];
+  /** Extra environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Runs test files in a child Jest configured like the preset (the repository's environment,
+ * test runner, setup file and, on request, reporter, all from source), as a user's project
+ * would: some behaviours (a test failed by the environment, a trace, the reporter's summary)
+ * can only be seen from outside the run. Asynchronous, so a server the parent test runs
+ * (a fake upstream) keeps answering meanwhile.
+ */
+export function runJest(options: ChildOptions): Promise<ChildRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'understudy-child-'));
+  const config = {
+    rootDir: root,
+    testMatch: options.testMatch.map((p) => (p.startsWith('/') ? p : `<rootDir>/${p}`)),
+    roots: ['<rootDir>', ...(options.roots ?? [])],
+    transform: {
+      '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+    },
+    moduleNameMapper: {
+      '^jest-understudy$': '<rootDir>/src/index.ts',
+      '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',
+    },
+    testEnvironment: '<rootDir>/environment/index.ts',
+    testRunner: '<rootDir>/presets/test-runner.ts',
+    setupFilesAfterEnv: ['<rootDir>/presets/setup.ts'],
+    testEnvironmentOptions: { understudy: { traceDir: join(dir, 'traces'), ...options.understudy } },
+    reporters: options.reporter ? ['default', '<rootDir>/src/reporter/index.ts'] : ['default'],
+    fakeTimers: { doNotFake: ['queueMicrotask'] },
+  };
+  const configPath = join(dir, 'jest.config.json');
+  const out = join(dir, 'results.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  const env: Record<string, string> = {};
+  const merged = {
+    ...process.env,
+    NODE_OPTIONS: '--experimental-vm-modules',
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+    ...options.env,
+  };
+  for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
+  const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+  const argv = [jest, '--config', configPath, '--json', '--outputFile', out, '--ci', ...(options.args ?? [])];
+  const child = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (code) => {
+      let parsed: {
+        testResults: Array<{ name: string; message: string; understudy?: unknown; assertionResults: any[] }>;
+      };
+      try {
+        parsed = JSON.parse(readFileSync(out, 'utf8'));
+      } catch {
+        fail(new Error(`the child Jest wrote no results (exit ${code}):\n${stderr}`));
+        return;
+      }
+      done({
+        code,
+        stdout,
+        stderr,
+        dir,
+        files: parsed.testResults.map((r) => ({
+          name: r.name,
+          message: r.message,
+          understudy: r.understudy,
+          tests: r.assertionResults.map((a) => ({
+            title: a.title,
+            fullName: a.fullName,
+            status: a.status,
+            failureMessages: a.failureMessages,
+          })),
+        })),
+      });
+    });
+  });
+}
