@@ -8,6 +8,7 @@
  * adds search, filters and expand/collapse all.
  */
 import { stripVTControlCharacters } from 'node:util';
+import type { ExpectationEvidence as Expectation } from './evidence';
 import { parsed, type SpanNode, type TraceTree } from './read';
 
 const esc = (value: unknown): string =>
@@ -369,19 +370,6 @@ ${exception ? `<div class="errbox"><b>${esc(exception.attributes['exception.type
 ${io}${drill}
 <ol class="steps">${items.join('\n')}</ol>
 </section>`;
-}
-
-interface Expectation {
-  matcher: string;
-  negated: boolean;
-  mode?: string;
-  args?: string;
-  expected: Array<{ name: string; args?: unknown }>;
-  actual: Array<{ name: string; args?: unknown }>;
-  rows: Array<{ expected?: number; received?: number; ok: boolean }>;
-  divergence?: number;
-  message: string;
-  runIndex?: number;
 }
 
 function stepText(s: { name: string; args?: unknown } | undefined): string {
