@@ -7,30 +7,63 @@
  */
 const { performance } = require('node:perf_hooks');
 
-const URL = 'https://api.openai.com/v1/chat/completions';
-const MODEL = 'gpt-4o';
 const API_KEY = 'sk-understudy-bench';
+const SYSTEM = 'You are a travel helper. Use the tools when they help.';
 
-const TOOLS = [
+/**
+ * The wire protocols the mock model speaks: the codec that must serve each (`ModelCall.protocol`),
+ * where the SDK sends the request, and the model asked for.
+ */
+const PROTOCOLS = {
+  chat: {
+    label: 'OpenAI Chat Completions',
+    codec: 'openai.chat',
+    url: 'https://api.openai.com/v1/chat/completions',
+    model: 'gpt-4o',
+  },
+  responses: {
+    label: 'OpenAI Responses',
+    codec: 'openai.responses',
+    url: 'https://api.openai.com/v1/responses',
+    model: 'gpt-4o',
+  },
+  anthropic: {
+    label: 'Anthropic Messages',
+    codec: 'anthropic.messages',
+    url: 'https://api.anthropic.com/v1/messages',
+    model: 'claude-sonnet-4-6', // a model the SDK does not warn about (a console.warn per call)
+  },
+  gemini: {
+    label: 'Gemini generateContent',
+    codec: 'gemini.generateContent',
+    // @google/genai 3 asks the v1 API; it adds `?alt=sse` (interceptors match the path).
+    url: 'https://generativelanguage.googleapis.com/v1/models/gemini-2.5-flash:streamGenerateContent',
+    model: 'gemini-2.5-flash',
+  },
+};
+/** Kept for the chat-only callers. */
+const URL = PROTOCOLS.chat.url;
+const MODEL = PROTOCOLS.chat.model;
+
+/** The two tools, as neutral declarations; each protocol's request spells them its own way. */
+const TOOL_DECLARATIONS = [
   {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      description: 'Current weather for a city',
-      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    },
+    name: 'get_weather',
+    description: 'Current weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   },
   {
-    type: 'function',
-    function: {
-      name: 'get_time',
-      description: 'Local time in a time zone',
-      parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
-    },
+    name: 'get_time',
+    description: 'Local time in a time zone',
+    parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
   },
 ];
+const TOOLS = TOOL_DECLARATIONS.map((t) => ({ type: 'function', function: t }));
 
-/** The two canned replies: a short content reply and a parallel two-tool-call reply (fixed ids). */
+/**
+ * The two canned replies, provider-neutral: one fixture answers every protocol. A short content
+ * reply and a parallel two-tool-call reply (fixed ids).
+ */
 const REPLIES = {
   content: {
     key: 'bench-reply-content',
@@ -47,54 +80,167 @@ const REPLIES = {
   },
 };
 
-/** Tool-call reply first: it is the one the targets are judged on first. */
+/**
+ * Chat Completions plain and streamed, both replies (the tool-call reply first: it is the one
+ * the targets are judged on first); then the same tool-call reply streamed on each other protocol.
+ */
 const VARIANTS = [
-  { id: 'tools/json', reply: 'tools', stream: false },
-  { id: 'tools/sse', reply: 'tools', stream: true },
-  { id: 'content/json', reply: 'content', stream: false },
-  { id: 'content/sse', reply: 'content', stream: true },
+  { id: 'chat tools/json', protocol: 'chat', reply: 'tools', stream: false },
+  { id: 'chat tools/sse', protocol: 'chat', reply: 'tools', stream: true },
+  { id: 'chat content/json', protocol: 'chat', reply: 'content', stream: false },
+  { id: 'chat content/sse', protocol: 'chat', reply: 'content', stream: true },
+  { id: 'responses tools/sse', protocol: 'responses', reply: 'tools', stream: true },
+  { id: 'anthropic tools/sse', protocol: 'anthropic', reply: 'tools', stream: true },
+  { id: 'gemini tools/sse', protocol: 'gemini', reply: 'tools', stream: true },
 ];
 
+const userText = (variant) =>
+  `What is the weather and the local time in Paris right now? (${REPLIES[variant.reply].key})`;
+
+/** The SDK call's parameters: the same system prompt, user message and tools on every protocol. */
 function paramsFor(variant) {
-  const { key } = REPLIES[variant.reply];
-  const params = {
-    model: MODEL,
-    messages: [
-      { role: 'system', content: 'You are a travel helper. Use the tools when they help.' },
-      { role: 'user', content: `What is the weather and the local time in Paris right now? (${key})` },
-    ],
-    tools: TOOLS,
-  };
-  if (variant.stream) params.stream = true;
-  return params;
+  const { model } = PROTOCOLS[variant.protocol];
+  const user = userText(variant);
+  switch (variant.protocol) {
+    case 'chat': {
+      const params = {
+        model,
+        messages: [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: user },
+        ],
+        tools: TOOLS,
+      };
+      if (variant.stream) params.stream = true;
+      return params;
+    }
+    case 'responses':
+      return {
+        model,
+        instructions: SYSTEM,
+        input: [{ role: 'user', content: user }],
+        tools: TOOL_DECLARATIONS.map((t) => ({ type: 'function', ...t, strict: false })),
+        stream: variant.stream,
+      };
+    case 'anthropic':
+      return {
+        model,
+        max_tokens: 1024,
+        system: SYSTEM,
+        messages: [{ role: 'user', content: user }],
+        tools: TOOL_DECLARATIONS.map(({ name, description, parameters }) => ({
+          name,
+          description,
+          input_schema: parameters,
+        })),
+        stream: variant.stream,
+      };
+    case 'gemini':
+      return {
+        model,
+        contents: [{ role: 'user', parts: [{ text: user }] }],
+        config: {
+          systemInstruction: SYSTEM,
+          tools: [
+            {
+              functionDeclarations: TOOL_DECLARATIONS.map(({ name, description, parameters }) => ({
+                name,
+                description,
+                parametersJsonSchema: parameters,
+              })),
+            },
+          ],
+        },
+      };
+    default:
+      throw new Error(`unknown protocol ${variant.protocol}`);
+  }
 }
 
-/** jest-understudy fixtures for both replies (`understudy.model.use(...)`). */
+/**
+ * An SDK client for a protocol. `sdks` are the caller's SDK classes ({ OpenAI, Anthropic,
+ * GoogleGenAI }: inside the Jest sandbox they must be the sandbox's). `fetch` replaces the global
+ * fetch (the floor); `origin` points the client at another server (aimock: `http://127.0.0.1:port`).
+ * No retries anywhere (the Gemini SDK retries only when given `retryOptions`).
+ */
+function createClient(protocol, sdks, { fetch, origin } = {}) {
+  switch (protocol) {
+    case 'chat':
+    case 'responses':
+      return new sdks.OpenAI({
+        apiKey: API_KEY,
+        maxRetries: 0,
+        ...(fetch && { fetch }),
+        ...(origin && { baseURL: `${origin}/v1` }),
+      });
+    case 'anthropic':
+      return new sdks.Anthropic({
+        apiKey: API_KEY,
+        maxRetries: 0,
+        ...(fetch && { fetch }),
+        ...(origin && { baseURL: origin }),
+      });
+    case 'gemini':
+      // @google/genai takes a custom fetch in `httpOptions` (typed `HttpOptions.fetch`). aimock serves
+      // Gemini under /v1beta only, so a client pointed at another origin asks that version.
+      return new sdks.GoogleGenAI({
+        apiKey: API_KEY,
+        httpOptions: { ...(fetch && { fetch }), ...(origin && { baseUrl: origin, apiVersion: 'v1beta' }) },
+      });
+    default:
+      throw new Error(`unknown protocol ${protocol}`);
+  }
+}
+
+/** Starts the variant's request: the parsed reply, or (streamed) the SDK's raw async iterable of events. */
+function open(client, variant) {
+  const params = paramsFor(variant);
+  switch (variant.protocol) {
+    case 'chat':
+      return client.chat.completions.create(params);
+    case 'responses':
+      return client.responses.create(params);
+    case 'anthropic':
+      return client.messages.create(params);
+    case 'gemini':
+      return variant.stream
+        ? client.models.generateContentStream(params)
+        : client.models.generateContent(params);
+    default:
+      throw new Error(`unknown protocol ${variant.protocol}`);
+  }
+}
+
+/** jest-understudy fixtures for both replies (`understudy.model.use(...)`); they serve every protocol. */
 function understudyFixtures() {
   return Object.values(REPLIES).map(({ key, response }) => ({ match: { userMessage: key }, response }));
 }
 
 /**
- * Builds the timed call for a client: `chat.completions.create`, and for a streamed variant
- * `stream: true` with every chunk consumed by `for await` (no SDK-side reassembly).
+ * Builds the timed call for a client: the plain request, or for a streamed variant the request
+ * with every event consumed by `for await` from the SDK's raw stream (no SDK-side reassembly such
+ * as `.stream()` / `finalMessage()` on top).
  */
 function makeCall(client, variant) {
-  const params = paramsFor(variant);
-  if (!variant.stream) return () => client.chat.completions.create(params);
+  if (!variant.stream) return () => open(client, variant);
   return async () => {
-    const stream = await client.chat.completions.create(params);
     let last;
-    for await (const chunk of stream) last = chunk;
+    for await (const event of await open(client, variant)) last = event;
     return last;
   };
 }
 
-/** One untimed call, reduced to what must be equal across targets: content and tool calls. */
+const parseArgs = (a) => (typeof a === 'string' ? JSON.parse(a) : a);
+
+/**
+ * One untimed call, reduced to what must be equal across targets: content, tool calls (id, name,
+ * parsed arguments) and the protocol's own finish reason / stop reason / status.
+ */
 async function summarize(client, variant) {
-  const params = paramsFor(variant);
+  const result = await open(client, variant);
   if (!variant.stream) {
-    const completion = await client.chat.completions.create(params);
-    const message = completion.choices[0].message;
+    // Plain calls are Chat Completions only.
+    const message = result.choices[0].message;
     return {
       content: message.content ?? null,
       toolCalls: (message.tool_calls ?? []).map((c) => ({
@@ -102,29 +248,60 @@ async function summarize(client, variant) {
         name: c.function.name,
         arguments: JSON.parse(c.function.arguments),
       })),
-      finishReason: completion.choices[0].finish_reason,
+      finishReason: result.choices[0].finish_reason,
     };
   }
-  const stream = await client.chat.completions.create(params);
   let content = null;
   let finishReason = null;
   const calls = [];
-  for await (const chunk of stream) {
-    const choice = chunk.choices[0];
-    if (!choice) continue;
-    if (typeof choice.delta.content === 'string' && choice.delta.content !== '')
-      content = (content ?? '') + choice.delta.content;
-    for (const d of choice.delta.tool_calls ?? []) {
-      calls[d.index] ??= { id: '', name: '', arguments: '' };
-      if (d.id) calls[d.index].id = d.id;
-      if (d.function?.name) calls[d.index].name = d.function.name;
-      if (d.function?.arguments) calls[d.index].arguments += d.function.arguments;
+  const addText = (t) => {
+    if (typeof t === 'string' && t !== '') content = (content ?? '') + t;
+  };
+  for await (const event of result) {
+    if (variant.protocol === 'chat') {
+      const choice = event.choices[0];
+      if (!choice) continue;
+      addText(choice.delta.content);
+      for (const d of choice.delta.tool_calls ?? []) {
+        calls[d.index] ??= { id: '', name: '', arguments: '' };
+        if (d.id) calls[d.index].id = d.id;
+        if (d.function?.name) calls[d.index].name = d.function.name;
+        if (d.function?.arguments) calls[d.index].arguments += d.function.arguments;
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    } else if (variant.protocol === 'responses') {
+      if (event.type === 'response.output_text.delta') addText(event.delta);
+      if (event.type === 'response.output_item.added' && event.item.type === 'function_call')
+        calls[event.output_index] = { id: event.item.call_id, name: event.item.name, arguments: '' };
+      if (event.type === 'response.function_call_arguments.delta')
+        calls[event.output_index].arguments += event.delta;
+      if (event.type === 'response.completed' || event.type === 'response.incomplete')
+        finishReason = event.response.status;
+    } else if (variant.protocol === 'anthropic') {
+      if (event.type === 'content_block_start' && event.content_block.type === 'tool_use')
+        calls[event.index] = { id: event.content_block.id, name: event.content_block.name, arguments: '' };
+      if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta')
+        calls[event.index].arguments += event.delta.partial_json;
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta')
+        addText(event.delta.text);
+      if (event.type === 'message_delta' && event.delta.stop_reason) finishReason = event.delta.stop_reason;
+    } else if (variant.protocol === 'gemini') {
+      const candidate = event.candidates?.[0];
+      for (const part of candidate?.content?.parts ?? []) {
+        addText(part.text);
+        if (part.functionCall)
+          calls.push({
+            id: part.functionCall.id,
+            name: part.functionCall.name,
+            arguments: part.functionCall.args,
+          });
+      }
+      if (candidate?.finishReason) finishReason = candidate.finishReason;
     }
-    if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   return {
     content,
-    toolCalls: calls.map((c) => ({ ...c, arguments: JSON.parse(c.arguments) })),
+    toolCalls: calls.filter(Boolean).map((c) => ({ ...c, arguments: parseArgs(c.arguments) })),
     finishReason,
   };
 }
@@ -162,11 +339,13 @@ module.exports = {
   URL,
   MODEL,
   API_KEY,
+  PROTOCOLS,
   TOOLS,
   REPLIES,
   VARIANTS,
   DEFAULT_PLAN,
   paramsFor,
+  createClient,
   understudyFixtures,
   makeCall,
   summarize,

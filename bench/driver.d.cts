@@ -1,8 +1,10 @@
 import type { Fixture } from 'jest-understudy';
-import type OpenAI from 'openai';
+
+export type Protocol = 'chat' | 'responses' | 'anthropic' | 'gemini';
 
 export interface Variant {
-  id: 'tools/json' | 'tools/sse' | 'content/json' | 'content/sse';
+  id: string;
+  protocol: Protocol;
   reply: 'content' | 'tools';
   stream: boolean;
 }
@@ -21,15 +23,33 @@ export interface Plan {
   calls: number;
 }
 
+/** The SDK classes a client is built from (inside the Jest sandbox: the sandbox's own). */
+export interface Sdks {
+  OpenAI: new (options: any) => unknown;
+  Anthropic: new (options: any) => unknown;
+  GoogleGenAI: new (options: any) => unknown;
+}
+
+export type Fetch = (input: any, init?: any) => Promise<Response>;
+
 export declare const URL: string;
 export declare const MODEL: string;
 export declare const API_KEY: string;
+export declare const PROTOCOLS: Record<
+  Protocol,
+  { label: string; codec: string; url: string; model: string }
+>;
 export declare const VARIANTS: Variant[];
 export declare const DEFAULT_PLAN: Plan;
 export declare function paramsFor(variant: Variant): Record<string, unknown>;
+export declare function createClient(
+  protocol: Protocol,
+  sdks: Sdks,
+  options?: { fetch?: Fetch; origin?: string },
+): unknown;
 export declare function understudyFixtures(): Fixture[];
-export declare function makeCall(client: OpenAI, variant: Variant): () => Promise<unknown>;
-export declare function summarize(client: OpenAI, variant: Variant): Promise<Summary>;
+export declare function makeCall(client: unknown, variant: Variant): () => Promise<unknown>;
+export declare function summarize(client: unknown, variant: Variant): Promise<Summary>;
 export declare function measure<K extends string>(
   calls: Record<K, () => Promise<unknown>>,
   plan: Plan,

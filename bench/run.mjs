@@ -5,21 +5,26 @@
  * See docs/benchmarks.md. No figure is asserted on; the exit code only says whether a phase crashed.
  *
  * Phases (each in its own process):
- *   1. calls    Jest on bench/calls.bench.ts under the environment: environment + in-process floor
+ *   1. calls    Jest on bench/calls.bench.ts under the environment: environment + in-process floor,
+ *               Chat Completions plain and streamed, Responses / Anthropic Messages / Gemini streamed
  *      host     plain Node: floor again, bare msw 3, aimock over 127.0.0.1
  *   2. startup  environments constructed directly (bench/startup.cjs), then Jest end to end on
- *               generated trivial test files under both environments (bench/startup-reporter.cjs)
+ *               generated test files (trivial, and one replayed model call) under both environments
+ *               (bench/startup-reporter.cjs)
  *   3. matching MockModel.resolve with 10 and 10,000 fixtures (bench/matching.cjs)
+ *   4. world    mockTool sync/async and a world HTTP tool call vs jest.fn (bench/world.mjs, its own Jest)
  *
  * UNDERSTUDY_BENCH_QUICK=1 shrinks every loop (for checking the script, not for figures).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const driver = createRequire(import.meta.url)('./driver.cjs');
 const quick = process.env.UNDERSTUDY_BENCH_QUICK === '1';
 // Per pass: `prewarm` untimed calls of every reply and target, then per reply `warmup` more and
 // `calls` timed calls per target (the targets of one process alternate call by call).
@@ -28,6 +33,7 @@ const PLAN = quick ? { prewarm: 5, warmup: 5, calls: 10 } : { prewarm: 200, warm
 const STARTUP = quick ? { warmup: 2, iterations: 6, files: 4 } : { warmup: 10, iterations: 50, files: 25 };
 const MATCHING = quick ? { batches: 3, perBatch: 200 } : { batches: 15, perBatch: 2000 };
 const PHASE_TIMEOUT_MS = 180_000;
+const E2E_PROJECTS = ['startup-node', 'startup-understudy', 'call-node', 'call-understudy'];
 
 const TARGETS = {
   envFloor: 1.5, // environment / floor ≤ 1.5x (aim)
@@ -35,6 +41,7 @@ const TARGETS = {
   msw: 1, // msw / environment ≥ 1x (required)
   startupMs: 25, // understudy − node ≤ 25 ms per file
   matching: 1.5, // 10,000 / 10 ≤ 1.5x
+  worldDirectUs: 50, // mockTool direct call < 50 µs median (judged by bench/world.mjs)
 };
 
 const tmp = mkdtempSync(join(tmpdir(), 'understudy-bench-'));
@@ -91,6 +98,7 @@ try {
   // passes[p][target][variant] = ms per call.
   const passes = [];
   const cpuPasses = []; // the same, process CPU ms per call
+  const differences = {}; // known, reported differences of a host target's reply (host-calls.mjs)
   const callsOut = join(tmp, 'calls.json');
   const callsInput = join(tmp, 'calls-input.json'); // the first pass's bytes and summaries, for the host
   const runSandbox = (pass) => () => {
@@ -123,6 +131,7 @@ try {
     const result = readJson(out);
     passes[pass][key] = result.samples;
     cpuPasses[pass][key] = result.cpu;
+    if (Object.keys(result.differences ?? {}).length > 0) differences[target] = result.differences;
   };
   for (let pass = 0; pass < PASSES; pass++) {
     passes.push({});
@@ -137,6 +146,14 @@ try {
     for (let k = 0; k < steps.length; k++) steps[(pass + k) % steps.length]();
   }
 
+  // 4. The world (run now, next to the other sandbox timings; printed last).
+  const worldOut = join(tmp, 'world.json');
+  phase('world: mockTool sync/async and HTTP tool call vs jest.fn', [
+    join(root, 'bench/world.mjs'),
+    worldOut,
+  ]);
+  const world = readJson(worldOut);
+
   // 2. Start-up per test file.
   const startupOut = join(tmp, 'startup.json');
   phase('startup: environments constructed directly', [
@@ -147,22 +164,20 @@ try {
   ]);
   const direct = readJson(startupOut);
   const startupDir = join(tmp, 'startup-files');
-  mkdirSync(startupDir);
-  for (let i = 1; i <= STARTUP.files; i++) {
-    const body =
-      "import { expect, it } from '@jest/globals';\n\nit('starts', () => {\n  expect(1 + 1).toBe(2);\n});\n";
-    writeFileSync(join(startupDir, `file${String(i).padStart(2, '0')}.test.ts`), body);
+  for (const [dir, body] of Object.entries(startupFiles(readJson(callsInput)))) {
+    mkdirSync(join(startupDir, dir), { recursive: true });
+    for (let i = 1; i <= STARTUP.files; i++)
+      writeFileSync(join(startupDir, dir, `file${String(i).padStart(2, '0')}.test.ts`), body);
   }
   const e2eOut = join(tmp, 'startup-e2e.json');
   phase(
-    'startup: Jest end to end, trivial files under both environments',
+    'startup: Jest end to end, trivial and one-call files under both environments',
     [
       jest,
       '--config',
       jestConfig,
       '--selectProjects',
-      'startup-node',
-      'startup-understudy',
+      ...E2E_PROJECTS,
       '--runInBand',
       '--reporters',
       join(root, 'bench/startup-reporter.cjs'),
@@ -181,7 +196,7 @@ try {
   ]);
   const matching = readJson(matchingOut);
 
-  report({ passes, cpuPasses, direct, e2e, matching });
+  report({ passes, cpuPasses, differences, direct, e2e, matching, world });
 } catch (error) {
   failed = true;
   process.stderr.write(`${error.stack ?? error}\n`);
@@ -190,7 +205,43 @@ try {
 }
 process.exitCode = failed ? 1 : 0;
 
-function report({ passes, cpuPasses, direct, e2e, matching }) {
+/**
+ * The generated start-up test files, per directory. `trivial` makes no model or tool request.
+ * `call-understudy` imports jest-understudy, registers the tool-call fixture and makes one
+ * replayed `chat.completions.create`; `call-node` is the same test without jest-understudy: the
+ * SDK given a fetch that returns the bytes the environment served for that call (`calls` phase).
+ */
+function startupFiles(callsInput) {
+  const variant = driver.VARIANTS.find((v) => v.id === 'chat tools/json');
+  const params = JSON.stringify(driver.paramsFor(variant));
+  const fixture = JSON.stringify(driver.understudyFixtures().find((f) => f.response.toolCalls));
+  const canned = callsInput.canned[variant.id];
+  const check =
+    "  expect(completion.choices[0].message.tool_calls?.map((c) => c.id)).toEqual(['call_bench_weather_0001', 'call_bench_time_0002']);\n";
+  return {
+    trivial:
+      "import { expect, it } from '@jest/globals';\n\nit('starts', () => {\n  expect(1 + 1).toBe(2);\n});\n",
+    'call-understudy':
+      "import { expect, it } from '@jest/globals';\nimport { understudy } from 'jest-understudy';\nimport OpenAI from 'openai';\n\n" +
+      "it('makes one replayed call', async () => {\n" +
+      `  understudy.model.use([${fixture}]);\n` +
+      `  const client = new OpenAI({ apiKey: ${JSON.stringify(driver.API_KEY)}, maxRetries: 0 });\n` +
+      `  const completion = await client.chat.completions.create(${params});\n` +
+      check +
+      '});\n',
+    'call-node':
+      "import { expect, it } from '@jest/globals';\nimport OpenAI from 'openai';\n\n" +
+      `const body = ${JSON.stringify(canned.body)};\n\n` +
+      "it('makes one call on canned bytes', async () => {\n" +
+      `  const client = new OpenAI({ apiKey: ${JSON.stringify(driver.API_KEY)}, maxRetries: 0, ` +
+      `fetch: async () => new Response(body, { headers: { 'content-type': ${JSON.stringify(canned.contentType)} } }) });\n` +
+      `  const completion = await client.chat.completions.create(${params});\n` +
+      check +
+      '});\n',
+  };
+}
+
+function report({ passes, cpuPasses, differences, direct, e2e, matching, world }) {
   const verdicts = [];
   const verdict = (ok, label) => {
     verdicts.push({ label, ok });
@@ -214,6 +265,8 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
   };
   const versions = {
     openai: versionOf('openai'),
+    '@anthropic-ai/sdk': versionOf('@anthropic-ai/sdk'),
+    '@google/genai': versionOf('@google/genai'),
     msw: versionOf('msw'),
     '@copilotkit/aimock': versionOf('@copilotkit/aimock'),
     jest: versionOf('jest'),
@@ -223,15 +276,21 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
       (quick ? ' · QUICK MODE: figures not meaningful' : ''),
   );
   say(
-    `openai ${versions.openai} · msw ${versions.msw} · @copilotkit/aimock ${versions['@copilotkit/aimock']} · jest ${versions.jest}`,
+    `openai ${versions.openai} · @anthropic-ai/sdk ${versions['@anthropic-ai/sdk']} · @google/genai ${versions['@google/genai']} · msw ${versions.msw} · @copilotkit/aimock ${versions['@copilotkit/aimock']} · jest ${versions.jest}`,
   );
   say();
 
   // 1. Per call.
   const perCall = {};
   const ratios = {};
-  say('1. Replayed call: openai client.chat.completions.create({ ..., tools }), maxRetries 0');
-  say('   streamed = stream: true, every chunk consumed with for await; same canned reply for every target');
+  say(
+    '1. Replayed call, ms per call (median / p95); the official SDKs, no retries, same canned reply for every target',
+  );
+  say('   chat = openai chat.completions.create({ ..., tools }); responses = openai responses.create;');
+  say(
+    '   anthropic = @anthropic-ai/sdk messages.create({ max_tokens, ... }); gemini = @google/genai generateContentStream',
+  );
+  say('   sse = streamed, every event consumed with for await from the raw stream; json = not streamed');
   say(
     `   ${PASSES * PLAN.calls} timed calls per target and reply: ${PASSES} passes, each ${PLAN.prewarm} warm-up calls of ` +
       `every reply, then per reply ${PLAN.warmup} more and ${PLAN.calls} timed`,
@@ -244,7 +303,8 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
     ['aimock', 'aimock (127.0.0.1)'],
     ['hostFloor', 'floor (host)'],
   ];
-  say(`   ${cell('reply/mode', 14)}${cols.map(([, h]) => rcell(h, 20)).join('')}`);
+  const W = 22; // first column: protocol reply/mode
+  say(`   ${cell('protocol reply/mode', W)}${cols.map(([, h]) => rcell(h, 20)).join('')}`);
   const pooled = (key, id) => passes.flatMap((p) => p[key][id]);
   const median = (samples) => stats(samples).median;
   for (const id of Object.keys(passes[0].environment)) {
@@ -252,15 +312,15 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
     for (const [k] of cols) row[k] = stats(pooled(k, id));
     perCall[id] = row;
     say(
-      `   ${cell(id, 14)}${cols.map(([k]) => rcell(`${ms(row[k].median)} / ${ms(row[k].p95)}`, 20)).join('')}`,
+      `   ${cell(id, W)}${cols.map(([k]) => rcell(`${ms(row[k].median)} / ${ms(row[k].p95)}`, 20)).join('')}`,
     );
   }
   say();
   say(
-    `   ${cell('reply/mode', 14)}${rcell('environment/floor', 26)}${rcell('aimock/environment', 26)}${rcell('msw/environment', 26)}`,
+    `   ${cell('protocol reply/mode', W)}${rcell('environment/floor', 26)}${rcell('aimock/environment', 26)}${rcell('msw/environment', 26)}`,
   );
   say(
-    `   ${cell('', 14)}${rcell('aim <= 1.5x', 26)}${rcell('required >= 2x', 26)}${rcell('required >= 1x', 26)}`,
+    `   ${cell('', W)}${rcell('aim <= 1.5x', 26)}${rcell('required >= 2x', 26)}${rcell('required >= 1x', 26)}`,
   );
   const ratioDefs = {
     environmentOverFloor: ['environment', 'floor'],
@@ -287,7 +347,7 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
     };
     ratios[id] = { ...r, perPass, verdicts: v };
     say(
-      `   ${cell(id, 14)}` +
+      `   ${cell(id, W)}` +
         rcell(`${x(r.environmentOverFloor)} ${v.environmentOverFloor}`, 26) +
         rcell(`${x(r.aimockOverEnvironment)} ${v.aimockOverEnvironment}`, 26) +
         rcell(`${x(r.mswOverEnvironment)} ${v.mswOverEnvironment}`, 26),
@@ -297,7 +357,7 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
       return `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
     };
     say(
-      `   ${cell('  per pass', 14)}${rcell(spread('environmentOverFloor'), 21)}${rcell(spread('aimockOverEnvironment'), 26)}` +
+      `   ${cell('  per pass', W)}${rcell(spread('environmentOverFloor'), 21)}${rcell(spread('aimockOverEnvironment'), 26)}` +
         `${rcell(spread('mswOverEnvironment'), 26)}`,
     );
   }
@@ -307,7 +367,7 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
   const cpuPerCall = {};
   say();
   say('   process CPU ms per call (user + system, all threads), median; no verdict:');
-  say(`   ${cell('reply/mode', 14)}${cols.map(([, h]) => rcell(h, 20)).join('')}`);
+  say(`   ${cell('protocol reply/mode', W)}${cols.map(([, h]) => rcell(h, 20)).join('')}`);
   for (const id of Object.keys(cpuPasses[0].environment)) {
     const row = {};
     for (const [k] of cols) row[k] = stats(cpuPasses.flatMap((p) => p[k][id])).median;
@@ -317,76 +377,143 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
       aimockOverEnvironment: row.aimock / row.environment,
       mswOverEnvironment: row.msw / row.environment,
     };
-    say(`   ${cell(id, 14)}${cols.map(([k]) => rcell(ms(row[k]), 20)).join('')}`);
+    say(`   ${cell(id, W)}${cols.map(([k]) => rcell(ms(row[k]), 20)).join('')}`);
   }
   say(
-    `   ${cell('', 14)}${rcell('environment/floor', 26)}${rcell('aimock/environment', 26)}${rcell('msw/environment', 26)}`,
+    `   ${cell('', W)}${rcell('environment/floor', 26)}${rcell('aimock/environment', 26)}${rcell('msw/environment', 26)}`,
   );
   for (const [id, r] of Object.entries(cpuPerCall)) {
     say(
-      `   ${cell(id, 14)}${rcell(x(r.environmentOverFloor), 26)}${rcell(x(r.aimockOverEnvironment), 26)}` +
+      `   ${cell(id, W)}${rcell(x(r.environmentOverFloor), 26)}${rcell(x(r.aimockOverEnvironment), 26)}` +
         rcell(x(r.mswOverEnvironment), 26),
     );
   }
   say(`   (floor (sandbox) vs floor (host) is what running the SDK inside the Jest sandbox costs by itself)`);
+  for (const [target, byVariant] of Object.entries(differences)) {
+    for (const [id, d] of Object.entries(byVariant))
+      say(
+        `   note: ${target} ${id} differs from the environment in ${d.field} only (${d[target]} vs ${d.environment}); compared without it`,
+      );
+  }
   say();
 
   // 2. Start-up.
-  const d = { node: stats(direct.samples.node), understudy: stats(direct.samples.understudy) };
-  const files = { 'startup-node': [], 'startup-understudy': [] };
-  const setupAfterEnv = { 'startup-node': [], 'startup-understudy': [] };
+  const d = {
+    node: stats(direct.samples.node),
+    understudy: stats(direct.samples.understudy),
+    understudyRuntime: stats(direct.samples.understudyRuntime),
+  };
+  // Per project: per file, Jest's own perfStats.
+  const perFile = Object.fromEntries(
+    E2E_PROJECTS.map((p) => [p, { total: [], setupAfterEnv: [], testFile: [] }]),
+  );
   let e2eFailures = 0;
   for (const f of e2e.files) {
     if (f.failed) e2eFailures++;
     const p = f.perfStats;
-    files[f.project]?.push(p.end - p.loadTestEnvironmentStart);
-    setupAfterEnv[f.project]?.push((p.setupAfterEnvEnd ?? 0) - (p.setupAfterEnvStart ?? 0));
+    const into = perFile[f.project];
+    if (!into) continue;
+    into.total.push(p.end - p.loadTestEnvironmentStart);
+    into.setupAfterEnv.push((p.setupAfterEnvEnd ?? 0) - (p.setupAfterEnvStart ?? 0));
+    // After the setup files: the test file's own imports and its test.
+    into.testFile.push(p.end - (p.setupAfterEnvEnd ?? p.loadTestEnvironmentEnd));
   }
   if (e2eFailures > 0) throw new Error(`${e2eFailures} start-up test file(s) failed under Jest`);
-  const j = { node: stats(files['startup-node']), understudy: stats(files['startup-understudy']) };
-  const sa = {
-    node: stats(setupAfterEnv['startup-node']),
-    understudy: stats(setupAfterEnv['startup-understudy']),
+  const e2eStats = Object.fromEntries(
+    Object.entries(perFile).map(([p, v]) => [
+      p,
+      { total: stats(v.total), setupAfterEnv: stats(v.setupAfterEnv), testFile: stats(v.testFile) },
+    ]),
+  );
+  const startupRow = (node, understudy, label, extra = {}) => {
+    const differenceMs = understudy.median - node.median;
+    return {
+      ...extra,
+      node,
+      understudy,
+      differenceMs,
+      verdict: verdict(differenceMs <= TARGETS.startupMs, `start-up, ${label}: within 25 ms`),
+    };
   };
-  const directDiff = d.understudy.median - d.node.median;
-  const e2eDiff = j.understudy.median - j.node.median;
   const startup = {
-    direct: {
-      what: 'new Env(...), setup(), runtime attached to the bridge (understudy), teardown(); esbuild-register sources',
+    direct: startupRow(d.node, d.understudy, 'environment constructed directly', {
+      what: 'new Env(...), setup(), teardown(); no runtime (a file that never calls a model or tool); esbuild-register sources',
       warmup: direct.warmup,
-      node: d.node,
-      understudy: d.understudy,
-      differenceMs: directDiff,
-      verdict: verdict(
-        directDiff <= TARGETS.startupMs,
-        'start-up, environment constructed directly: within 25 ms',
-      ),
-    },
-    jest: {
-      what: 'Jest perfStats per file, loadTestEnvironmentStart -> end (construct, setup, setupFilesAfterEnv, test)',
-      files: STARTUP.files,
-      node: j.node,
-      understudy: j.understudy,
-      differenceMs: e2eDiff,
-      setupFilesAfterEnvMs: { node: sa.node.median, understudy: sa.understudy.median },
-      verdict: verdict(e2eDiff <= TARGETS.startupMs, 'start-up, Jest end to end per file: within 25 ms'),
-    },
+    }),
+    directRuntime: startupRow(d.node, d.understudyRuntime, 'constructed directly, runtime created', {
+      what: 'the same, with the per-file Runtime created and attached to the bridge (as on the first model call); modules already loaded',
+      warmup: direct.warmup,
+    }),
+    jest: startupRow(
+      e2eStats['startup-node'].total,
+      e2eStats['startup-understudy'].total,
+      'Jest end to end, trivial file',
+      {
+        what: 'Jest perfStats per file, loadTestEnvironmentStart -> end (construct, setup, setupFilesAfterEnv, test)',
+        files: STARTUP.files,
+        setupFilesAfterEnvMs: {
+          node: e2eStats['startup-node'].setupAfterEnv.median,
+          understudy: e2eStats['startup-understudy'].setupAfterEnv.median,
+        },
+        testFileMs: {
+          node: e2eStats['startup-node'].testFile.median,
+          understudy: e2eStats['startup-understudy'].testFile.median,
+        },
+      },
+    ),
+    jestOneCall: startupRow(
+      e2eStats['call-node'].total,
+      e2eStats['call-understudy'].total,
+      'Jest end to end, one replayed call',
+      {
+        what:
+          'the same, for a file that imports jest-understudy and makes one replayed openai chat.completions.create; ' +
+          'node: the same test under jest-environment-node, the SDK given a fetch returning the same bytes',
+        files: STARTUP.files,
+        setupFilesAfterEnvMs: {
+          node: e2eStats['call-node'].setupAfterEnv.median,
+          understudy: e2eStats['call-understudy'].setupAfterEnv.median,
+        },
+        testFileMs: {
+          node: e2eStats['call-node'].testFile.median,
+          understudy: e2eStats['call-understudy'].testFile.median,
+        },
+      },
+    ),
   };
   say('2. Environment start-up per test file: jest-environment-node vs jest-understudy (median ms)');
   say();
   say(
-    `   ${cell('', 48)}${rcell('node', 10)}${rcell('understudy', 12)}${rcell('difference', 12)}${rcell('target', 10)}`,
+    `   ${cell('', 52)}${rcell('node', 10)}${rcell('understudy', 12)}${rcell('difference', 12)}${rcell('target', 10)}`,
+  );
+  const startupLine = (label, row) =>
+    say(
+      `   ${cell(label, 52)}${rcell(ms(row.node.median), 10)}${rcell(ms(row.understudy.median), 12)}` +
+        `${rcell(signed(row.differenceMs), 12)}${rcell('<= 25', 10)}  ${row.verdict}`,
+    );
+  const partLine = (label, a, b) =>
+    say(`   ${cell(label, 52)}${rcell(ms(a), 10)}${rcell(ms(b), 12)}${rcell(signed(b - a), 12)}`);
+  startupLine(`constructed directly, no runtime (${direct.iterations} each)`, startup.direct);
+  startupLine('constructed directly, runtime created', startup.directRuntime);
+  startupLine(`Jest end to end, trivial file (${STARTUP.files} each)`, startup.jest);
+  partLine(
+    '  of which setupFilesAfterEnv (presets/setup.ts)',
+    startup.jest.setupFilesAfterEnvMs.node,
+    startup.jest.setupFilesAfterEnvMs.understudy,
+  );
+  startupLine(`Jest end to end, one replayed call (${STARTUP.files} each)`, startup.jestOneCall);
+  partLine(
+    '  of which setupFilesAfterEnv (presets/setup.ts)',
+    startup.jestOneCall.setupFilesAfterEnvMs.node,
+    startup.jestOneCall.setupFilesAfterEnvMs.understudy,
+  );
+  partLine(
+    '  of which the test file (imports + test)',
+    startup.jestOneCall.testFileMs.node,
+    startup.jestOneCall.testFileMs.understudy,
   );
   say(
-    `   ${cell(`constructed directly (${direct.iterations} each)`, 48)}${rcell(ms(d.node.median), 10)}${rcell(ms(d.understudy.median), 12)}` +
-      `${rcell(signed(directDiff), 12)}${rcell('<= 25', 10)}  ${startup.direct.verdict}`,
-  );
-  say(
-    `   ${cell(`Jest end to end, trivial file (${STARTUP.files} each)`, 48)}${rcell(ms(j.node.median), 10)}${rcell(ms(j.understudy.median), 12)}` +
-      `${rcell(signed(e2eDiff), 12)}${rcell('<= 25', 10)}  ${startup.jest.verdict}`,
-  );
-  say(
-    `   ${cell('  of which setupFilesAfterEnv (presets/setup.ts)', 48)}${rcell(ms(sa.node.median), 10)}${rcell(ms(sa.understudy.median), 12)}`,
+    '   (one replayed call: node = the same test under jest-environment-node, SDK fetch returning the same bytes)',
   );
   say();
 
@@ -435,6 +562,32 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
   msRow('  same, the test registered 1 fixture (use)', afterUse[10].median, afterUse[10000].median);
   say();
 
+  // 4. World tool calls (bench/world.mjs judges the direct call against its own target).
+  say(
+    `4. World tool calls vs a plain jest.fn in the same sandbox, µs per call (median over ${world.plan.batches} batches)`,
+  );
+  say();
+  say(
+    `   ${cell('call', 28)}${rcell('median', 9)}${rcell('p95', 9)}${rcell('baseline', 10)}  ${cell('(baseline is)', 18)}` +
+      `${rcell('overhead', 10)}${rcell('ratio', 8)}${rcell('target', 9)}`,
+  );
+  const worldRows = world.results.map((r) => {
+    const v =
+      r.targetUs === undefined
+        ? 'info'
+        : verdict(
+            r.pass === true && r.medianUs < TARGETS.worldDirectUs,
+            `world ${r.id}: median < ${r.targetUs} µs`,
+          );
+    say(
+      `   ${cell(r.target, 28)}${rcell(r.medianUs.toFixed(2), 9)}${rcell(r.p95Us.toFixed(2), 9)}` +
+        `${rcell(r.baselineMedianUs.toFixed(2), 10)}  ${cell(r.baseline, 18)}${rcell(`+${r.overheadUs.toFixed(2)}`, 10)}` +
+        `${rcell(`${r.ratio}x`, 8)}${rcell(r.targetUs === undefined ? '-' : `< ${r.targetUs}`, 9)}  ${v}`,
+    );
+    return { ...r, verdict: v };
+  });
+  say();
+
   const missed = verdicts.filter((v) => !v.ok);
   say(
     `Targets: ${verdicts.length - missed.length} PASS, ${missed.length} MISS${missed.length ? `: ${missed.map((v) => v.label).join('; ')}` : ''}`,
@@ -447,7 +600,10 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
     machine,
     versions,
     calls: {
-      api: 'client.chat.completions.create; streamed: stream:true, every chunk consumed with for await',
+      api:
+        'openai chat.completions.create (json and sse), openai responses.create, @anthropic-ai/sdk messages.create, ' +
+        '@google/genai models.generateContentStream; sse: every event consumed with for await from the raw stream',
+      knownDifferences: differences,
       passes: PASSES,
       plan: PLAN,
       unit: 'ms per call',
@@ -457,6 +613,7 @@ function report({ passes, cpuPasses, direct, e2e, matching }) {
     },
     startup,
     matching: { unit: 'µs per resolve', plan: MATCHING, ...m },
+    world: { unit: 'µs per call', plan: world.plan, results: worldRows },
     verdicts,
   };
   const resultsPath = join(root, 'bench/results.json');

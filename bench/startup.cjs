@@ -2,8 +2,9 @@
 /**
  * Environment start-up per test file, constructed directly as jest-runner does
  * (`new Env({ globalConfig, projectConfig }, { console, docblockPragmas, testPath })`, `setup()`,
- * `teardown()`): jest-environment-node against jest-understudy's environment. For jest-understudy
- * the per-file runtime is attached to the bridge after `setup()`, as the preset's setup file does.
+ * `teardown()`): jest-environment-node against jest-understudy's environment, without a runtime (a
+ * file that never calls a model or tool), and with the per-file runtime created and attached to the
+ * bridge after `setup()`, as `getRuntime()` does on a file's first model or tool request.
  * The TypeScript sources are loaded with esbuild-register (no build step).
  *
  *   node bench/startup.cjs <output.json> [warmup] [iterations]
@@ -51,7 +52,21 @@ async function main() {
       await env.setup();
       await env.teardown();
     },
+    // What a file that never calls a model or tool pays: the preset's setup file only registers
+    // the lazy matchers and the runtime loader, so no runtime is created.
     understudy: async () => {
+      const env = new UnderstudyEnvironment(configs.understudy, {
+        console: testConsole,
+        docblockPragmas: {},
+        testPath,
+      });
+      await env.setup();
+      if (!env.global[BRIDGE_KEY]) throw new Error('the environment did not expose its bridge');
+      await env.teardown();
+    },
+    // A file that talks to the model: the runtime is created on first use, as `getRuntime()` does
+    // (modules are loaded once here, so this is the construction, not the module loading).
+    understudyRuntime: async () => {
       const env = new UnderstudyEnvironment(configs.understudy, {
         console: testConsole,
         docblockPragmas: {},
@@ -66,9 +81,9 @@ async function main() {
   };
 
   const names = Object.keys(lifecycles);
-  const samples = { node: [], understudy: [] };
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < warmup; i++) for (const n of names) await lifecycles[n]();
-  // Alternate, so both see the same GC pressure from the contexts left behind.
+  // Alternate, so all see the same GC pressure from the contexts left behind.
   for (let i = 0; i < iterations; i++) {
     for (let k = 0; k < names.length; k++) {
       const n = names[(i + k) % names.length];
