@@ -211,14 +211,29 @@ export function encodeResponsesStream(
   const { status } = statusOf(reply);
   const events: string[] = [];
   let seq = 0;
-  // `type` first, then the fields in alphabetical order, `sequence_number` among them, as the API sends them.
-  const emit = (type: string, fields: Record<string, unknown>) => {
-    const sorted = Object.entries({ ...fields, sequence_number: seq++ }).sort(([a], [b]) => (a < b ? -1 : 1));
-    events.push(sseEvent(type, { type, ...Object.fromEntries(sorted) }));
+  // `type` first, then the fields in alphabetical order, `sequence_number` among them, as the API
+  // sends them. Written by hand so the response object (the bulk of the bytes) is serialized once
+  // per state rather than once per event.
+  const emit = (type: string, fields: Record<string, unknown>, rawResponse?: string) => {
+    const keys = [...Object.keys(fields), 'sequence_number'];
+    if (rawResponse !== undefined) keys.push('response');
+    keys.sort();
+    let json = `{"type":${JSON.stringify(type)}`;
+    for (const key of keys) {
+      const value =
+        key === 'sequence_number'
+          ? String(seq)
+          : key === 'response' && rawResponse !== undefined
+            ? rawResponse
+            : JSON.stringify(fields[key]);
+      json += `,"${key}":${value}`;
+    }
+    seq++;
+    events.push(`event: ${type}\ndata: ${json}}\n\n`);
   };
-  const inProgress = responseOf(reply, conversation, ctx, ids, false);
-  emit('response.created', { response: inProgress });
-  emit('response.in_progress', { response: inProgress });
+  const inProgress = JSON.stringify(responseOf(reply, conversation, ctx, ids, false));
+  emit('response.created', {}, inProgress);
+  emit('response.in_progress', {}, inProgress);
 
   let index = 0;
   if (reply.reasoning) {
@@ -259,9 +274,11 @@ export function encodeResponsesStream(
     index++;
   });
 
-  emit(status === 'completed' ? 'response.completed' : 'response.incomplete', {
-    response: responseOf(reply, conversation, ctx, ids, true),
-  });
+  emit(
+    status === 'completed' ? 'response.completed' : 'response.incomplete',
+    {},
+    JSON.stringify(responseOf(reply, conversation, ctx, ids, true)),
+  );
   remember(reply, conversation, ctx, ids);
   return { status: 200, headers: headersOf(ctx, 'text/event-stream; charset=utf-8'), events };
 }
