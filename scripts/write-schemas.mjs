@@ -32,7 +32,11 @@ for (const { module, name, out } of schemas) {
 // a few ms per test file instead of compiling the schema (see src/world/precompile.ts).
 {
   const { worldSchema } = await import(join(root, 'src/world/world.schema.ts'));
-  const { precompiledWorldValidators } = await import(join(root, 'src/world/precompile.ts'));
-  writeFileSync(join(root, 'schemas/world.validate.cjs'), precompiledWorldValidators(worldSchema));
+  const { precompiledWorldValidators } = await import(join(root, 'src/world/precompile-code.ts'));
+  const { schemaHash, WORLD_AJV_OPTIONS } = await import(join(root, 'src/world/precompile.ts'));
+  writeFileSync(
+    join(root, 'schemas/world.validate.cjs'),
+    precompiledWorldValidators(worldSchema, WORLD_AJV_OPTIONS, schemaHash),
+  );
   console.log('wrote schemas/world.validate.cjs');
 }

@@ -12,25 +12,56 @@ export type {
   ProviderId,
 } from './conversation';
 export { type ErrorCode, UnderstudyError } from './errors';
-export * from './fixtures';
+
+import { lazyFunction } from './lazy';
+
+export { FixtureFileError, type FixtureIssue, type FixtureIssueCode } from './fixtures/errors';
 export {
-  checkGoldenTask,
-  describeGoldenTasks,
-  type ExportedTask,
-  exportTask,
-  type GoldenContext,
-  type GoldenFile,
-  GoldenFileError,
-  type GoldenStep,
-  type GoldenTask,
-  type GoldenTaskOptions,
-  loadGoldenFile,
-  toJsonl,
-} from './golden';
+  type ScriptBuilder,
+  type ScriptFailure,
+  type ScriptToolCall,
+  script,
+  type ToolArguments,
+} from './fixtures/script';
+export type {
+  Fixture,
+  FixtureError,
+  FixtureMatch,
+  FixtureResponse,
+  FixtureToolCall,
+  FixtureUsage,
+  StreamShaping,
+  TextPattern,
+} from './fixtures/types';
+export type { FixtureValidation, ValidateOptions } from './fixtures/validate';
+export type { FixtureSourceLike, WriteFixturesOptions } from './fixtures/write';
+export type { GoldenContext, GoldenTaskOptions } from './golden/describe';
+export { GoldenFileError } from './golden/errors';
+export type { ExportedTask } from './golden/export';
+export type { GoldenFile, GoldenStep, GoldenTask } from './golden/types';
+
+// Entry points a test file may never call are required on first use (see lazy.ts).
+const fixtureLoad = (): typeof import('./fixtures/load') => require('./fixtures/load');
+const fixtureWrite = (): typeof import('./fixtures/write') => require('./fixtures/write');
+const fixtureValidate = (): typeof import('./fixtures/validate') => require('./fixtures/validate');
+const goldenDescribe = (): typeof import('./golden/describe') => require('./golden/describe');
+const goldenExport = (): typeof import('./golden/export') => require('./golden/export');
+const goldenLoad = (): typeof import('./golden/load') => require('./golden/load');
+const standalone = (): typeof import('./record/standalone') => require('./record/standalone');
+export const loadFixtures = lazyFunction(fixtureLoad, 'loadFixtures');
+export const loadFixtureFiles = lazyFunction(fixtureLoad, 'loadFixtureFiles');
+export const writeFixtures = lazyFunction(fixtureWrite, 'writeFixtures');
+export const validateFixtureFile = lazyFunction(fixtureValidate, 'validateFixtureFile');
+export const describeGoldenTasks = lazyFunction(goldenDescribe, 'describeGoldenTasks');
+export const checkGoldenTask = lazyFunction(goldenDescribe, 'checkGoldenTask');
+export const exportTask = lazyFunction(goldenExport, 'exportTask');
+export const toJsonl = lazyFunction(goldenExport, 'toJsonl');
+export const loadGoldenFile = lazyFunction(goldenLoad, 'loadGoldenFile');
+export const record = lazyFunction(standalone, 'record');
 export type { MockModel } from './model/mock-model';
 export type { RedactHook } from './record/build';
 export type { UnderstudyMode } from './record/mode';
-export { type RecordOptions, record } from './record/standalone';
+export type { RecordOptions } from './record/standalone';
 export { REDACTED, type ScrubOptions, scrubSecrets, scrubText } from './redact';
 export {
   type AgentHarness,

@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../ajv';
-import { type FileIssue, formatIssue } from '../fixtures/errors';
 import { formatOf } from '../fixtures/format';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../fixtures/issues';
 import { formatPath, type PathSegment } from '../fixtures/json-path';
@@ -15,25 +14,11 @@ import { createLocator, type Locator } from '../fixtures/locate';
 import { parseFixtureText } from '../fixtures/parse';
 import type { Fixture } from '../fixtures/types';
 import { validateFixtureFile } from '../fixtures/validate';
+import { GoldenFileError, type GoldenIssue } from './errors';
 import { goldenSchema } from './golden.schema';
 import type { GoldenFile, GoldenStep, GoldenTask, GoldenTrajectory } from './types';
 
-export type GoldenIssueCode = 'GOLDEN_INVALID' | 'GOLDEN_PARSE_ERROR' | 'GOLDEN_READ_ERROR';
-export type GoldenIssue = FileIssue<GoldenIssueCode | string>;
-
-export class GoldenFileError extends Error {
-  override readonly name = 'GoldenFileError';
-  readonly code = 'GOLDEN_INVALID';
-  readonly issues: readonly GoldenIssue[];
-  constructor(issues: readonly GoldenIssue[]) {
-    const files = [...new Set(issues.map((i) => i.file))];
-    const count = issues.length === 1 ? 'a problem' : `${issues.length} problems`;
-    super(
-      `Golden task file ${files.join(', ')}: ${count}\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
-    );
-    this.issues = issues;
-  }
-}
+export { GoldenFileError, type GoldenIssue, type GoldenIssueCode } from './errors';
 
 const goldenDialect: IssueDialect = {
   definitions: {},

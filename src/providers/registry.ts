@@ -1,41 +1,65 @@
 import type { ProviderId } from '../conversation';
-import { anthropicMessages, encodeAnthropicError } from './anthropic-messages';
 import type { ProviderCodec, WireResponse } from './codec';
-import { encodeGeminiError, geminiGenerateContent } from './gemini';
-import { openaiChat } from './openai-chat';
-import { encodeOpenAIError } from './openai-chat/errors';
-import { openaiResponses } from './openai-responses';
 
 export interface ProviderDefinition {
   id: ProviderId;
   /** Base URLs the SDKs use by default; requests below them belong to this provider. */
   defaultBaseURLs: string[];
-  codecs: ProviderCodec[];
+  readonly codecs: ProviderCodec[];
   /** How this provider says "no such endpoint". */
   notFound: (message: string) => WireResponse;
 }
 
+/**
+ * A provider whose codecs are required on its first request: a test file that talks to one
+ * provider does not load (and Jest does not re-evaluate for every file) the other three.
+ */
+function provider(
+  id: ProviderId,
+  defaultBaseURLs: string[],
+  codecs: () => ProviderCodec[],
+  notFound: (message: string) => WireResponse,
+): ProviderDefinition {
+  let loaded: ProviderCodec[] | undefined;
+  return {
+    id,
+    defaultBaseURLs,
+    get codecs() {
+      loaded ??= codecs();
+      return loaded;
+    },
+    notFound,
+  };
+}
+
+type Module<T> = () => T;
+const openaiChat: Module<typeof import('./openai-chat')> = () => require('./openai-chat');
+const openaiErrors: Module<typeof import('./openai-chat/errors')> = () => require('./openai-chat/errors');
+const openaiResponses: Module<typeof import('./openai-responses')> = () => require('./openai-responses');
+const anthropic: Module<typeof import('./anthropic-messages')> = () => require('./anthropic-messages');
+const gemini: Module<typeof import('./gemini')> = () => require('./gemini');
+
 export const PROVIDERS: ProviderDefinition[] = [
-  {
-    id: 'openai',
-    defaultBaseURLs: ['https://api.openai.com/v1'],
-    codecs: [openaiChat, openaiResponses],
-    notFound: (message) => encodeOpenAIError({ status: 404, type: 'invalid_request_error', message }),
-  },
-  {
-    id: 'anthropic',
-    // The SDK's base URL has no version; paths carry /v1.
-    defaultBaseURLs: ['https://api.anthropic.com'],
-    codecs: [anthropicMessages],
-    notFound: (message) => encodeAnthropicError({ status: 404, type: 'not_found_error', message }),
-  },
-  {
-    id: 'gemini',
-    // Paths carry the API version (/v1beta/models/…:generateContent).
-    defaultBaseURLs: ['https://generativelanguage.googleapis.com'],
-    codecs: [geminiGenerateContent],
-    notFound: (message) => encodeGeminiError({ status: 404, type: 'NOT_FOUND', message }),
-  },
+  provider(
+    'openai',
+    ['https://api.openai.com/v1'],
+    () => [openaiChat().openaiChat, openaiResponses().openaiResponses],
+    (message) => openaiErrors().encodeOpenAIError({ status: 404, type: 'invalid_request_error', message }),
+  ),
+  // The SDK's base URL has no version; paths carry /v1.
+  provider(
+    'anthropic',
+    ['https://api.anthropic.com'],
+    () => [anthropic().anthropicMessages],
+    (message) => anthropic().encodeAnthropicError({ status: 404, type: 'not_found_error', message }),
+  ),
+  // Paths carry the API version (/v1beta/models/…:generateContent).
+  provider(
+    'gemini',
+    ['https://generativelanguage.googleapis.com'],
+    () => [gemini().geminiGenerateContent],
+    (message) => gemini().encodeGeminiError({ status: 404, type: 'NOT_FOUND', message }),
+  ),
 ];
 
 export interface RouteTarget {

@@ -3,7 +3,6 @@ import {
   chunkText,
   DEFAULT_CHUNK_SIZE,
   type EncodeContext,
-  sseEvent,
   type WireResponse,
   type WireStream,
 } from '../codec';
