@@ -1,4 +1,5 @@
 /** @jest-config-loader esbuild-register */
+import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
 
 // The repository tests itself from source: the package entry points are mapped to
@@ -18,6 +19,9 @@ const shared = {
 };
 
 const config: Config = {
+  // Many suites wait on child processes (a child Jest, the CLI, Chromium): two workers overlap
+  // that waiting even on a 2-core machine, where Jest's default would be one.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/__tests__/**/*.test.ts'] },
     { ...shared, displayName: 'examples', testMatch: ['<rootDir>/examples/**/*.test.ts'] },
