@@ -73,8 +73,7 @@ export class MockModel {
    */
   reset(): void {
     this.store.clear((s) => s === 'file' || s === 'test');
-    this.store.resetCounts();
-    this.dice.reset();
+    this.restartSequences();
     this.defaultChaos = undefined;
     this.calls.length = 0;
   }
@@ -108,9 +107,14 @@ export class MockModel {
   /** @internal a test starts: its registrations, calls and sequence counts are its own. */
   beginTest(): void {
     this.calls.length = 0;
+    this.restartSequences();
+    this.scope = 'test';
+  }
+
+  /** @internal `sequenceIndex` counts and chaos draws start again (a test, a drill trial). */
+  restartSequences(): void {
     this.store.resetCounts();
     this.dice.reset();
-    this.scope = 'test';
   }
 
   /** @internal a test ended: fixtures it registered are dropped. */

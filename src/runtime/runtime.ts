@@ -93,15 +93,9 @@ export class Runtime implements SandboxRuntime {
     );
   }
 
-  /**
-   * Restarts the mock model's sequenceIndex counts and chaos draws, so each drill trial
-   * replays the same model answers. MockModel has no public method for this yet (only
-   * `beginTest`, which also clears the call log), hence the reach into its internals.
-   */
+  /** Restarts the mock model's sequenceIndex counts and chaos draws, so each drill trial replays the same answers. */
   restartModelSequences(): void {
-    const model = this.model as unknown as { store?: { resetCounts?(): void }; dice?: { reset?(): void } };
-    model.store?.resetCounts?.();
-    model.dice?.reset?.();
+    this.model.restartSequences();
   }
 
   fileFinished(failedTests: number): Promise<string[]> {
