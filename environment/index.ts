@@ -3,7 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
-import { ciRefusal, noKeyMessage, realKeys } from '../src/record/mode';
+import { ciRefusal, noKeyMessage, REPLAY_KEYS, realKeys } from '../src/record/mode';
 import { usageFileOf } from '../src/record/usage';
 import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
@@ -17,18 +17,6 @@ export interface UnderstudyFileReport extends FileStats {
   /** Absolute paths of the traces written for this file. */
   traces: string[];
 }
-
-/**
- * Placeholder keys so SDK constructors work in replay; no request carrying them leaves the
- * process. Each group is one provider's alternatives: a placeholder goes in the first name
- * only when none is set (@google/genai warns when it sees both of its names).
- */
-const REPLAY_KEYS: Array<[names: string[], value: string]> = [
-  [['OPENAI_API_KEY'], 'sk-understudy-replay'],
-  [['ANTHROPIC_API_KEY'], 'sk-ant-understudy-replay'],
-  [['GOOGLE_API_KEY', 'GEMINI_API_KEY'], 'understudy-replay'],
-  [['GOOGLE_GENERATIVE_AI_API_KEY'], 'understudy-replay'],
-];
 
 function describeRequest(request: Request): string {
   return (
