@@ -13,18 +13,22 @@ import type { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import { UnderstudyError } from '../errors';
-import { loadFixtures } from '../fixtures/load';
 import { type Fixture, sourceOf } from '../fixtures/types';
 import type { MockModel } from '../model/mock-model';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
 import type { ModelCall } from '../run/types';
 import type { Bridge, ResolvedOptions } from '../runtime/bridge';
-import { fixturesFromCalls, type RecordedCall, type RedactHook } from './build';
-import { writeCassette } from './cassette';
+import type { RecordedCall, RedactHook } from './build';
 import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
 import { describeDrift, fingerprintOf } from './prompt-hash';
 import { keyPatterns, noteKeyInUse } from './secrets';
 import { writeUsage } from './usage';
+
+// Required on first use: replay without a cassette never needs the file loader, the fixture
+// builder or the writer (js-yaml, ajv), and the package is evaluated in every test file.
+const fixtureLoad = (): typeof import('../fixtures/load') => require('../fixtures/load');
+const build = (): typeof import('./build') => require('./build');
+const cassettes = (): typeof import('./cassette') => require('./cassette');
 
 /** What the runtime lends the recording. */
 export interface RecordingHost {
@@ -112,7 +116,7 @@ export class Recording {
       existsSync(cassette) &&
       !fixtures.includes(cassette)
     )
-      host.model.use(loadFixtures(cassette), 'config');
+      host.model.use(fixtureLoad().loadFixtures(cassette), 'config');
   }
 
   get fileMode(): UnderstudyMode {
@@ -329,7 +333,7 @@ export class Recording {
 
   /** Fixtures for recorded calls (harness.getRecordedFixtures, the file's cassette). */
   fixturesOf(calls: readonly RecordedCall[], where: string, redact?: RedactHook): Fixture[] {
-    return fixturesFromCalls(calls, {
+    return build().fixturesFromCalls(calls, {
       where,
       strictTurnIndex: this.host.options.strictTurnIndex,
       secrets: keyPatterns(),
@@ -351,7 +355,7 @@ export class Recording {
       } else {
         try {
           const fixtures = this.fixturesOf(this.recorded, `${mode} mode (${cassette})`);
-          writeCassette(cassette, fixtures, {
+          cassettes().writeCassette(cassette, fixtures, {
             mode,
             calls: this.recorded,
             append: mode === 'record-missing',

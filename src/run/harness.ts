@@ -1,5 +1,4 @@
 import { badArgument, UnderstudyError } from '../errors';
-import { loadFixtureFiles } from '../fixtures/load';
 import type { Fixture } from '../fixtures/types';
 import { type FixtureSource, toFixtures } from '../model/mock-model';
 import type { RedactHook } from '../record/build';
@@ -55,9 +54,12 @@ export interface AgentHarness<Input, Output> {
 }
 
 function fixturesFrom(source: HarnessFixtures, where: string): Fixture[] {
-  if (typeof source === 'string') return loadFixtureFiles([source]);
+  if (typeof source === 'string')
+    return (require('../fixtures/load') as typeof import('../fixtures/load')).loadFixtureFiles([source]);
   if (Array.isArray(source) && source.every((s) => typeof s === 'string'))
-    return loadFixtureFiles(source as string[]);
+    return (require('../fixtures/load') as typeof import('../fixtures/load')).loadFixtureFiles(
+      source as string[],
+    );
   try {
     return toFixtures(source as FixtureSource);
   } catch {

@@ -5,7 +5,7 @@
  * one; nothing here knows about Jest beyond what the runtime hands it.
  */
 import type { CompiledOperation, WorldDefinition } from './compile';
-import { type EngineHooks, type EngineSetup, WorldEngine } from './engine';
+import type { EngineHooks, EngineSetup, WorldEngine } from './engine';
 import { WorldError } from './errors';
 import {
   type Binding,
@@ -15,8 +15,14 @@ import {
   type WorldHandle,
   type WorldResetOptions,
 } from './handle';
-import { headerOf, WorldHttpRouter } from './http';
-import { checkSetupData, loadWorldFile } from './load';
+import type { WorldHttpRouter } from './http';
+
+// The engine, the loader (ajv, js-yaml) and the HTTP router are required when a world is first
+// used: every test file that talks to a model creates this host, most never load a world.
+const engineModule = (): typeof import('./engine') => require('./engine');
+const httpModule = (): typeof import('./http') => require('./http');
+const loadModule = (): typeof import('./load') => require('./load');
+
 import type { OperationRecord, ScenarioDef } from './types';
 
 /** One operation as a run keeps it (see link.ts). */
@@ -79,13 +85,13 @@ export class WorldHost {
         value(path: string) {
           if (typeof path !== 'string' || path === '')
             throw new WorldError('BAD_ARGUMENT', 'understudy.world.load(path): expected a path string');
-          host.use(loadWorldFile(path));
+          host.use(loadModule().loadWorldFile(path));
           return host.handle;
         },
       },
       loaded: { get: () => host.definition !== undefined },
     });
-    if (worldFile) this.use(loadWorldFile(worldFile));
+    if (worldFile) this.use(loadModule().loadWorldFile(worldFile));
   }
 
   get loaded(): WorldDefinition | undefined {
@@ -101,7 +107,7 @@ export class WorldHost {
     this.definition = definition;
     this.baseline = this.createEngine(definition, {});
     this.engine = this.baseline;
-    this.router = new WorldHttpRouter(definition);
+    this.router = new (httpModule().WorldHttpRouter)(definition);
   }
 
   private current(): WorldEngine {
@@ -132,7 +138,7 @@ export class WorldHost {
     setup: EngineSetup,
     onDefect?: (message: string) => void,
   ): WorldEngine {
-    return new WorldEngine(definition, setup, this.hooks(onDefect));
+    return new (engineModule().WorldEngine)(definition, setup, this.hooks(onDefect));
   }
 
   private collect(
@@ -211,7 +217,7 @@ export class WorldHost {
       return;
     }
     if (options.scenario !== undefined) {
-      const setup = checkSetupData(definition, { scenario: options.scenario });
+      const setup = loadModule().checkSetupData(definition, { scenario: options.scenario });
       this.engine = this.createEngine(definition, scenarioSetup(definition, setup.scenario!));
       return;
     }
@@ -286,7 +292,7 @@ export class WorldHost {
   ) {
     return this.serve(url, () => ({
       method,
-      header: (name) => headerOf(input, init, name),
+      header: (name) => httpModule().headerOf(input, init, name),
       body,
       ...(signal && { signal }),
     }));

@@ -14,7 +14,11 @@ export type {
   DrillTrial,
   RunDrillsOptions,
 } from './drills';
-export { runDrills } from './drills';
+
+import { lazyFunction } from '../lazy';
+
+// Drills load the world compiler and file loader (ajv, js-yaml): required on first call.
+export const runDrills = lazyFunction((): typeof import('./drills') => require('./drills'), 'runDrills');
 export {
   ToolMockError,
   WorldError,
