@@ -22,8 +22,19 @@ const config: Config = {
   // Many suites wait on child processes (a child Jest, the CLI, Chromium): two workers overlap
   // that waiting even on a 2-core machine, where Jest's default would be one.
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // Packs the package and installs the tarball into a scratch consumer project for the
+  // `installed` suites (skipped when UNDERSTUDY_INSTALLED_DIR names one already installed).
+  globalSetup: '<rootDir>/__tests__/support/pack.ts',
+  globalTeardown: '<rootDir>/__tests__/support/unpack.ts',
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/__tests__/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/installed/'],
+    },
+    // Test files run against the packed tarball in a consumer project (see __tests__/support/installed.ts).
+    { ...shared, displayName: 'installed', testMatch: ['<rootDir>/__tests__/installed/*.test.ts'] },
     { ...shared, displayName: 'examples', testMatch: ['<rootDir>/examples/**/*.test.ts'] },
   ],
 };

@@ -5,6 +5,7 @@
 set -euo pipefail
 tarball=$1 node_dir=$2 msw=$3 openai=$4
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -14,7 +15,9 @@ export PATH="$node_dir:$PATH"
 cat > package.json <<JSON
 { "name": "understudy-consumer", "private": true, "scripts": { "test": "jest" } }
 JSON
-npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai"
+# Packages the installed-package cases (__tests__/installed/cases) use besides the SDK.
+case_deps=(undici@7 ws@8)
+npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai" "${case_deps[@]}"
 echo "   node $(node --version); installed: $(npm ls msw openai jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|jest-understudy)@[^ ]+' | tr '\n' ' ')"
 CI=true npm test --silent
 
@@ -26,3 +29,9 @@ if npx --no-install understudy validate bad.fixture.json > validate.out 2>&1; th
   echo "understudy validate accepted a bad fixture file" >&2; exit 1
 fi
 grep -q 'did you mean "content"' validate.out || { cat validate.out >&2; exit 1; }
+
+# The repository's installed-package suites (__tests__/installed), now against this real
+# install: the driver runs on this Node and spawns this project's Jest for every case.
+echo "   installed-package suites against this install"
+cd "$repo"
+UNDERSTUDY_INSTALLED_DIR="$work" CI=true node node_modules/jest/bin/jest.js --selectProjects installed --ci

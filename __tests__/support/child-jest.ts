@@ -71,20 +71,36 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
     fakeTimers: { doNotFake: ['queueMicrotask'] },
   };
   const configPath = join(dir, 'jest.config.json');
-  const out = join(dir, 'results.json');
   writeFileSync(configPath, JSON.stringify(config));
-  const env: Record<string, string> = {};
-  const merged = {
-    ...process.env,
-    NODE_OPTIONS: '--experimental-vm-modules',
-    FORCE_COLOR: '0',
-    NO_COLOR: '1',
-    ...options.env,
-  };
-  for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
   const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
-  const argv = [jest, '--config', configPath, '--json', '--outputFile', out, '--ci', ...(options.args ?? [])];
-  const child = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnJest({
+    jest,
+    cwd: root,
+    dir,
+    args: ['--config', configPath, ...(options.args ?? [])],
+    env: { NODE_OPTIONS: '--experimental-vm-modules', ...options.env },
+  });
+}
+
+export interface SpawnOptions {
+  /** The jest.js to run. */
+  jest: string;
+  cwd: string;
+  /** Where the JSON results go (and what the run reports as its folder). */
+  dir: string;
+  args: string[];
+  /** Extra environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Spawns a child Jest with `--json` output and collects its per-file, per-test results. */
+export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
+  const out = join(options.dir, 'results.json');
+  const env: Record<string, string> = {};
+  const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
+  for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
+  const argv = [options.jest, ...options.args, '--json', '--outputFile', out, '--ci'];
+  const child = spawn(process.execPath, argv, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {
@@ -109,7 +125,7 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
         code,
         stdout,
         stderr,
-        dir,
+        dir: options.dir,
         files: parsed.testResults.map((r) => ({
           name: r.name,
           message: r.message,
