@@ -99,7 +99,9 @@ export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
   const env: Record<string, string> = {};
   const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
-  const argv = [options.jest, ...options.args, '--json', '--outputFile', out, '--ci'];
+  // `--ci` unless the caller chose (`--ci=false` lets a run write new snapshots).
+  const ci = options.args.some((a) => /^--ci(=|$)/.test(a)) ? [] : ['--ci'];
+  const argv = [options.jest, ...options.args, '--json', '--outputFile', out, ...ci];
   const child = spawn(process.execPath, argv, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

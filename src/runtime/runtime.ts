@@ -2,13 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortReason, type Clock, createClock } from '../clock';
 import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
+import { noteSecret } from '../files/secrets';
 import type { Fixture, StreamShaping } from '../fixtures/types';
 import { sourceOf } from '../fixtures/types';
 import { MockModel } from '../model/mock-model';
 import type { ProviderCodec } from '../providers/codec';
 import { ProviderRouter, type RouteTarget } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
-import type { UnderstudyMode } from '../record/mode';
+import { credentialsOf, type UnderstudyMode } from '../record/mode';
 import { Recording, type WireRequest } from '../record/recording';
 import type { ModelCall } from '../run/types';
 import type { FileStats, TestEvidence } from '../trace/evidence';
@@ -198,6 +199,8 @@ export class Runtime implements SandboxRuntime {
       return toResponse(target.provider.notFound(message));
     }
     const startedAt = performance.now();
+    // The request's credentials, whatever their shape, are blanked in every file written later.
+    for (const key of credentialsOf(headers(), url)) noteSecret(key);
     const text = await readBody();
     let body: unknown;
     try {
