@@ -36,6 +36,8 @@ export interface MockModelOptions {
   strictTurnIndex: boolean;
   /** Seed for chaos draws that name none. */
   chaosSeed?: number;
+  /** Called after `reset()`, so what keeps evidence of the calls can let them go too. */
+  onReset?: () => void;
 }
 
 /** One test file's mock model: registered fixtures, selection, and the call log. */
@@ -76,6 +78,7 @@ export class MockModel {
     this.restartSequences();
     this.defaultChaos = undefined;
     this.calls.length = 0;
+    this.options.onReset?.();
   }
 
   private readonly accepted = new WeakSet<ModelCall>();

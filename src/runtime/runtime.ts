@@ -69,7 +69,11 @@ export class Runtime implements SandboxRuntime {
     readonly options: ResolvedOptions,
     private readonly bridge?: Bridge,
   ) {
-    this.model = new MockModel({ strictTurnIndex: options.strictTurnIndex });
+    this.model = new MockModel({
+      strictTurnIndex: options.strictTurnIndex,
+      // The trace of a test then shows what came after the reset, and says what it let go.
+      onReset: () => this.evidence.release(),
+    });
     this.router = new ProviderRouter(options.providers);
     this.clock = createClock(options.timeScale);
     this.evidence = new EvidenceLog(
