@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { OwnedFolder } from '../src/files/owned';
 import { json, scrubDataForWriting } from '../src/files/write';
-import type { TestEvidence } from '../src/trace/evidence';
+import { cutText, TRACE_LIMITS } from '../src/trace/budget';
+import type { PlainError, TestEvidence } from '../src/trace/evidence';
 import { renderTimeline } from '../src/trace/html';
 import { type OtlpTrace, type TestInfo, testTrace } from '../src/trace/otlp';
 import { readTrace } from '../src/trace/read';
@@ -88,6 +89,17 @@ export function fileNameFor(testName: string): string {
   return name;
 }
 
+/** A test's error as a trace keeps it: a matcher's message over a long run can be megabytes. */
+function errorWithin(error: PlainError): PlainError {
+  const max = TRACE_LIMITS.maxPayloadBytes;
+  const same = (text: string) => text;
+  return {
+    ...error,
+    message: cutText(error.message, max, same),
+    ...(error.stack !== undefined && { stack: cutText(error.stack, max, same) }),
+  };
+}
+
 export interface WrittenTrace {
   trace: string;
   html: string;
@@ -122,6 +134,7 @@ export class TraceWriter {
     // Scrubbed before anything is shortened (the test name into a file name, long messages),
     // so no cut leaves part of a key behind.
     const clean = scrubDataForWriting({ test, evidence }, secrets);
+    clean.test.errors = clean.test.errors.map((e) => ({ ...e, error: errorWithin(e.error) }));
     const base = fileNameFor(clean.test.name);
     const n = (this.used.get(base) ?? 0) + 1;
     this.used.set(base, n);

@@ -36,9 +36,9 @@ const keepPrefix = (_match: string, prefix: string) => `${prefix}${REDACTED}`;
  * A credential written after a header name: everything up to a delimiter, except closing
  * punctuation that ends the sentence around it (`(key: abc) then`, `key: abc.`), which stays.
  */
-const VALUE = String.raw`[^\s"',;}]+?(?=[)\]>.!?]*(?:[\s"',;}]|$))`;
+const VALUE = String.raw`(?!\[REDACTED\])[^\s"',;}]+?(?=[)\]>.!?]*(?:[\s"',;}]|$))`;
 /** The same for a query parameter's value, which also ends at `&` and `#`. */
-const QUERY_VALUE = String.raw`[^&#\s"']+?(?=[)\]>.!?]*(?:[&#\s"']|$))`;
+const QUERY_VALUE = String.raw`(?!\[REDACTED\])[^&#\s"']+?(?=[)\]>.!?]*(?:[&#\s"']|$))`;
 
 // Order matters: the specific shapes first, so a header line is not half-scrubbed by a
 // token pattern and then missed by the header one.

@@ -17,6 +17,7 @@ import { noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, sourceOf } from '../fixtures/types';
 import type { MockModel } from '../model/mock-model';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
+import { parseSse } from '../providers/sse';
 import type { ModelCall } from '../run/types';
 import type { Bridge, ResolvedOptions } from '../runtime/bridge';
 import type { RecordedCall, RedactHook } from './build';
@@ -115,6 +116,8 @@ export class Recording {
     if (mode === 'record' || mode === 'record-missing') {
       build();
       cassettes().prepareCassetteWriter();
+      // A streamed reply captured after its test ended is read back then.
+      parseSse('');
     }
     // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
     if (

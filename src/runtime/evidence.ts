@@ -272,7 +272,7 @@ function fixtureName(call: ModelCall): string | undefined {
 type Scrub = (text: string) => string;
 
 const plainWithin = (value: unknown, l: TraceLimits, scrub: Scrub) =>
-  toPlain(value, { maxString: l.maxString, maxItems: l.maxItems, scrub });
+  toPlain(value, { maxString: l.maxString, maxItems: l.maxItems, maxKeys: l.maxKeys, scrub });
 
 function callEvidence(call: ModelCall, phase: Phase, l: TraceLimits, scrub: Scrub): CallEvidence {
   const { conversation } = call;

@@ -11,8 +11,10 @@
 export interface TraceLimits {
   /** Characters a string keeps. */
   maxString: number;
-  /** Items a list (or keys an object) of free-form data keeps. */
+  /** Items a list keeps. */
   maxItems: number;
+  /** Keys an object of free-form data keeps (more than any of the trace's own records have). */
+  maxKeys: number;
   /** Messages a model call's request keeps: its system messages and the latest others. */
   maxMessages: number;
   /** Bytes (JSON) of one payload: a model call, a tool call, an operation, a run's own fields. */
@@ -26,6 +28,7 @@ export interface TraceLimits {
 export const TRACE_LIMITS: TraceLimits = {
   maxString: 8_000,
   maxItems: 100,
+  maxKeys: 200,
   maxMessages: 40,
   maxPayloadBytes: 64 * 1024,
   maxFileBytes: 6 * 1024 * 1024,

@@ -10,8 +10,10 @@ import type { PlainError } from './evidence';
 export interface PlainLimits {
   /** Characters a string keeps (default 200,000). */
   maxString?: number;
-  /** Items a list or keys an object keeps (default: all). */
+  /** Items a list keeps (default: all). */
   maxItems?: number;
+  /** Keys an object or a Map keeps (default: all). */
+  maxKeys?: number;
   /** Applied to a string before it is cut, so no cut leaves part of a secret behind. */
   scrub?: (text: string) => string;
 }
@@ -50,6 +52,7 @@ function safeString(value: unknown): string {
 export function toPlain(value: unknown, limits: PlainLimits = {}): unknown {
   const maxString = limits.maxString ?? MAX_STRING;
   const maxItems = limits.maxItems ?? Number.POSITIVE_INFINITY;
+  const maxKeys = limits.maxKeys ?? Number.POSITIVE_INFINITY;
   const scrub = limits.scrub ?? ((text: string) => text);
   const stack: object[] = [];
   const walk = (v: unknown, depth: number): unknown => {
@@ -97,8 +100,8 @@ export function toPlain(value: unknown, limits: PlainLimits = {}): unknown {
         let n = 0;
         const map = o as Map<unknown, unknown>;
         for (const [k, item] of map) {
-          if (n++ === maxItems) {
-            out['…'] = itemsLeftOut(map.size - maxItems);
+          if (n++ === maxKeys) {
+            out['…'] = itemsLeftOut(map.size - maxKeys);
             break;
           }
           out[String(k)] = walk(item, depth + 1);
@@ -115,7 +118,7 @@ export function toPlain(value: unknown, limits: PlainLimits = {}): unknown {
       }
       const out: Record<string, unknown> = {};
       const keys = Object.keys(o);
-      for (const key of keys.length > maxItems ? keys.slice(0, maxItems) : keys) {
+      for (const key of keys.length > maxKeys ? keys.slice(0, maxKeys) : keys) {
         let item: unknown;
         try {
           item = (o as Record<string, unknown>)[key];
@@ -125,7 +128,7 @@ export function toPlain(value: unknown, limits: PlainLimits = {}): unknown {
         const plain = walk(item, depth + 1);
         if (plain !== undefined) out[key] = plain;
       }
-      if (keys.length > maxItems) out['…'] = itemsLeftOut(keys.length - maxItems);
+      if (keys.length > maxKeys) out['…'] = itemsLeftOut(keys.length - maxKeys);
       return out;
     } finally {
       stack.pop();
