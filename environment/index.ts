@@ -65,6 +65,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       runtime: undefined,
       unhandled: [],
       currentTest: undefined,
+      hostRequire: (id) => require(id),
     };
     (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY] = this.bridge;
     (this.global as unknown as Record<symbol, unknown>)[SECRETS_REGISTRY] = this.secrets;

@@ -17,7 +17,7 @@ import { noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, sourceOf } from '../fixtures/types';
 import type { MockModel } from '../model/mock-model';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
-import { parseSse } from '../providers/sse';
+import { loadSseParserWith } from '../providers/sse';
 import type { ModelCall } from '../run/types';
 import type { Bridge, ResolvedOptions } from '../runtime/bridge';
 import type { RecordedCall, RedactHook } from './build';
@@ -116,9 +116,11 @@ export class Recording {
     if (mode === 'record' || mode === 'record-missing') {
       build();
       cassettes().prepareCassetteWriter();
-      // A streamed reply captured after its test ended is read back then.
-      parseSse('');
     }
+    // Streamed replies are read back with eventsource-parser, an ES module: loaded outside the
+    // test file where the environment offers that (in any mode: a harness can record too).
+    const hostRequire = bridge?.hostRequire;
+    if (hostRequire) loadSseParserWith(() => hostRequire('eventsource-parser'));
     // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
     if (
       (mode === 'replay' || mode === 'record-missing') &&

@@ -1,4 +1,5 @@
-// A small agent loop recorded against a stand-in provider, then replayed from its cassette.
+// A small agent loop (one streamed call, one plain) recorded against a stand-in provider, then
+// replayed from its cassette.
 // WRITES_UPSTREAM is the provider's base URL (configured as an OpenAI base URL, so replay
 // serves it); WRITES_OUT is where each phase leaves a summary of its run for comparison.
 const { writeFileSync } = require('node:fs');
@@ -25,7 +26,11 @@ async function agent(question) {
     { role: 'user', content: question },
   ];
   for (let step = 0; step < 4; step++) {
-    const reply = await client.chat.completions.create({ model: 'gpt-4o', messages, tools });
+    // The first call streams (recording reads the stream back), the next ones do not.
+    const reply =
+      step === 0
+        ? await client.chat.completions.stream({ model: 'gpt-4o', messages, tools }).finalChatCompletion()
+        : await client.chat.completions.create({ model: 'gpt-4o', messages, tools });
     const message = reply.choices[0].message;
     if (!message.tool_calls?.length) return message.content;
     messages.push(message);
