@@ -10,6 +10,7 @@ import {
   TRACE_LIMITS,
   type TraceLimits,
 } from '../../src/trace/budget';
+import { runSpans } from '../../src/trace/otlp';
 import { toPlain } from '../../src/trace/plain';
 
 const KEY = 'corp-gateway-secret-XYZ987';
@@ -110,7 +111,9 @@ describe('the evidence of a test', () => {
     for (let i = 0; i < 3; i++) {
       const calls = [call(i)];
       log.noteCall(calls[0]);
-      log.register(calls, i, 'in').complete({ modelCalls: calls, toolCalls: [], operations: [] } as never);
+      log
+        .register(calls, i, 'in')
+        .complete({ modelCalls: calls, toolCalls: [], operations: [], durationMs: 1 } as never);
     }
     const going = [call(9)];
     log.register(going, 9, 'still running');
@@ -120,6 +123,29 @@ describe('the evidence of a test', () => {
     expect(evidence.runs.map((r) => [r.input, r.incomplete])).toEqual([['still running', true]]);
     expect(evidence.runs[0].modelCalls.map((c) => c.index)).toEqual([9]);
     expect(evidence.omitted?.released).toEqual({ runs: 3, modelCalls: 4 });
+  });
+
+  it('keeps part of one long run, and its span still counts every call', () => {
+    const limits: TraceLimits = { ...TRACE_LIMITS, maxFileBytes: 40_000 };
+    const log = new EvidenceLog(
+      () => undefined,
+      () => undefined,
+      limits,
+    );
+    log.testStarted();
+    const calls = Array.from({ length: 200 }, (_, i) => call(i));
+    for (const c of calls) log.noteCall(c);
+    log
+      .register(calls, 0, 'in')
+      .complete({ modelCalls: calls, toolCalls: [], operations: [], durationMs: 1 } as never);
+    const evidence = log.evidence();
+    const [run] = evidence.runs;
+    expect(run.modelCalls.length).toBeLessThan(200);
+    expect(run.omitted?.modelCalls).toBe(200 - run.modelCalls.length);
+    expect(evidence.omitted?.modelCalls).toBe(run.omitted?.modelCalls);
+    const [span] = runSpans(run, '0'.repeat(32), 0);
+    expect(span.attributes).toContainEqual({ key: 'understudy.model_calls', value: { intValue: '200' } });
+    expect(span.attributes.find((a) => a.key === 'understudy.run.omitted')).toBeDefined();
   });
 
   it('keeps the first and last steps within the budget, scrubbed, and counts the rest', () => {

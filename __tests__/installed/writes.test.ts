@@ -45,7 +45,10 @@ const messagesOf = (run: InstalledRun) =>
     run.files.flatMap((f) => [f.message, ...f.tests.flatMap((t) => t.failureMessages)]).join('\n'),
   );
 
-describe('secrets: no file or file name the product writes holds a key in use', () => {
+describe.each([
+  ['CommonJS, no flag', false],
+  ['with --experimental-vm-modules', true],
+])('secrets (%s): no file or file name the product writes holds a key in use', (_, esm) => {
   // A gateway key in a provider variable, of no shape a pattern knows, and one only a request header carries.
   const KEY = 'corp-gateway-secret-XYZ987';
   const HEADER_KEY = 'gw-header-only-Q7W8E9R0';
@@ -54,6 +57,7 @@ describe('secrets: no file or file name the product writes holds a key in use', 
   beforeAll(async () => {
     run = await runInstalled({
       cases: ['writes-secrets.case.js'],
+      esm,
       env: { ANTHROPIC_API_KEY: KEY, WRITES_HEADER: HEADER_KEY },
     });
   }, 60_000);

@@ -365,7 +365,7 @@ function runSection(run: SpanNode, r: number): string {
     a('understudy.run.input') !== undefined ? block('Input', pre(a('understudy.run.input'))) : '',
     a('understudy.run.output') !== undefined ? block('Output', pre(a('understudy.run.output'))) : '',
   ].join('');
-  return `<section class="run${failed ? ' bad' : ''}" id="run-${r}">
+  return `<section class="run${failed ? ' bad' : ''}" id="run-${esc(a('understudy.run.index') ?? r)}">
 <h2><span>Run ${esc(a('understudy.run.index') ?? r)}</span> ${badge(String(a('understudy.run.kind') ?? 'run'), 'plain')} ${badge(String(a('understudy.phase') ?? 'test'), 'plain')} ${badge(state || 'unknown', failed ? 'bad' : 'ok')} <span class="dim">${esc(ms(runDuration))} · ${plural(turn, 'turn')} · ${plural(Number(a('understudy.tool_calls') ?? 0), 'tool call')} · ${plural(Number(a('understudy.operations') ?? 0), 'operation')}</span></h2>
 ${a('understudy.final_message') !== undefined ? `<p class="final"><span class="dim">final message</span> ${esc(a('understudy.final_message'))}</p>` : ''}
 ${exception ? `<div class="errbox"><b>${esc(exception.attributes['exception.type'] ?? 'Error')}</b>${pre(plain(exception.attributes['exception.message']))}</div>` : ''}

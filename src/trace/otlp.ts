@@ -326,9 +326,10 @@ export function runSpans(
       'understudy.final_message': run.finalMessage,
       'understudy.terminal_state': state,
       'understudy.outcome': state,
-      'understudy.model_calls': run.modelCalls.length,
-      'understudy.tool_calls': run.toolCalls.length,
-      'understudy.operations': run.operations.length,
+      // What the run did, also where the trace keeps only part of it (`understudy.run.omitted`).
+      'understudy.model_calls': run.modelCalls.length + (run.omitted?.modelCalls ?? 0),
+      'understudy.tool_calls': run.toolCalls.length + (run.omitted?.toolCalls ?? 0),
+      'understudy.operations': run.operations.length + (run.omitted?.operations ?? 0),
       'understudy.duration_ms': round(run.durationMs),
       'understudy.drill.name': drill?.name,
       'understudy.drill.build': drill?.build === undefined ? undefined : json(drill.build),
