@@ -166,6 +166,9 @@ describe('record mode in a plain CommonJS project', () => {
     expect(fixtures[0].response.toolCalls).toEqual([
       expect.objectContaining({ name: 'lookup_order', arguments: { orderId: 'A-1001' } }),
     ]);
+    // The answer quoted the tool result, key and all: the cassette keeps the answer, not the key.
+    expect(fixtures[1].response.content).toContain('debug [REDACTED]');
+    expect(fixtures[0].match.userMessage).toBe('where is order A-1001? (debug ');
     expect(hitsBelow(join(runs.record.project, 'cassettes'), [KEYS.openai])).toEqual([]);
     expect(hitsBelow(join(runs.record.project, '.understudy'), [KEYS.openai])).toEqual([]);
   });
@@ -173,9 +176,9 @@ describe('record mode in a plain CommonJS project', () => {
   it('replays the recording on CI with no key and the provider gone, as it was recorded', () => {
     expect(messagesOf(runs.replay)).toBe('');
     expect(runs.replay.files[0].tests.map((t) => t.status)).toEqual(['passed']);
-    expect(JSON.parse(readFileSync(join(out, 'replay.json'), 'utf8'))).toEqual(
-      JSON.parse(readFileSync(join(out, 'record.json'), 'utf8')),
-    );
+    // The same run, but for the key the recorded answer no longer holds.
+    const recorded = readFileSync(join(out, 'record.json'), 'utf8').replaceAll(KEYS.openai, '[REDACTED]');
+    expect(JSON.parse(readFileSync(join(out, 'replay.json'), 'utf8'))).toEqual(JSON.parse(recorded));
   });
 
   it('fails the run when the cassette cannot be written, saying so', () => {

@@ -36,10 +36,12 @@ async function agent(question) {
     messages.push(message);
     for (const call of message.tool_calls) {
       const { orderId } = JSON.parse(call.function.arguments);
+      // The tool result (and so the model's answer, which quotes it) carries the key too.
+      const note = `debug ${process.env.OPENAI_API_KEY}`;
       messages.push({
         role: 'tool',
         tool_call_id: call.id,
-        content: JSON.stringify({ orderId, status: 'shipped' }),
+        content: JSON.stringify({ orderId, status: 'shipped', note }),
       });
     }
   }
