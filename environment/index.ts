@@ -80,7 +80,9 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       unmatched: 0,
       staleCassettes: [],
     };
-    return { ...stats, traces: [...this.traces.written] };
+    // Jest keeps every file's result for the whole run: a test-realm object kept there would keep
+    // that file's whole sandbox alive, so the report crosses as a host-realm copy.
+    return structuredClone({ ...stats, traces: [...this.traces.written] });
   }
 
   override async setup(): Promise<void> {
