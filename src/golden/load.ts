@@ -5,8 +5,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../ajv';
 import { formatOf } from '../fixtures/format';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../fixtures/issues';
 import { formatPath, type PathSegment } from '../fixtures/json-path';
@@ -14,6 +12,7 @@ import { createLocator, type Locator } from '../fixtures/locate';
 import { parseFixtureText } from '../fixtures/parse';
 import type { Fixture } from '../fixtures/types';
 import { validateFixtureFile } from '../fixtures/validate';
+import { schemaValidator } from '../validators';
 import { GoldenFileError, type GoldenIssue } from './errors';
 import { goldenSchema } from './golden.schema';
 import type { GoldenFile, GoldenStep, GoldenTask, GoldenTrajectory } from './types';
@@ -74,18 +73,6 @@ const goldenDialect: IssueDialect = {
   },
 };
 
-let compiled: ValidateFunction | undefined;
-function validator(): ValidateFunction {
-  compiled ??= createAjv({
-    allErrors: true,
-    verbose: true,
-    allowUnionTypes: true,
-    strict: true,
-    strictRequired: false,
-  }).compile(goldenSchema);
-  return compiled;
-}
-
 /** `$.tasks[0].fixtures[1].match` → segments. */
 function segmentsOf(path: string): PathSegment[] {
   const out: PathSegment[] = [];
@@ -111,7 +98,7 @@ export function validateGoldenFile(data: unknown, options: GoldenValidateOptions
   const dir = options.file ? dirname(resolve(options.file)) : process.cwd();
   const locate: Locator | undefined =
     options.source === undefined ? undefined : createLocator(options.source);
-  const validate = validator();
+  const validate = schemaValidator('golden', goldenSchema, 'validateGolden');
   if (!validate(data)) {
     const findings = findingsFromAjv(validate.errors ?? [], data, goldenDialect);
     return { ok: false, errors: toIssues(findings, file, locate, 'GOLDEN_INVALID') };
