@@ -116,7 +116,7 @@ export class Recording {
       existsSync(cassette) &&
       !fixtures.includes(cassette)
     )
-      host.model.use(fixtureLoad().loadFixtures(cassette), 'config');
+      host.model.register(fixtureLoad().loadFixtures(cassette), 'config');
   }
 
   get fileMode(): UnderstudyMode {
