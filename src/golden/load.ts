@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { formatOf } from '../fixtures/format';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../fixtures/issues';
 import { formatPath, type PathSegment } from '../fixtures/json-path';
+import { readFixtureFile } from '../fixtures/load';
 import { createLocator, type Locator } from '../fixtures/locate';
 import { parseFixtureText } from '../fixtures/parse';
 import type { Fixture } from '../fixtures/types';
@@ -134,6 +135,19 @@ export function validateGoldenFile(data: unknown, options: GoldenValidateOptions
           issues.push(
             at(segments, `fixture file ${JSON.stringify(entry)} does not exist (looked for ${path})`),
           );
+        else {
+          // Validated as the run will load it: a broken fixture file is the golden file's problem too.
+          const { problems, first } = fixtureFileProblems(path);
+          if (problems.length > 0) {
+            issues.push(
+              at(
+                segments,
+                `fixture file ${JSON.stringify(entry)} is not valid (${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, listed with the file)`,
+              ),
+              ...(first ? problems : []),
+            );
+          }
+        }
         out.files.push(path);
       } else objects.push({ entry, index });
     });
@@ -153,6 +167,16 @@ export function validateGoldenFile(data: unknown, options: GoldenValidateOptions
     return out;
   };
 
+  // Each referenced fixture file is read once, however many tasks share it; its problems are reported once.
+  const checked = new Map<string, GoldenIssue[]>();
+  const fixtureFileProblems = (path: string): { problems: GoldenIssue[]; first: boolean } => {
+    const known = checked.get(path);
+    if (known) return { problems: known, first: false };
+    const result = readFixtureFile(path);
+    const problems = 'issues' in result ? result.issues : [];
+    checked.set(path, problems);
+    return { problems, first: true };
+  };
   const shared = fixturesOf(raw.fixtures, ['fixtures']);
   const ids = new Map<string, number>();
   const tasks: GoldenTask[] = raw.tasks.map((t, i) => {

@@ -13,7 +13,14 @@ import { formatPath } from '../fixtures/json-path';
 import { createLocator, type Locator } from '../fixtures/locate';
 import { parseFixtureText } from '../fixtures/parse';
 import { schemaValidator } from '../validators';
-import { checkSetup, compileWorld, type Finding, type SetupShape, type WorldDefinition } from './compile';
+import {
+  checkSetup,
+  checkWorld,
+  compileWorld,
+  type Finding,
+  type SetupShape,
+  type WorldDefinition,
+} from './compile';
 import { worldDialect } from './dialect';
 import { WorldFileError, type WorldIssue, type WorldIssueCode } from './errors';
 import type { WorldFile } from './types';
@@ -64,20 +71,18 @@ export function compileWorldData(
   return result.definition;
 }
 
-/**
- * Loads a world file (`.yaml`, `.yml` or `.json`). A relative path is relative to
- * `process.cwd()` (the `world` option and the `@understudy-world` pragma resolve theirs
- * against the Jest rootDir and the test file).
- *
- * @throws WorldFileError naming the file, line and JSON path of every problem.
- */
-export function loadWorldFile(path: string): WorldDefinition {
+/** Reads and parses a world file; every problem as an issue. */
+function readWorldFile(
+  path: string,
+): { file: string; text: string; data: unknown } | { issues: WorldIssue[] } {
   const file = resolve(path);
   const format = formatOf(file);
   if ('issue' in format) {
-    throw new WorldFileError([
-      recode(format.issue, 'WORLD_UNSUPPORTED_EXTENSION', 'world files end in .yaml, .yml or .json'),
-    ]);
+    return {
+      issues: [
+        recode(format.issue, 'WORLD_UNSUPPORTED_EXTENSION', 'world files end in .yaml, .yml or .json'),
+      ],
+    };
   }
   let text: string;
   try {
@@ -90,31 +95,66 @@ export function loadWorldFile(path: string): WorldDefinition {
         : code === 'EISDIR'
           ? 'this is a directory, not a file'
           : `cannot read the file: ${(error as Error).message}`;
-    throw new WorldFileError([
-      {
-        code: 'WORLD_READ_ERROR',
-        file,
-        path: '$',
-        message,
-        ...(code === 'ENOENT' &&
-          !isAbsolute(path) && {
-            suggestion: `relative paths are resolved against the working directory (${process.cwd()})`,
-          }),
-      },
-    ]);
+    return {
+      issues: [
+        {
+          code: 'WORLD_READ_ERROR',
+          file,
+          path: '$',
+          message,
+          ...(code === 'ENOENT' &&
+            !isAbsolute(path) && {
+              suggestion: `relative paths are resolved against the working directory (${process.cwd()})`,
+            }),
+        },
+      ],
+    };
   }
   const parsed = parseFixtureText(text, format.format, file);
   if ('issue' in parsed) {
     const empty = parsed.issue.message === 'the file is empty';
-    throw new WorldFileError([
-      recode(
-        parsed.issue,
-        'WORLD_PARSE_ERROR',
-        empty ? 'a world file declares at least "packages"' : parsed.issue.suggestion,
-      ),
-    ]);
+    return {
+      issues: [
+        recode(
+          parsed.issue,
+          'WORLD_PARSE_ERROR',
+          empty ? 'a world file declares at least "packages"' : parsed.issue.suggestion,
+        ),
+      ],
+    };
   }
-  return compileWorldData(parsed.data, { file, source: text });
+  return { file, text, data: parsed.data };
+}
+
+/**
+ * Loads a world file (`.yaml`, `.yml` or `.json`). A relative path is relative to
+ * `process.cwd()` (the `world` option and the `@understudy-world` pragma resolve theirs
+ * against the Jest rootDir and the test file).
+ *
+ * @throws WorldFileError naming the file, line and JSON path of every problem.
+ */
+export function loadWorldFile(path: string): WorldDefinition {
+  const read = readWorldFile(path);
+  if ('issues' in read) throw new WorldFileError(read.issues);
+  return compileWorldData(read.data, { file: read.file, source: read.text });
+}
+
+/**
+ * Checks a world file as `loadWorldFile` does, except that its behavior modules are not
+ * loaded (their paths are resolved): nothing of the user's code runs. For `understudy validate`.
+ */
+export function checkWorldFile(path: string): { issues: WorldIssue[] } | { packages: number } {
+  const read = readWorldFile(path);
+  if ('issues' in read) return read;
+  const locate = () => createLocator(read.text);
+  const validate = schemaValidator('world', worldSchema, 'validateWorld');
+  if (!validate(read.data)) {
+    const findings = findingsFromAjv(validate.errors ?? [], read.data, worldDialect);
+    return { issues: toIssues(findings, read.file, locate(), 'WORLD_INVALID') };
+  }
+  const findings = checkWorld(read.data as WorldFile, { dir: dirname(read.file) });
+  if (findings.length > 0) return { issues: toWorldIssues(findings, read.file, locate()) };
+  return { packages: (read.data as WorldFile).packages.length };
 }
 
 /** Validates a drill's per-test setup against the schema and the loaded world. */
