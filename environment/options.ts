@@ -17,19 +17,26 @@ const WHERE = 'testEnvironmentOptions.understudy';
 export class OptionsError extends Error {
   readonly code = 'OPTIONS_INVALID';
   readonly issues: readonly FileIssue[];
-  constructor(issues: readonly FileIssue[] | string) {
-    const list = typeof issues === 'string' ? [] : issues;
+  /** `message` replaces the list of issues as the text (one problem outside the options object). */
+  constructor(issues: readonly FileIssue[], message?: string) {
     super(
-      typeof issues === 'string'
-        ? issues
-        : `jest-understudy: invalid ${WHERE}: ${list.length === 1 ? 'a problem' : `${list.length} problems`}\n${list.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+      message ??
+        `jest-understudy: invalid ${WHERE}: ${issues.length === 1 ? 'a problem' : `${issues.length} problems`}\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
     );
-    this.issues = list;
+    this.issues = issues;
   }
 }
 
+/** One problem of an option, pragma or environment variable `at`, as an issue and a sentence. */
+function problem(at: string, message: string): OptionsError {
+  return new OptionsError(
+    [{ code: 'OPTIONS_INVALID', file: at, path: at, message }],
+    `jest-understudy: ${at} ${message}`,
+  );
+}
+
 function fail(path: string, expected: string, got: unknown): never {
-  throw new OptionsError(`jest-understudy: ${path} must be ${expected}, received ${JSON.stringify(got)}`);
+  throw problem(path, `must be ${expected}, received ${JSON.stringify(got)}`);
 }
 
 const optionsDialect: IssueDialect = {
@@ -92,15 +99,10 @@ function fixturePaths(patterns: string[], base: string, origin: string): string[
     if (/[*?[{]/.test(p)) {
       const found = globSync(abs, { absolute: true }).sort();
       if (found.length === 0)
-        throw new OptionsError(
-          `jest-understudy: ${origin} pattern ${JSON.stringify(p)} matches no file (looked in ${base})`,
-        );
+        throw problem(origin, `pattern ${JSON.stringify(p)} matches no file (looked in ${base})`);
       out.push(...found);
     } else {
-      if (!existsSync(abs))
-        throw new OptionsError(
-          `jest-understudy: ${origin} names ${JSON.stringify(p)}, but ${abs} does not exist`,
-        );
+      if (!existsSync(abs)) throw problem(origin, `names ${JSON.stringify(p)}, but ${abs} does not exist`);
       out.push(abs);
     }
   }
