@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { FileIssue } from '../fixtures/errors';
-import { formatOf } from '../fixtures/format';
+import { formatOf, isDirectory } from '../fixtures/format';
 import { findingsFromAjv, toIssues } from '../fixtures/issues';
 import { formatPath } from '../fixtures/json-path';
 import { createLocator, type Locator } from '../fixtures/locate';
@@ -76,7 +76,7 @@ function readWorldFile(
   path: string,
 ): { file: string; text: string; data: unknown } | { issues: WorldIssue[] } {
   const file = resolve(path);
-  const format = formatOf(file);
+  const format = isDirectory(file) ? { format: 'yaml' as const } : formatOf(file);
   if ('issue' in format) {
     return {
       issues: [
