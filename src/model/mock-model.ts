@@ -1,5 +1,6 @@
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
+import type { FixtureArgument } from '../fixtures/argument';
 import type { Fixture, FixtureChaos } from '../fixtures/types';
 import type { RedactHook } from '../record/build';
 import type { ModelCall } from '../run/types';
@@ -20,16 +21,25 @@ export type Resolution =
   | ({ kind: 'error'; error: NeutralError } & Selected)
   | { kind: 'unmatched'; keys: MatchKeys; message: string };
 
-/** Anything that can become fixtures: an array, or a `script()` builder. */
-export type FixtureSource = readonly Fixture[] | { build(): Fixture[] };
+/** Anything that can become fixtures: an array, `{ fixtures }` as in a file, or a `script()` builder. */
+export type FixtureSource =
+  | readonly Fixture[]
+  | { fixtures: readonly Fixture[] }
+  | { build(): Fixture[] }
+  | { toFixtures(): Fixture[] };
 
-export function toFixtures(source: FixtureSource): Fixture[] {
-  if (Array.isArray(source)) return source as Fixture[];
-  if (source && typeof (source as { build?: unknown }).build === 'function')
-    return (source as { build(): Fixture[] }).build();
-  throw new TypeError(
-    `understudy.model.use(fixtures): expected an array of { match, response } fixtures or a script() builder, received ${typeof source}`,
-  );
+// Required on first use: the schema validator is evaluated only by files that register fixtures.
+const argument = (): typeof import('../fixtures/argument') => require('../fixtures/argument');
+
+/**
+ * Validated copies of fixtures given in memory, checked by THE fixture schema like a file.
+ * @throws FixtureFileError naming `where.call` and the path of every problem.
+ */
+export function toFixtures(
+  source: FixtureSource,
+  where: FixtureArgument = { call: 'understudy.model.use()', root: 'use()' },
+): Fixture[] {
+  return argument().fixturesFromArgument(source, where);
 }
 
 export interface MockModelOptions {
@@ -61,9 +71,18 @@ export class MockModel {
     return this;
   }
 
-  /** Registers fixtures after those already registered (the first match wins). */
+  /**
+   * Registers fixtures after those already registered (the first match wins). They are
+   * validated like a fixture file; a bad one throws FixtureFileError and registers nothing.
+   */
   use(source: FixtureSource, scope: Scope = this.scope): this {
     this.store.add(toFixtures(source), scope);
+    return this;
+  }
+
+  /** @internal registers fixtures that were validated already (loaded from files). */
+  register(fixtures: readonly Fixture[], scope: Scope): this {
+    this.store.add(fixtures, scope);
     return this;
   }
 

@@ -10,7 +10,6 @@
  * writes the cassette of a record-mode run.
  */
 import type { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync } from 'node:fs';
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import { UnderstudyError } from '../errors';
 import { type Fixture, sourceOf } from '../fixtures/types';
@@ -20,6 +19,7 @@ import type { ModelCall } from '../run/types';
 import type { Bridge, ResolvedOptions } from '../runtime/bridge';
 import type { RecordedCall, RedactHook } from './build';
 import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
+import { replaysCassette } from './paths';
 import { describeDrift, fingerprintOf } from './prompt-hash';
 import { keyPatterns, noteKeyInUse } from './secrets';
 import { writeUsage } from './usage';
@@ -109,14 +109,9 @@ export class Recording {
     private readonly host: RecordingHost,
     private readonly bridge?: Bridge,
   ) {
-    const { mode, cassette, fixtures } = host.options;
     // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
-    if (
-      (mode === 'replay' || mode === 'record-missing') &&
-      existsSync(cassette) &&
-      !fixtures.includes(cassette)
-    )
-      host.model.use(fixtureLoad().loadFixtures(cassette), 'config');
+    if (replaysCassette(host.options))
+      host.model.register(fixtureLoad().loadFixtures(host.options.cassette), 'config');
   }
 
   get fileMode(): UnderstudyMode {

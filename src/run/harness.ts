@@ -53,18 +53,13 @@ export interface AgentHarness<Input, Output> {
   getRecordedFixtures(): Fixture[];
 }
 
-function fixturesFrom(source: HarnessFixtures, where: string): Fixture[] {
-  if (typeof source === 'string')
-    return (require('../fixtures/load') as typeof import('../fixtures/load')).loadFixtureFiles([source]);
-  if (Array.isArray(source) && source.every((s) => typeof s === 'string'))
-    return (require('../fixtures/load') as typeof import('../fixtures/load')).loadFixtureFiles(
-      source as string[],
-    );
-  try {
-    return toFixtures(source as FixtureSource);
-  } catch {
-    throw badArgument(where, 'fixtures, a script() builder or fixture file paths', source);
-  }
+/** File paths are loaded (and validated) as files; anything else as fixtures given in memory. */
+function fixturesFrom(source: HarnessFixtures, call: string): Fixture[] {
+  const load = () => require('../fixtures/load') as typeof import('../fixtures/load');
+  if (typeof source === 'string') return load().loadFixtureFiles([source]);
+  if (Array.isArray(source) && source.length > 0 && source.every((s) => typeof s === 'string'))
+    return load().loadFixtureFiles(source as string[]);
+  return toFixtures(source as FixtureSource, { call, root: 'fixtures' });
 }
 
 function isRunRequest<Input>(value: unknown): value is HarnessRunRequest<Input> {
@@ -105,7 +100,7 @@ export function createAgentHarness<Input = string, Output = unknown>(
   const runScope = `${id}:runs`;
   // Record and live modes answer from the provider: fixtures would never be consulted.
   if (options.fixtures !== undefined && !mode)
-    runtime.model.use(fixturesFrom(options.fixtures, 'createAgentHarness({ fixtures })'), id);
+    runtime.model.register(fixturesFrom(options.fixtures, 'createAgentHarness({ fixtures })'), id);
   let closed = false;
   let lastRun: Run<Input, Output> | undefined;
 
@@ -120,7 +115,7 @@ export function createAgentHarness<Input = string, Output = unknown>(
         ? request
         : { input: request as Input, fixtures: undefined };
       if (fixtures !== undefined && !mode)
-        runtime.model.use(fixturesFrom(fixtures, 'harness.run({ fixtures })'), runScope);
+        runtime.model.register(fixturesFrom(fixtures, 'harness.run({ fixtures })'), runScope);
       lastRun = await executeRun(runtime, (ctx) => options.agent(input, ctx), {
         input,
         timeoutMs: options.timeoutMs,

@@ -78,7 +78,7 @@ export class Runtime implements SandboxRuntime {
     if (options.fixtures.length > 0) {
       // Required here: the file loader pulls in js-yaml and ajv, which only configs with fixture files need.
       const { loadFixtureFiles } = require('../fixtures/load') as typeof import('../fixtures/load');
-      this.model.use(loadFixtureFiles(options.fixtures), 'config');
+      this.model.register(loadFixtureFiles(options.fixtures), 'config');
     }
     this.recording = new Recording(this, bridge);
     // Loads the configured world (option or @understudy-world pragma); a bad file fails the test file here.
