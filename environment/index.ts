@@ -8,6 +8,7 @@ import { usageFileOf } from '../src/record/usage';
 import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
+import { keepAsyncContext } from './fake-timers';
 import { type Interception, startInterception } from './msw';
 import { resolveOptions } from './options';
 import { TraceWriter } from './traces';
@@ -66,6 +67,12 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     this.bridge.options.usageFile = usageFileOf(project.rootDir, context.testPath, project.id);
     const { traceDir, rootDir, testPath } = this.bridge.options;
     this.traces = new TraceWriter(traceDir, rootDir, testPath);
+    // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
+    // clock reads the fake clock before Jest replaces, removes or resets it.
+    if (this.fakeTimersModern)
+      keepAsyncContext(this.fakeTimersModern, this.global, {
+        changing: () => this.bridge.runtime?.timersChanging?.(),
+      });
   }
 
   /**

@@ -55,6 +55,7 @@ export async function executeRun<Input, Output>(
   // World operations executed inside the run land in `operations` (see src/world/host.ts).
   const operations: RunOperationEntry[] = [];
   const recorder = { calls, pending, operations, ...(options.mode ? { mode: options.mode } : {}) };
+  // Active until its streamed replies are captured: calls that arrive without a run's context are its own.
   const work = runtime.runs.run(recorder, async () => agent(context));
   try {
     if (options.timeoutMs === undefined) output = await work;
@@ -77,7 +78,11 @@ export async function executeRun<Input, Output>(
   } finally {
     if (timer) clearTimeout(timer);
   }
-  if (pending.length > 0) await Promise.allSettled(pending);
+  try {
+    if (pending.length > 0) await Promise.allSettled(pending);
+  } finally {
+    runtime.runs.end(recorder);
+  }
   const end = performance.now();
   const toolCalls = toolCallsOf(calls);
   const run: Run<Input, Output> = {
