@@ -9,6 +9,7 @@ import { ProviderRouter, type RouteTarget } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import type { UnderstudyMode } from '../record/mode';
 import { Recording, type WireRequest } from '../record/recording';
+import { OutcomeWatch } from '../run/outcomes';
 import { RunScope } from '../run/scope';
 import type { ModelCall } from '../run/types';
 import type { FileStats, TestEvidence } from '../trace/evidence';
@@ -51,6 +52,8 @@ export class Runtime implements SandboxRuntime {
   readonly router: ProviderRouter;
   /** Which run a call belongs to (async context, else the only active run). */
   readonly runs = new RunScope<RunRecorder>((message) => this.fail(message));
+  /** Runs that ended errored or timed out, until the test (or file) that made them looked or ended. */
+  readonly outcomes = new OutcomeWatch();
   readonly clock: Clock;
   /** Threads stateful protocols chain by response id, for the whole file. */
   readonly threads: ConversationStore = createConversationStore();
@@ -99,8 +102,16 @@ export class Runtime implements SandboxRuntime {
     this.model.restartSequences();
   }
 
-  fileFinished(failedTests: number): Promise<string[]> {
-    return this.recording.fileFinished(failedTests);
+  /** Whether a test is running (not a beforeAll/afterAll hook or the file's top level). */
+  get inTest(): boolean {
+    return this.bridge?.currentTest !== undefined;
+  }
+
+  async fileFinished(failedTests: number): Promise<string[]> {
+    const unseen = this.outcomes
+      .take(false)
+      .map((m) => `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${m}`);
+    return [...unseen, ...(await this.recording.fileFinished(failedTests))];
   }
 
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
@@ -155,6 +166,7 @@ export class Runtime implements SandboxRuntime {
   }
 
   testFinished(): void {
+    for (const message of this.outcomes.take(true)) this.fail(message);
     this.runs.forgetActive();
     this.recording.testFinished();
     this.model.endTest();
