@@ -114,6 +114,11 @@ export class Runtime implements SandboxRuntime {
     return [...unseen, ...(await this.recording.fileFinished(failedTests))];
   }
 
+  /** The fake clock is about to change: the world clock reads what it was advanced by. */
+  timersChanging(): void {
+    this.world.timersChanging();
+  }
+
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
     const url = urlOf(input);
     const target = url === undefined ? undefined : this.router.route(url);
