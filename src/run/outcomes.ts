@@ -19,7 +19,7 @@ const hidden = new WeakMap<object, Map<PropertyKey, unknown>>();
  * Turns `fields` of `target` into accessors that call `onRead` (the values stay enumerable
  * and writable), and gives `target` a `toJSON` that copies it without calling `onRead`.
  */
-export function noteReads<T extends object>(target: T, fields: readonly (keyof T)[], onRead: () => void): T {
+function noteReads<T extends object>(target: T, fields: readonly (keyof T)[], onRead: () => void): T {
   const values = hidden.get(target) ?? new Map<PropertyKey, unknown>();
   for (const field of fields) {
     if (!values.has(field)) values.set(field, target[field]);
@@ -58,7 +58,7 @@ function unnoted<T extends object>(target: T): T {
 }
 
 /** The terminal states a test must look at. */
-export function mustBeSeen(state: TerminalState): boolean {
+function mustBeSeen(state: TerminalState): boolean {
   return state === 'errored' || state === 'timed_out';
 }
 
