@@ -54,7 +54,10 @@ export class MockModel {
   /** Every model request since the last reset (or the start of the current test). */
   readonly calls: ModelCall[] = [];
   private scope: Scope = 'file';
-  private defaultChaos: FixtureChaos | undefined;
+  /** Chaos set outside tests (file level, beforeAll): it stays for the file. */
+  private fileChaos: FixtureChaos | undefined;
+  /** Chaos set inside the running test, `undefined` included (chaos off): it ends with the test. */
+  private testChaos: { config: FixtureChaos | undefined } | undefined;
   private readonly dice: ChaosDice;
 
   constructor(private readonly options: MockModelOptions) {
@@ -64,11 +67,18 @@ export class MockModel {
   /**
    * Seeded random faults for every fixture that has no `chaos` of its own, e.g.
    * `chaos({ rateLimitRate: 0.3, seed: 7 })`; `chaos(undefined)` turns them off.
-   * Draws restart with each test, so a test replays the same faults every run.
+   * Draws restart with each test, so a test replays the same faults every run. Like
+   * fixtures, chaos set inside a test (or its beforeEach) ends with it; set at file level or
+   * in beforeAll, it applies to every test of the file that does not set its own.
    */
   chaos(config: FixtureChaos | undefined): this {
-    this.defaultChaos = config;
+    if (this.scope === 'test') this.testChaos = { config };
+    else this.fileChaos = config;
     return this;
+  }
+
+  private get defaultChaos(): FixtureChaos | undefined {
+    return this.testChaos ? this.testChaos.config : this.fileChaos;
   }
 
   /**
@@ -93,7 +103,8 @@ export class MockModel {
   reset(): void {
     this.store.clear((s) => s === 'file' || s === 'test');
     this.restartSequences();
-    this.defaultChaos = undefined;
+    this.fileChaos = undefined;
+    this.testChaos = undefined;
     this.calls.length = 0;
   }
 
@@ -139,6 +150,7 @@ export class MockModel {
   /** @internal a test ended: fixtures it registered are dropped. */
   endTest(): void {
     this.store.clear((s) => s === 'test');
+    this.testChaos = undefined;
     this.scope = 'file';
   }
 

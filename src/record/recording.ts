@@ -9,7 +9,6 @@
  * files answered (for `understudy fixtures check --unused`), and at the end of the file
  * writes the cassette of a record-mode run.
  */
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import { UnderstudyError } from '../errors';
 import { type Fixture, sourceOf } from '../fixtures/types';
@@ -35,7 +34,8 @@ export interface RecordingHost {
   readonly model: MockModel;
   readonly options: ResolvedOptions;
   readonly threads: ConversationStore;
-  readonly runs: AsyncLocalStorage<{ mode?: UnderstudyMode; pending?: Promise<unknown>[] }>;
+  /** The run the current call belongs to (see src/run/scope.ts). */
+  readonly runs: { getStore(): { mode?: UnderstudyMode; pending?: Promise<unknown>[] } | undefined };
   fail(message: string): void;
   readonly evidence?: { noteStaleCassette?(file: string): void };
 }

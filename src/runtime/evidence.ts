@@ -7,6 +7,7 @@
 import { matchKeysOf } from '../conversation';
 import { scrubSecrets } from '../redact';
 import { toolCallsOf } from '../run/collect';
+import { peek } from '../run/outcomes';
 import type { ModelCall, Run } from '../run/types';
 import type {
   CallEvidence,
@@ -222,8 +223,9 @@ function runEvidence(t: Tracked, index: number, phaseOf: Map<ModelCall, Phase>):
     input: run ? run.input : t.input,
     output: run?.output,
     finalMessage: run?.finalMessage,
-    terminalState: run?.terminalState,
-    error: run?.error === undefined ? undefined : plainError(run.error),
+    // Read unnoticed: writing a trace is not the test looking at how the run ended.
+    terminalState: run && peek(run, 'terminalState'),
+    error: run === undefined || peek(run, 'error') === undefined ? undefined : plainError(peek(run, 'error')),
     startedAt: t.startedAt,
     durationMs: run ? run.durationMs : performance.now() - t.startedAt,
     modelCalls: calls.map((c) => callEvidence(c, phaseOf.get(c) ?? t.phase)),
