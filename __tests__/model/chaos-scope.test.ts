@@ -61,3 +61,29 @@ describe('understudy.model.chaos()', () => {
     expect(fault(m)).toBe('none');
   });
 });
+
+describe('understudy.model.reset() inside a test', () => {
+  it("sets the file's fixtures and chaos aside for that test only", () => {
+    const m = model();
+    m.chaos({ rateLimitRate: 1 });
+    m.beginTest();
+    m.reset();
+    expect(fault(m)).toBe('unmatched');
+    expect(m.fixtures).toEqual([]);
+    m.use([{ match: { userMessage: 'ping' }, response: { content: 'own' } }]);
+    expect(fault(m)).toBe('none');
+    m.endTest();
+    m.beginTest();
+    expect(m.fixtures).toHaveLength(1);
+    expect(fault(m)).toBe('rate_limit');
+    m.endTest();
+  });
+
+  it('outside a test drops them for good', () => {
+    const m = model();
+    m.reset();
+    m.beginTest();
+    expect(fault(m)).toBe('unmatched');
+    m.endTest();
+  });
+});

@@ -97,14 +97,21 @@ export class MockModel {
   }
 
   /**
-   * Drops the fixtures registered with `use` (a harness's own and config-level ones stay),
-   * restarts sequences and clears the call log.
+   * Drops the fixtures registered with `use` and the chaos (a harness's own and config-level
+   * fixtures stay), restarts sequences and clears the call log. Called inside a test, the file's
+   * fixtures and chaos are set aside for the rest of that test only.
    */
   reset(): void {
-    this.store.clear((s) => s === 'file' || s === 'test');
+    // Inside a test, the file's own fixtures are only hidden until the test ends: each test starts
+    // from the file's configuration, whatever an earlier test reset.
+    if (this.scope === 'test') this.store.mute('file');
+    this.store.clear((s) => (this.scope === 'test' ? s === 'test' : s === 'file' || s === 'test'));
     this.restartSequences();
-    this.fileChaos = undefined;
-    this.testChaos = undefined;
+    if (this.scope === 'test') this.testChaos = { config: undefined };
+    else {
+      this.fileChaos = undefined;
+      this.testChaos = undefined;
+    }
     this.calls.length = 0;
   }
 
@@ -150,6 +157,7 @@ export class MockModel {
   /** @internal a test ended: fixtures it registered are dropped. */
   endTest(): void {
     this.store.clear((s) => s === 'test');
+    this.store.unmuteAll();
     this.testChaos = undefined;
     this.scope = 'file';
   }
