@@ -13,6 +13,8 @@
  *               (bench/startup-reporter.cjs)
  *   3. matching MockModel.resolve with 10 and 10,000 fixtures (bench/matching.cjs)
  *   4. world    mockTool sync/async and a world HTTP tool call vs jest.fn (bench/world.mjs, its own Jest)
+ *   5. suite    whole generated suites from the packed tarball: the preset vs hand-written stubs vs
+ *               aimock, fixture files and a world, and a 500-file run for memory (bench/suite.mjs)
  *
  * UNDERSTUDY_BENCH_QUICK=1 shrinks every loop (for checking the script, not for figures).
  */
@@ -32,7 +34,7 @@ const PASSES = quick ? 2 : 3;
 const PLAN = quick ? { prewarm: 5, warmup: 5, calls: 10 } : { prewarm: 200, warmup: 50, calls: 100 };
 const STARTUP = quick ? { warmup: 2, iterations: 6, files: 4 } : { warmup: 10, iterations: 50, files: 25 };
 const MATCHING = quick ? { batches: 3, perBatch: 200 } : { batches: 15, perBatch: 2000 };
-const PHASE_TIMEOUT_MS = 180_000;
+const PHASE_TIMEOUT_MS = 600_000;
 const E2E_PROJECTS = ['startup-node', 'startup-understudy', 'call-node', 'call-understudy'];
 
 const TARGETS = {
@@ -196,7 +198,15 @@ try {
   ]);
   const matching = readJson(matchingOut);
 
-  report({ passes, cpuPasses, differences, direct, e2e, matching, world });
+  // 5. Whole suites.
+  const suiteOut = join(tmp, 'suite.json');
+  phase('suite: generated suites under the preset, hand-written stubs and aimock', [
+    join(root, 'bench/suite.mjs'),
+    suiteOut,
+  ]);
+  const suite = readJson(suiteOut);
+
+  report({ passes, cpuPasses, differences, direct, e2e, matching, world, suite });
 } catch (error) {
   failed = true;
   process.stderr.write(`${error.stack ?? error}\n`);
@@ -241,7 +251,7 @@ function startupFiles(callsInput) {
   };
 }
 
-function report({ passes, cpuPasses, differences, direct, e2e, matching, world }) {
+function report({ passes, cpuPasses, differences, direct, e2e, matching, world, suite }) {
   const verdicts = [];
   const verdict = (ok, label) => {
     verdicts.push({ label, ok });
@@ -588,6 +598,11 @@ function report({ passes, cpuPasses, differences, direct, e2e, matching, world }
   });
   say();
 
+  // 5. Suites (bench/suite.mjs judged its own ratios).
+  for (const line of suite.lines) say(line);
+  verdicts.push(...suite.verdicts);
+  say();
+
   const missed = verdicts.filter((v) => !v.ok);
   say(
     `Targets: ${verdicts.length - missed.length} PASS, ${missed.length} MISS${missed.length ? `: ${missed.map((v) => v.label).join('; ')}` : ''}`,
@@ -614,6 +629,7 @@ function report({ passes, cpuPasses, differences, direct, e2e, matching, world }
     startup,
     matching: { unit: 'µs per resolve', plan: MATCHING, ...m },
     world: { unit: 'µs per call', plan: world.plan, results: worldRows },
+    suite: { ...suite, lines: undefined },
     verdicts,
   };
   const resultsPath = join(root, 'bench/results.json');

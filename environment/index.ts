@@ -8,8 +8,10 @@ import { scrubForWriting } from '../src/files/write';
 import { ciRefusal, noKeyMessage, REPLAY_KEYS, realKeys } from '../src/record/mode';
 import { usageFileOf } from '../src/record/usage';
 import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
+import { urlOf } from '../src/runtime/request';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
+import { keepAsyncContext } from './fake-timers';
 import { type Interception, startInterception } from './msw';
 import { resolveOptions } from './options';
 import { TraceWriter, traceDirProblem } from './traces';
@@ -55,6 +57,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   /** Errors of the current test, by where they came from (hooks, the test itself, beforeAll). */
   private errorPhases = new Map<unknown, string>();
   private testStartedAt = 0;
+  /** Set at teardown: what the file started and left running must not reach the next file. */
+  private closed = false;
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -74,6 +78,12 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     const problem = traceDirProblem(traceDir, rootDir, testPath);
     if (problem) throw toError(problem);
     this.traces = new TraceWriter(traceDir, rootDir, testPath, () => this.secretsInUse());
+    // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
+    // clock reads the fake clock before Jest replaces, removes or resets it.
+    if (this.fakeTimersModern)
+      keepAsyncContext(this.fakeTimersModern, this.global, {
+        changing: () => this.bridge.runtime?.timersChanging?.(),
+      });
   }
 
   /** What the sandbox knows as credentials besides this process: the requests' and its own env's. */
@@ -94,7 +104,9 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       unmatched: 0,
       staleCassettes: [],
     };
-    return { ...stats, traces: [...this.traces.written] };
+    // Jest keeps every file's result for the whole run: a test-realm object kept there would keep
+    // that file's whole sandbox alive, so the report crosses as a host-realm copy.
+    return structuredClone({ ...stats, traces: [...this.traces.written] });
   }
 
   override async setup(): Promise<void> {
@@ -116,9 +128,15 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     const interception = this.interception;
     bridge.upstream = (request) => interception.passthrough(request);
     const mswFetch = this.interception.fetch;
-    const fetch = (input: unknown, init?: unknown) =>
-      (bridge.runtime ?? bridge.loadRuntime?.())?.handleFetch(input, init) ??
-      mswFetch(input as RequestInfo, init as RequestInit);
+    // Test-realm intrinsics, kept so a call after teardown still gets an error the caller can catch.
+    const { Promise: SandboxPromise, TypeError: SandboxTypeError } = this.global;
+    const fetch = (input: unknown, init?: unknown) => {
+      if (this.closed) return SandboxPromise.reject(new SandboxTypeError(this.afterTeardown(input)));
+      return (
+        (bridge.runtime ?? bridge.loadRuntime?.())?.handleFetch(input, init) ??
+        mswFetch(input as RequestInfo, init as RequestInit)
+      );
+    };
     this.global.fetch = fetch as typeof globalThis.fetch;
 
     const env = this.global.process.env;
@@ -129,7 +147,19 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     }
   }
 
+  /** Why a fetch made after this file's teardown fails. */
+  private afterTeardown(input: unknown): string {
+    const { rootDir, testPath } = this.bridge.options;
+    return (
+      `jest-understudy: fetch(${urlOf(input) ?? String(input)}) was called after the test file ` +
+      `${relative(rootDir, testPath)} finished, so nothing serves it. Something the file started kept ` +
+      'running (an understudy.run or SDK call the test did not await, a stream still being read): await it, ' +
+      'or abort it, before the test ends.'
+    );
+  }
+
   override async teardown(): Promise<void> {
+    this.closed = true;
     this.interception?.close();
     this.interception = undefined;
     const env = this.global.process?.env;

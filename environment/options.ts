@@ -1,31 +1,87 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
+import { type FileIssue, formatIssue } from '../src/fixtures/errors';
+import { findingsFromAjv, type IssueDialect, toIssues } from '../src/fixtures/issues';
+import { formatPath, type PathSegment, reroot } from '../src/fixtures/json-path';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
 import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/runtime/bridge';
+import { schemaValidator } from '../src/validators';
+import { optionsSchema } from './options.schema';
 
-const KNOWN = new Set([
-  'world',
-  'fixtures',
-  'strictTurnIndex',
-  'providers',
-  'traceDir',
-  'traces',
-  'timeScale',
-  'strictCassettes',
-  'cassetteDir',
-]);
 const TRACE_MODES: readonly TraceMode[] = ['on-failure', 'always', 'off'];
-const PROVIDERS = new Set(['openai', 'anthropic', 'gemini']);
 const WHERE = 'testEnvironmentOptions.understudy';
 
+/** Bad options or environment variables: every problem, each named by its option path. */
 export class OptionsError extends Error {
   readonly code = 'OPTIONS_INVALID';
+  readonly issues: readonly FileIssue[];
+  /** `message` replaces the list of issues as the text (one problem outside the options object). */
+  constructor(issues: readonly FileIssue[], message?: string) {
+    super(
+      message ??
+        `jest-understudy: invalid ${WHERE}: ${issues.length === 1 ? 'a problem' : `${issues.length} problems`}\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+    );
+    this.issues = issues;
+  }
+}
+
+/** One problem of an option, pragma or environment variable `at`, as an issue and a sentence. */
+function problem(at: string, message: string): OptionsError {
+  return new OptionsError(
+    [{ code: 'OPTIONS_INVALID', file: at, path: at, message }],
+    `jest-understudy: ${at} ${message}`,
+  );
 }
 
 function fail(path: string, expected: string, got: unknown): never {
-  throw new OptionsError(`jest-understudy: ${path} must be ${expected}, received ${JSON.stringify(got)}`);
+  throw problem(path, `must be ${expected}, received ${JSON.stringify(got)}`);
+}
+
+const optionsDialect: IssueDialect = {
+  definitions: {},
+  rootType: (got) => `${WHERE} must be an object of options (got ${got})`,
+  missingHints: {},
+  noneOf: (names) => ({ message: `needs one of ${names.join(', ')}` }),
+  valueHint: (value, schema) =>
+    value === null && (schema.type === 'number' || schema.type === 'integer')
+      ? "NaN and Infinity turn into null on their way to Jest's workers: give a finite number"
+      : undefined,
+};
+
+/** The options against THE options schema (environment/options.schema.ts), every problem at once. */
+function validateOptions(raw: unknown): UnderstudyOptions {
+  const validate = schemaValidator('options', optionsSchema, 'validateOptions');
+  const issues: FileIssue[] = [];
+  if (!validate(raw)) {
+    const findings = findingsFromAjv(validate.errors ?? [], raw, optionsDialect);
+    issues.push(...toIssues(findings, WHERE, undefined, 'OPTIONS_INVALID'));
+  } else {
+    const providers = (raw as UnderstudyOptions).providers ?? {};
+    for (const [id, provider] of Object.entries(providers)) {
+      const urls = provider?.baseURL === undefined ? [] : [provider.baseURL].flat();
+      urls.forEach((url, i) => {
+        if (URL.canParse(url)) return;
+        const at: PathSegment[] = [
+          'providers',
+          id,
+          'baseURL',
+          ...(Array.isArray(provider?.baseURL) ? [i] : []),
+        ];
+        issues.push({
+          code: 'OPTIONS_INVALID',
+          file: WHERE,
+          path: formatPath(at),
+          message: `not an absolute URL: ${JSON.stringify(url)}`,
+          suggestion: 'e.g. "https://my-proxy.test/v1"',
+        });
+      });
+    }
+  }
+  if (issues.length > 0)
+    throw new OptionsError(issues.map((issue) => ({ ...issue, path: reroot(issue.path, WHERE) })));
+  return raw as UnderstudyOptions;
 }
 
 function stringList(value: unknown, path: string): string[] {
@@ -43,15 +99,10 @@ function fixturePaths(patterns: string[], base: string, origin: string): string[
     if (/[*?[{]/.test(p)) {
       const found = globSync(abs, { absolute: true }).sort();
       if (found.length === 0)
-        throw new OptionsError(
-          `jest-understudy: ${origin} pattern ${JSON.stringify(p)} matches no file (looked in ${base})`,
-        );
+        throw problem(origin, `pattern ${JSON.stringify(p)} matches no file (looked in ${base})`);
       out.push(...found);
     } else {
-      if (!existsSync(abs))
-        throw new OptionsError(
-          `jest-understudy: ${origin} names ${JSON.stringify(p)}, but ${abs} does not exist`,
-        );
+      if (!existsSync(abs)) throw problem(origin, `names ${JSON.stringify(p)}, but ${abs} does not exist`);
       out.push(abs);
     }
   }
@@ -65,36 +116,14 @@ export function resolveOptions(
   testPath: string,
   env: NodeJS.ProcessEnv,
 ): ResolvedOptions {
-  const o = (raw ?? {}) as UnderstudyOptions;
-  if (typeof o !== 'object' || Array.isArray(o)) fail(WHERE, 'an object', raw);
-  for (const key of Object.keys(o)) {
-    if (!KNOWN.has(key)) fail(`${WHERE}.${key}`, `one of the known options (${[...KNOWN].join(', ')})`, key);
-  }
-  if (o.strictTurnIndex !== undefined && typeof o.strictTurnIndex !== 'boolean')
-    fail(`${WHERE}.strictTurnIndex`, 'a boolean', o.strictTurnIndex);
-  if (o.world !== undefined && typeof o.world !== 'string') fail(`${WHERE}.world`, 'a path string', o.world);
-  if (o.traceDir !== undefined && typeof o.traceDir !== 'string')
-    fail(`${WHERE}.traceDir`, 'a path string', o.traceDir);
-  if (o.traces !== undefined && !TRACE_MODES.includes(o.traces))
-    fail(`${WHERE}.traces`, `one of ${TRACE_MODES.map((m) => `"${m}"`).join(', ')}`, o.traces);
-  if (o.timeScale !== undefined && !(typeof o.timeScale === 'number' && o.timeScale >= 0)) {
-    fail(`${WHERE}.timeScale`, 'a number ≥ 0', o.timeScale);
-  }
-  if (o.strictCassettes !== undefined && typeof o.strictCassettes !== 'boolean')
-    fail(`${WHERE}.strictCassettes`, 'a boolean', o.strictCassettes);
-  if (o.cassetteDir !== undefined && typeof o.cassetteDir !== 'string')
-    fail(`${WHERE}.cassetteDir`, 'a path string', o.cassetteDir);
+  const o = validateOptions(raw ?? {});
   const envMode = env.UNDERSTUDY_MODE;
   if (envMode !== undefined && envMode !== '' && !isMode(envMode))
     fail('UNDERSTUDY_MODE', `one of ${MODES.join(', ')}`, envMode);
 
   const providers: ResolvedOptions['providers'] = {};
-  for (const [id, p] of Object.entries(o.providers ?? {})) {
-    if (!PROVIDERS.has(id)) fail(`${WHERE}.providers.${id}`, `one of ${[...PROVIDERS].join(', ')}`, id);
-    const urls = stringList(p?.baseURL, `${WHERE}.providers.${id}.baseURL`);
-    for (const u of urls) if (!URL.canParse(u)) fail(`${WHERE}.providers.${id}.baseURL`, 'absolute URLs', u);
-    providers[id as 'openai'] = urls;
-  }
+  for (const [id, p] of Object.entries(o.providers ?? {}))
+    providers[id as 'openai'] = p?.baseURL === undefined ? [] : [p.baseURL].flat();
 
   const testDir = dirname(testPath);
   const pragmaFixtures = stringList(pragmas['understudy-fixtures'], '@understudy-fixtures');

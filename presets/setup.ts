@@ -5,12 +5,16 @@
  */
 import { expect } from '@jest/globals';
 import { lazyMatchers } from '../matchers/lazy';
+import { replaysCassette } from '../src/record/paths';
 import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
 
 expect.extend(lazyMatchers);
 const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
 if (bridge) {
   bridge.loadRuntime = () => require('../src/runtime/runtime').getRuntime();
-  // A configured world or fixture file is loaded now, so a broken one fails the file before its tests.
-  if (bridge.options.world !== undefined || bridge.options.fixtures.length > 0) bridge.loadRuntime();
+  // Every fixture source (a configured world or fixture file, the file's cassette) is loaded now,
+  // so a broken one fails the file before its tests instead of failing a request an agent may swallow.
+  const { options } = bridge;
+  if (options.world !== undefined || options.fixtures.length > 0 || replaysCassette(options))
+    bridge.loadRuntime();
 }

@@ -15,28 +15,26 @@ process.on('warning', (warning) => {
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const schemas = [
-  { module: 'src/fixtures/fixtures.schema.ts', name: 'fixturesSchema', out: 'schemas/fixtures.schema.json' },
-  { module: 'src/golden/golden.schema.ts', name: 'goldenSchema', out: 'schemas/golden.schema.json' },
-  { module: 'src/world/world.schema.ts', name: 'worldSchema', out: 'schemas/world.schema.json' },
+  { name: 'fixtures', module: 'src/fixtures/fixtures.schema.ts', exportName: 'fixturesSchema' },
+  { name: 'golden', module: 'src/golden/golden.schema.ts', exportName: 'goldenSchema' },
+  { name: 'world', module: 'src/world/world.schema.ts', exportName: 'worldSchema' },
+  { name: 'options', module: 'environment/options.schema.ts', exportName: 'optionsSchema' },
 ];
 
-for (const { module, name, out } of schemas) {
-  const exports = await import(join(root, module));
-  const schema = exports[name];
-  if (!schema) throw new Error(`${module} does not export ${name}`);
-  writeFileSync(join(root, out), `${JSON.stringify(schema, null, 2)}\n`);
-  console.log(`wrote ${out}`);
-}
+// Each schema's validators, precompiled (ajv standalone code): loading a file then costs a few
+// ms per test file instead of compiling its schema (see src/precompile.ts).
+const { precompiledValidators } = await import(join(root, 'src/precompile-code.ts'));
+const { schemaHash, AJV_OPTIONS, PRECOMPILED } = await import(join(root, 'src/precompile.ts'));
 
-// The world schema's validators, precompiled (ajv standalone code): loading a world then costs
-// a few ms per test file instead of compiling the schema (see src/world/precompile.ts).
-{
-  const { worldSchema } = await import(join(root, 'src/world/world.schema.ts'));
-  const { precompiledWorldValidators } = await import(join(root, 'src/world/precompile-code.ts'));
-  const { schemaHash, WORLD_AJV_OPTIONS } = await import(join(root, 'src/world/precompile.ts'));
+for (const { name, module, exportName } of schemas) {
+  const exports = await import(join(root, module));
+  const schema = exports[exportName];
+  if (!schema) throw new Error(`${module} does not export ${exportName}`);
+  writeFileSync(join(root, `schemas/${name}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`);
+  console.log(`wrote schemas/${name}.schema.json`);
   writeFileSync(
-    join(root, 'schemas/world.validate.cjs'),
-    precompiledWorldValidators(worldSchema, WORLD_AJV_OPTIONS, schemaHash),
+    join(root, `schemas/${name}.validate.cjs`),
+    precompiledValidators(name, schema, PRECOMPILED[name], AJV_OPTIONS, schemaHash, module),
   );
-  console.log('wrote schemas/world.validate.cjs');
+  console.log(`wrote schemas/${name}.validate.cjs`);
 }

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { resolveOptions } from '../../environment/options';
+import { OptionsError, resolveOptions } from '../../environment/options';
+import { thrown } from '../fixtures/temp';
 
 const root = mkdtempSync(join(tmpdir(), 'understudy-options-'));
 writeFileSync(join(root, 'a.fixture.json'), '[]');
@@ -62,32 +63,80 @@ describe('testEnvironmentOptions.understudy', () => {
 
   describe('bad input names the option and what was expected', () => {
     it.each([
-      [{ fixture: [] }, 'testEnvironmentOptions.understudy.fixture must be one of the known options'],
+      [
+        { fixture: [] },
+        'testEnvironmentOptions.understudy.fixture: unknown property "fixture" — did you mean "fixtures"?',
+      ],
       [
         { strictTurnIndex: 'yes' },
-        'testEnvironmentOptions.understudy.strictTurnIndex must be a boolean, received "yes"',
+        'testEnvironmentOptions.understudy.strictTurnIndex: must be true or false (got the string "yes")',
       ],
       [
         { fixtures: 3 },
-        'testEnvironmentOptions.understudy.fixtures must be a string or an array of strings, received 3',
+        'testEnvironmentOptions.understudy.fixtures: must be a non-empty string or a list of non-empty strings (got 3)',
       ],
       [
         { providers: { mistral: {} } },
-        'testEnvironmentOptions.understudy.providers.mistral must be one of openai, anthropic, gemini',
+        'testEnvironmentOptions.understudy.providers.mistral: unknown property "mistral" — allowed here: openai, anthropic, gemini',
       ],
       [
         { providers: { openai: { baseURL: 'proxy.test' } } },
-        'providers.openai.baseURL must be absolute URLs, received "proxy.test"',
+        'testEnvironmentOptions.understudy.providers.openai.baseURL: not an absolute URL: "proxy.test"',
+      ],
+      [
+        { providers: 5 },
+        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini? } (got 5)',
+      ],
+      [
+        { providers: { openai: 'https://proxy.test/v1' } },
+        'testEnvironmentOptions.understudy.providers.openai: must be { baseURL } (got the string "https://proxy.test/v1") — write { "baseURL": "https://proxy.test/v1" }',
+      ],
+      [
+        { providers: { openai: { baseUrl: 'https://proxy.test/v1' } } },
+        'testEnvironmentOptions.understudy.providers.openai.baseUrl: unknown property "baseUrl" — did you mean "baseURL"?',
+      ],
+      [
+        { world: '' },
+        'testEnvironmentOptions.understudy.world: must be a non-empty string (got the string "")',
+      ],
+      [
+        { timeScale: null },
+        "testEnvironmentOptions.understudy.timeScale: must be a number ≥ 0 (got null) — NaN and Infinity turn into null on their way to Jest's workers: give a finite number",
+      ],
+      [
+        { timeScale: Number.NaN },
+        'testEnvironmentOptions.understudy.timeScale: must be a number ≥ 0 (got NaN)',
       ],
       [
         { fixtures: ['missing.json'] },
         'names "missing.json", but ' + join(root, 'missing.json') + ' does not exist',
       ],
       [{ fixtures: ['nothing/*.json'] }, 'pattern "nothing/*.json" matches no file'],
-      ['fixtures.json', 'testEnvironmentOptions.understudy must be an object'],
-      [{ timeScale: -1 }, 'testEnvironmentOptions.understudy.timeScale must be a number ≥ 0, received -1'],
+      [
+        'fixtures.json',
+        'testEnvironmentOptions.understudy: testEnvironmentOptions.understudy must be an object of options (got the string "fixtures.json")',
+      ],
+      [{ timeScale: -1 }, 'testEnvironmentOptions.understudy.timeScale: must be a number ≥ 0 (got -1)'],
     ])('%j', (raw, message) => {
       expect(() => resolve(raw)).toThrow(message);
+    });
+
+    it('names every problem at once, each with its option path, as issues', () => {
+      const error = thrown(() => resolve({ timeScale: 'fast', traces: 'never', providers: { openai: {} } }));
+      expect(error).toBeInstanceOf(OptionsError);
+      expect(error.message.split('\n')[0]).toBe(
+        'jest-understudy: invalid testEnvironmentOptions.understudy: 2 problems',
+      );
+      expect(error.issues.map((issue: { path: string }) => issue.path)).toEqual([
+        'testEnvironmentOptions.understudy.traces',
+        'testEnvironmentOptions.understudy.timeScale',
+      ]);
+    });
+
+    it('keeps checking the environment variables', () => {
+      expect(() => resolve({}, {}, { UNDERSTUDY_TIME_SCALE: 'fast' })).toThrow(
+        'jest-understudy: UNDERSTUDY_TIME_SCALE must be a number ≥ 0, received "fast"',
+      );
     });
   });
 });

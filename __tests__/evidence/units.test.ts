@@ -107,7 +107,7 @@ describe('the traces option', () => {
   });
   it('rejects anything else, naming the option', () => {
     expect(() => resolve({ traces: true })).toThrow(
-      'testEnvironmentOptions.understudy.traces must be one of "on-failure", "always", "off", received true',
+      'testEnvironmentOptions.understudy.traces: must be one of "on-failure", "always", "off" (got true)',
     );
     expect(() => resolve({}, { UNDERSTUDY_TRACES: 'sometimes' })).toThrow('UNDERSTUDY_TRACES must be one of');
   });

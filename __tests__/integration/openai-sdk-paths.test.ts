@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { type Fixture, script, UnderstudyError, understudy } from 'jest-understudy';
+import { type Fixture, FixtureFileError, script, UnderstudyError, understudy } from 'jest-understudy';
 import OpenAI from 'openai';
 
 const searchTool = {
@@ -300,7 +300,7 @@ describe('deterministic replies', () => {
 
 describe('realm', () => {
   it('errors and runs the package builds are test-realm objects', async () => {
-    expect(() => understudy.model.use('nope' as never)).toThrow(TypeError);
+    expect(() => understudy.model.use('nope' as never)).toThrow(FixtureFileError);
     const run = await understudy.run(async () => 'done');
     expect(run).toEqual(
       expect.objectContaining({ output: 'done', terminalState: 'succeeded', toolCalls: [] }),

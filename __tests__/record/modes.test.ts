@@ -244,7 +244,7 @@ describe('options', () => {
     expect(resolve({ strictCassettes: true }).strictCassettes).toBe(true);
     expect(resolve({}, { UNDERSTUDY_STRICT_CASSETTES: '1' }).strictCassettes).toBe(true);
     expect(() => resolve({ strictCassettes: 'yes' })).toThrow(
-      'jest-understudy: testEnvironmentOptions.understudy.strictCassettes must be a boolean, received "yes"',
+      'testEnvironmentOptions.understudy.strictCassettes: must be true or false (got the string "yes")',
     );
   });
 });

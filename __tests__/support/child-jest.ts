@@ -89,6 +89,8 @@ export interface SpawnOptions {
   /** Where the JSON results go (and what the run reports as its folder). */
   dir: string;
   args: string[];
+  /** When `jest` is a wrapper (the `understudy` CLI): its arguments, before Jest's own. */
+  command?: string[];
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
 }
@@ -99,9 +101,16 @@ export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
   const env: Record<string, string> = {};
   const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
-  // `--ci` unless the caller chose (`--ci=false` lets a run write new snapshots).
-  const ci = options.args.some((a) => /^--ci(=|$)/.test(a)) ? [] : ['--ci'];
-  const argv = [options.jest, ...options.args, '--json', '--outputFile', out, ...ci];
+  // `--ci` first: a caller's own `--ci=false` (a test that writes snapshots) must win.
+  const argv = [
+    options.jest,
+    ...(options.command ?? []),
+    '--ci',
+    '--json',
+    '--outputFile',
+    out,
+    ...options.args,
+  ];
   const child = spawn(process.execPath, argv, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -88,7 +88,8 @@ export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
       : join(base, 'node_modules', 'jest', 'bin', 'jest.js'),
     cwd: project,
     dir: project,
-    args: options.cli ? [...options.cli, '--', ...jestArgs] : jestArgs,
+    ...(options.cli && { command: [...options.cli, '--'] }),
+    args: jestArgs,
     env: { ...env, ...options.env },
   }).then((run) => ({ ...run, project }));
 }

@@ -9,8 +9,6 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
 import { understudy, WorldFileError } from 'jest-understudy';
 import type { JsonSchema } from '../../src/fixtures/fixtures.schema';
-import { schemaHash, WORLD_AJV_OPTIONS } from '../../src/world/precompile';
-import { precompiledWorldValidators } from '../../src/world/precompile-code';
 import { worldSchema } from '../../src/world/world.schema';
 import { tempFolder, thrown } from '../fixtures/temp';
 
@@ -68,12 +66,6 @@ describe('schemas/world.schema.json', () => {
       readFileSync(join(__dirname, '..', '..', 'schemas', 'world.schema.json'), 'utf8'),
     );
     expect(committed).toStrictEqual(JSON.parse(JSON.stringify(worldSchema)));
-  });
-
-  it('schemas/world.validate.cjs is the precompiled validator of exactly this schema (run scripts/write-schemas.mjs)', () => {
-    const committed = readFileSync(join(__dirname, '..', '..', 'schemas', 'world.validate.cjs'), 'utf8');
-    expect(committed).toContain(`exports.schemaHash = ${JSON.stringify(schemaHash(worldSchema))};`);
-    expect(committed).toBe(precompiledWorldValidators(worldSchema, WORLD_AJV_OPTIONS, schemaHash));
   });
 
   it('compiles with a plain strict ajv', () => {

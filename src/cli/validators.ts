@@ -80,18 +80,17 @@ function optional<T>(load: () => T): T | undefined {
 }
 
 function validateWorld(file: string): Verdict {
-  const world = optional(() => require('../world/load') as { loadWorldFile?: (path: string) => unknown });
-  if (!world?.loadWorldFile)
+  const world = optional(() => require('../world/load') as Partial<typeof import('../world/load')>);
+  if (!world?.checkWorldFile)
     return { kind: 'world', skipped: 'world files cannot be validated by this build' };
-  try {
-    const definition = world.loadWorldFile(file) as { source?: { packages?: Record<string, unknown> } };
-    const packages = Object.keys(definition?.source?.packages ?? {}).length;
-    return { kind: 'world', ok: true, summary: count(packages, 'package') };
-  } catch (error) {
-    const issues = (error as { issues?: FileIssue[] })?.issues;
-    if (Array.isArray(issues)) return { kind: 'world', ok: false, issues: [...issues] };
-    throw error;
-  }
+  // Checked without loading behavior modules: validating a file never runs the user's code.
+  const result = world.checkWorldFile(file);
+  if ('issues' in result) return { kind: 'world', ok: false, issues: [...result.issues] };
+  return {
+    kind: 'world',
+    ok: true,
+    summary: `${count(result.packages, 'package')} (behavior modules resolved, not run)`,
+  };
 }
 
 function validateCassette(file: string): Verdict {
@@ -111,7 +110,32 @@ function validateGolden(file: string): Verdict {
   return { kind: 'golden', ok: true, summary: count(result.golden.tasks.length, 'task') };
 }
 
-export function validateFile(file: string, kind: FileKind | undefined = kindOf(file)): Verdict {
+/**
+ * The verdict on one file. Whatever goes wrong inside a validator is that file's problem, not
+ * the command's: the others are still checked.
+ */
+export function validateFile(file: string, kind?: FileKind): Verdict {
+  let as = kind;
+  try {
+    as ??= kindOf(file);
+    return verdictOf(file, as);
+  } catch (error) {
+    return {
+      kind: as ?? 'fixtures',
+      ok: false,
+      issues: [
+        {
+          code: 'VALIDATE_FAILED',
+          file,
+          path: '$',
+          message: `could not be checked: ${(error as Error)?.message ?? String(error)}`,
+        },
+      ],
+    };
+  }
+}
+
+function verdictOf(file: string, kind: FileKind | undefined): Verdict {
   switch (kind) {
     case 'fixtures':
       return validateFixtures(file, 'fixtures');

@@ -114,7 +114,7 @@ export function describeGoldenTasks<Output = unknown>(
             ...(task.fixtureFiles.length > 0 ? loadFixtureFiles(task.fixtureFiles) : []),
           ];
           // Registered for this test only (fixtures a test registers are dropped when it ends).
-          if (fixtures.length > 0) runtime.model.use(fixtures);
+          if (fixtures.length > 0) runtime.model.register(fixtures, 'test');
           await options.setup?.(task);
           const timeoutMs = task.timeoutMs ?? options.timeoutMs;
           const run = await executeRun<unknown, Output>(

@@ -5,15 +5,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../ajv';
 import { formatOf } from '../fixtures/format';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../fixtures/issues';
 import { formatPath, type PathSegment } from '../fixtures/json-path';
+import { readFixtureFile } from '../fixtures/load';
 import { createLocator, type Locator } from '../fixtures/locate';
 import { parseFixtureText } from '../fixtures/parse';
 import type { Fixture } from '../fixtures/types';
 import { validateFixtureFile } from '../fixtures/validate';
+import { schemaValidator } from '../validators';
 import { GoldenFileError, type GoldenIssue } from './errors';
 import { goldenSchema } from './golden.schema';
 import type { GoldenFile, GoldenStep, GoldenTask, GoldenTrajectory } from './types';
@@ -74,18 +74,6 @@ const goldenDialect: IssueDialect = {
   },
 };
 
-let compiled: ValidateFunction | undefined;
-function validator(): ValidateFunction {
-  compiled ??= createAjv({
-    allErrors: true,
-    verbose: true,
-    allowUnionTypes: true,
-    strict: true,
-    strictRequired: false,
-  }).compile(goldenSchema);
-  return compiled;
-}
-
 /** `$.tasks[0].fixtures[1].match` → segments. */
 function segmentsOf(path: string): PathSegment[] {
   const out: PathSegment[] = [];
@@ -111,7 +99,7 @@ export function validateGoldenFile(data: unknown, options: GoldenValidateOptions
   const dir = options.file ? dirname(resolve(options.file)) : process.cwd();
   const locate: Locator | undefined =
     options.source === undefined ? undefined : createLocator(options.source);
-  const validate = validator();
+  const validate = schemaValidator('golden', goldenSchema, 'validateGolden');
   if (!validate(data)) {
     const findings = findingsFromAjv(validate.errors ?? [], data, goldenDialect);
     return { ok: false, errors: toIssues(findings, file, locate, 'GOLDEN_INVALID') };
@@ -147,6 +135,19 @@ export function validateGoldenFile(data: unknown, options: GoldenValidateOptions
           issues.push(
             at(segments, `fixture file ${JSON.stringify(entry)} does not exist (looked for ${path})`),
           );
+        else {
+          // Validated as the run will load it: a broken fixture file is the golden file's problem too.
+          const { problems, first } = fixtureFileProblems(path);
+          if (problems.length > 0) {
+            issues.push(
+              at(
+                segments,
+                `fixture file ${JSON.stringify(entry)} is not valid (${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, listed with the file)`,
+              ),
+              ...(first ? problems : []),
+            );
+          }
+        }
         out.files.push(path);
       } else objects.push({ entry, index });
     });
@@ -166,6 +167,16 @@ export function validateGoldenFile(data: unknown, options: GoldenValidateOptions
     return out;
   };
 
+  // Each referenced fixture file is read once, however many tasks share it; its problems are reported once.
+  const checked = new Map<string, GoldenIssue[]>();
+  const fixtureFileProblems = (path: string): { problems: GoldenIssue[]; first: boolean } => {
+    const known = checked.get(path);
+    if (known) return { problems: known, first: false };
+    const result = readFixtureFile(path);
+    const problems = 'issues' in result ? result.issues : [];
+    checked.set(path, problems);
+    return { problems, first: true };
+  };
   const shared = fixturesOf(raw.fixtures, ['fixtures']);
   const ids = new Map<string, number>();
   const tasks: GoldenTask[] = raw.tasks.map((t, i) => {

@@ -33,6 +33,8 @@ export class FixtureStore {
   /** One index per scope: registering or clearing a test's fixtures leaves the file's and config's intact. */
   private readonly indexes = new Map<Scope, ScopeIndex>();
   private scopes = new Set<Scope>();
+  /** Scopes kept but not served for now (a test that reset the model does not see the file's fixtures). */
+  private muted = new Set<Scope>();
   /** Serves per match shape: `sequenceIndex` n answers the request after n serves of its shape. */
   private readonly served = new Map<string, number>();
 
@@ -56,6 +58,15 @@ export class FixtureStore {
     for (const scope of [...this.indexes.keys()]) if (predicate(scope)) this.indexes.delete(scope);
   }
 
+  /** Stops serving the fixtures of `scope` until `unmuteAll()`, without dropping them. */
+  mute(scope: Scope): void {
+    this.muted.add(scope);
+  }
+
+  unmuteAll(): void {
+    this.muted.clear();
+  }
+
   /** Forgets how often each shape was served (sequences start again). */
   resetCounts(): void {
     this.served.clear();
@@ -65,12 +76,13 @@ export class FixtureStore {
     return this.served.get(entry.shape) ?? 0;
   }
 
+  /** The fixtures that can answer now, in registration order. */
   get all(): readonly Entry[] {
-    return this.entries;
+    return this.muted.size === 0 ? this.entries : this.entries.filter((e) => !this.muted.has(e.scope));
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.all.length;
   }
 
   private ensureIndexes(): Map<Scope, ScopeIndex> {
@@ -94,6 +106,7 @@ export class FixtureStore {
     const out: Entry[] = [];
     const indexes = this.ensureIndexes();
     for (const scope of this.scopes) {
+      if (this.muted.has(scope)) continue;
       const { index, unkeyed } = indexes.get(scope) as ScopeIndex;
       for (const e of unkeyed) out.push(e);
       if (keys.userMessage !== null) index.search(keys.userMessage, (e) => out.push(e));

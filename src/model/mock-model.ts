@@ -1,5 +1,6 @@
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
+import type { FixtureArgument } from '../fixtures/argument';
 import type { Fixture, FixtureChaos } from '../fixtures/types';
 import type { RedactHook } from '../record/build';
 import type { ModelCall } from '../run/types';
@@ -20,16 +21,25 @@ export type Resolution =
   | ({ kind: 'error'; error: NeutralError } & Selected)
   | { kind: 'unmatched'; keys: MatchKeys; message: string };
 
-/** Anything that can become fixtures: an array, or a `script()` builder. */
-export type FixtureSource = readonly Fixture[] | { build(): Fixture[] };
+/** Anything that can become fixtures: an array, `{ fixtures }` as in a file, or a `script()` builder. */
+export type FixtureSource =
+  | readonly Fixture[]
+  | { fixtures: readonly Fixture[] }
+  | { build(): Fixture[] }
+  | { toFixtures(): Fixture[] };
 
-export function toFixtures(source: FixtureSource): Fixture[] {
-  if (Array.isArray(source)) return source as Fixture[];
-  if (source && typeof (source as { build?: unknown }).build === 'function')
-    return (source as { build(): Fixture[] }).build();
-  throw new TypeError(
-    `understudy.model.use(fixtures): expected an array of { match, response } fixtures or a script() builder, received ${typeof source}`,
-  );
+// Required on first use: the schema validator is evaluated only by files that register fixtures.
+const argument = (): typeof import('../fixtures/argument') => require('../fixtures/argument');
+
+/**
+ * Validated copies of fixtures given in memory, checked by THE fixture schema like a file.
+ * @throws FixtureFileError naming `where.call` and the path of every problem.
+ */
+export function toFixtures(
+  source: FixtureSource,
+  where: FixtureArgument = { call: 'understudy.model.use()', root: 'use()' },
+): Fixture[] {
+  return argument().fixturesFromArgument(source, where);
 }
 
 export interface MockModelOptions {
@@ -46,7 +56,10 @@ export class MockModel {
   /** Every model request since the last reset (or the start of the current test). */
   readonly calls: ModelCall[] = [];
   private scope: Scope = 'file';
-  private defaultChaos: FixtureChaos | undefined;
+  /** Chaos set outside tests (file level, beforeAll): it stays for the file. */
+  private fileChaos: FixtureChaos | undefined;
+  /** Chaos set inside the running test, `undefined` included (chaos off): it ends with the test. */
+  private testChaos: { config: FixtureChaos | undefined } | undefined;
   private readonly dice: ChaosDice;
 
   constructor(private readonly options: MockModelOptions) {
@@ -56,27 +69,51 @@ export class MockModel {
   /**
    * Seeded random faults for every fixture that has no `chaos` of its own, e.g.
    * `chaos({ rateLimitRate: 0.3, seed: 7 })`; `chaos(undefined)` turns them off.
-   * Draws restart with each test, so a test replays the same faults every run.
+   * Draws restart with each test, so a test replays the same faults every run. Like
+   * fixtures, chaos set inside a test (or its beforeEach) ends with it; set at file level or
+   * in beforeAll, it applies to every test of the file that does not set its own.
    */
   chaos(config: FixtureChaos | undefined): this {
-    this.defaultChaos = config;
+    if (this.scope === 'test') this.testChaos = { config };
+    else this.fileChaos = config;
     return this;
   }
 
-  /** Registers fixtures after those already registered (the first match wins). */
+  private get defaultChaos(): FixtureChaos | undefined {
+    return this.testChaos ? this.testChaos.config : this.fileChaos;
+  }
+
+  /**
+   * Registers fixtures after those already registered (the first match wins). They are
+   * validated like a fixture file; a bad one throws FixtureFileError and registers nothing.
+   */
   use(source: FixtureSource, scope: Scope = this.scope): this {
     this.store.add(toFixtures(source), scope);
     return this;
   }
 
+  /** @internal registers fixtures that were validated already (loaded from files). */
+  register(fixtures: readonly Fixture[], scope: Scope): this {
+    this.store.add(fixtures, scope);
+    return this;
+  }
+
   /**
-   * Drops the fixtures registered with `use` (a harness's own and config-level ones stay),
-   * restarts sequences and clears the call log.
+   * Drops the fixtures registered with `use` and the chaos (a harness's own and config-level
+   * fixtures stay), restarts sequences and clears the call log. Called inside a test, the file's
+   * fixtures and chaos are set aside for the rest of that test only.
    */
   reset(): void {
-    this.store.clear((s) => s === 'file' || s === 'test');
+    // Inside a test, the file's own fixtures are only hidden until the test ends: each test starts
+    // from the file's configuration, whatever an earlier test reset.
+    if (this.scope === 'test') this.store.mute('file');
+    this.store.clear((s) => (this.scope === 'test' ? s === 'test' : s === 'file' || s === 'test'));
     this.restartSequences();
-    this.defaultChaos = undefined;
+    if (this.scope === 'test') this.testChaos = { config: undefined };
+    else {
+      this.fileChaos = undefined;
+      this.testChaos = undefined;
+    }
     this.calls.length = 0;
     this.options.onReset?.();
   }
@@ -123,6 +160,8 @@ export class MockModel {
   /** @internal a test ended: fixtures it registered are dropped. */
   endTest(): void {
     this.store.clear((s) => s === 'test');
+    this.store.unmuteAll();
+    this.testChaos = undefined;
     this.scope = 'file';
   }
 

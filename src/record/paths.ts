@@ -1,4 +1,5 @@
 /** Where a test file's cassette lives; no heavy imports, the environment resolves it at start-up. */
+import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
@@ -27,4 +28,21 @@ export function cassettePathOf(options: {
     return join(dir, `${name}.cassette.json`);
   }
   return join(testDir, '__cassettes__', `${basename(options.testPath)}.cassette.json`);
+}
+
+/**
+ * Whether this test file replays its cassette: replay and record-missing modes load it when
+ * something is at its path (record overwrites it, live ignores it). Whatever is there must
+ * load as a fixture file, or the test file fails at start-up.
+ */
+export function replaysCassette(options: {
+  mode: string;
+  cassette: string;
+  fixtures: readonly string[];
+}): boolean {
+  return (
+    (options.mode === 'replay' || options.mode === 'record-missing') &&
+    !options.fixtures.includes(options.cassette) &&
+    existsSync(options.cassette)
+  );
 }

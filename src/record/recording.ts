@@ -9,8 +9,6 @@
  * files answered (for `understudy fixtures check --unused`), and at the end of the file
  * writes the cassette of a record-mode run.
  */
-import type { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync } from 'node:fs';
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import { UnderstudyError } from '../errors';
 import { noteSecret, secretsInUse } from '../files/secrets';
@@ -22,6 +20,7 @@ import type { ModelCall } from '../run/types';
 import type { Bridge, ResolvedOptions } from '../runtime/bridge';
 import type { RecordedCall, RedactHook } from './build';
 import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
+import { replaysCassette } from './paths';
 import { describeDrift, fingerprintOf } from './prompt-hash';
 import { writeUsage } from './usage';
 
@@ -36,7 +35,8 @@ export interface RecordingHost {
   readonly model: MockModel;
   readonly options: ResolvedOptions;
   readonly threads: ConversationStore;
-  readonly runs: AsyncLocalStorage<{ mode?: UnderstudyMode; pending?: Promise<unknown>[] }>;
+  /** The run the current call belongs to (see src/run/scope.ts). */
+  readonly runs: { getStore(): { mode?: UnderstudyMode; pending?: Promise<unknown>[] } | undefined };
   fail(message: string): void;
   readonly evidence?: { noteStaleCassette?(file: string): void };
 }
@@ -110,7 +110,7 @@ export class Recording {
     private readonly host: RecordingHost,
     private readonly bridge?: Bridge,
   ) {
-    const { mode, cassette, fixtures } = host.options;
+    const { mode } = host.options;
     // The cassette is written after the last test, where Jest's CommonJS runtime refuses to load
     // a module ("outside of the scope of the test code"): what writing needs is loaded now.
     if (mode === 'record' || mode === 'record-missing') {
@@ -122,12 +122,8 @@ export class Recording {
     const hostRequire = bridge?.hostRequire;
     if (hostRequire) loadSseParserWith(() => hostRequire('eventsource-parser'));
     // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
-    if (
-      (mode === 'replay' || mode === 'record-missing') &&
-      existsSync(cassette) &&
-      !fixtures.includes(cassette)
-    )
-      host.model.use(fixtureLoad().loadFixtures(cassette), 'config');
+    if (replaysCassette(host.options))
+      host.model.register(fixtureLoad().loadFixtures(host.options.cassette), 'config');
   }
 
   get fileMode(): UnderstudyMode {

@@ -15,6 +15,11 @@ export interface AgentHarnessOptions<Input, Output> {
   fixtures?: HarnessFixtures;
   timeoutMs?: number;
   /**
+   * The agent may throw or time out: its runs do not fail the test when they do and the test
+   * never reads `run.error` or `run.terminalState`. `harness.run({ input, expectError })` sets it per run.
+   */
+  expectError?: boolean;
+  /**
    * Record mode (local only): every model call of this harness's runs goes to the real
    * provider (its key must be set) and `getRecordedFixtures()` turns the latest run into
    * fixtures. No fixtures are registered. Refused when `CI` is set.
@@ -35,6 +40,8 @@ export interface HarnessRunRequest<Input> {
   input: Input;
   /** Appended before this run; they stay until `reset()`. */
   fixtures?: HarnessFixtures;
+  /** As the harness's `expectError`, for this run. */
+  expectError?: boolean;
 }
 
 export interface AgentHarness<Input, Output> {
@@ -53,18 +60,13 @@ export interface AgentHarness<Input, Output> {
   getRecordedFixtures(): Fixture[];
 }
 
-function fixturesFrom(source: HarnessFixtures, where: string): Fixture[] {
-  if (typeof source === 'string')
-    return (require('../fixtures/load') as typeof import('../fixtures/load')).loadFixtureFiles([source]);
-  if (Array.isArray(source) && source.every((s) => typeof s === 'string'))
-    return (require('../fixtures/load') as typeof import('../fixtures/load')).loadFixtureFiles(
-      source as string[],
-    );
-  try {
-    return toFixtures(source as FixtureSource);
-  } catch {
-    throw badArgument(where, 'fixtures, a script() builder or fixture file paths', source);
-  }
+/** File paths are loaded (and validated) as files; anything else as fixtures given in memory. */
+function fixturesFrom(source: HarnessFixtures, call: string): Fixture[] {
+  const load = () => require('../fixtures/load') as typeof import('../fixtures/load');
+  if (typeof source === 'string') return load().loadFixtureFiles([source]);
+  if (Array.isArray(source) && source.length > 0 && source.every((s) => typeof s === 'string'))
+    return load().loadFixtureFiles(source as string[]);
+  return toFixtures(source as FixtureSource, { call, root: 'fixtures' });
 }
 
 function isRunRequest<Input>(value: unknown): value is HarnessRunRequest<Input> {
@@ -72,7 +74,7 @@ function isRunRequest<Input>(value: unknown): value is HarnessRunRequest<Input> 
     typeof value === 'object' &&
     value !== null &&
     'input' in value &&
-    Object.keys(value).every((k) => k === 'input' || k === 'fixtures')
+    Object.keys(value).every((k) => k === 'input' || k === 'fixtures' || k === 'expectError')
   );
 }
 
@@ -87,6 +89,8 @@ export function createAgentHarness<Input = string, Output = unknown>(
       'an async function (input, context) => output',
       options?.agent,
     );
+  if (options.expectError !== undefined && typeof options.expectError !== 'boolean')
+    throw badArgument('createAgentHarness({ expectError })', 'true or false', options.expectError);
   if (options.record && options.live)
     throw badArgument('createAgentHarness({ record, live })', 'record or live, not both', 'both');
   const mode: UnderstudyMode | undefined = options.record ? 'record' : options.live ? 'live' : undefined;
@@ -105,7 +109,7 @@ export function createAgentHarness<Input = string, Output = unknown>(
   const runScope = `${id}:runs`;
   // Record and live modes answer from the provider: fixtures would never be consulted.
   if (options.fixtures !== undefined && !mode)
-    runtime.model.use(fixturesFrom(options.fixtures, 'createAgentHarness({ fixtures })'), id);
+    runtime.model.register(fixturesFrom(options.fixtures, 'createAgentHarness({ fixtures })'), id);
   let closed = false;
   let lastRun: Run<Input, Output> | undefined;
 
@@ -116,15 +120,18 @@ export function createAgentHarness<Input = string, Output = unknown>(
           'HARNESS_CLOSED',
           'harness.run(): this harness was closed; create a new one',
         );
-      const { input, fixtures } = isRunRequest<Input>(request)
+      const { input, fixtures, expectError } = isRunRequest<Input>(request)
         ? request
-        : { input: request as Input, fixtures: undefined };
+        : { input: request as Input, fixtures: undefined, expectError: undefined };
+      if (expectError !== undefined && typeof expectError !== 'boolean')
+        throw badArgument('harness.run({ expectError })', 'true or false', expectError);
       if (fixtures !== undefined && !mode)
-        runtime.model.use(fixturesFrom(fixtures, 'harness.run({ fixtures })'), runScope);
+        runtime.model.register(fixturesFrom(fixtures, 'harness.run({ fixtures })'), runScope);
       lastRun = await executeRun(runtime, (ctx) => options.agent(input, ctx), {
         input,
         timeoutMs: options.timeoutMs,
         kind: 'harness',
+        expectError: expectError ?? options.expectError ?? false,
         ...(mode ? { mode } : {}),
       });
       return lastRun;

@@ -1,4 +1,4 @@
-import { UnderstudyError } from '../errors';
+import { badArgument, UnderstudyError } from '../errors';
 import type { UnderstudyMode } from '../record/mode';
 import { spansOfRun } from '../runtime/evidence';
 import type { Runtime } from '../runtime/runtime';
@@ -19,6 +19,11 @@ export interface RunOptions<Input> {
   input?: Input;
   /** Wall-clock deadline; the run ends as 'timed_out' and the signal aborts. */
   timeoutMs?: number;
+  /**
+   * The agent may throw or time out: do not fail the test when it does and the test never
+   * reads `run.error` or `run.terminalState` (by default such a run fails its test).
+   */
+  expectError?: boolean;
   /** @internal What produced the run ('run', 'harness', 'drill'), for traces. */
   kind?: string;
   /** @internal A recording or live harness: the run's model calls go to the provider. */
@@ -34,6 +39,8 @@ export async function executeRun<Input, Output>(
   agent: (context: RunContext) => Output | Promise<Output>,
   options: RunOptions<Input> = {},
 ): Promise<Run<Input, Output>> {
+  if (options.expectError !== undefined && typeof options.expectError !== 'boolean')
+    throw badArgument('understudy.run(fn, { expectError })', 'true or false', options.expectError);
   const calls: ModelCall[] = [];
   const controller = new AbortController();
   let declared: TerminalState | undefined;
@@ -55,6 +62,7 @@ export async function executeRun<Input, Output>(
   // World operations executed inside the run land in `operations` (see src/world/host.ts).
   const operations: RunOperationEntry[] = [];
   const recorder = { calls, pending, operations, ...(options.mode ? { mode: options.mode } : {}) };
+  // Active until its streamed replies are captured: calls that arrive without a run's context are its own.
   const work = runtime.runs.run(recorder, async () => agent(context));
   try {
     if (options.timeoutMs === undefined) output = await work;
@@ -77,7 +85,11 @@ export async function executeRun<Input, Output>(
   } finally {
     if (timer) clearTimeout(timer);
   }
-  if (pending.length > 0) await Promise.allSettled(pending);
+  try {
+    if (pending.length > 0) await Promise.allSettled(pending);
+  } finally {
+    runtime.runs.end(recorder);
+  }
   const end = performance.now();
   const toolCalls = toolCallsOf(calls);
   const run: Run<Input, Output> = {
@@ -95,7 +107,9 @@ export async function executeRun<Input, Output>(
     trace: [],
   };
   registration.complete(run);
-  return withTrace(run, start, options.kind);
+  withTrace(run, start, options.kind);
+  if (!options.expectError) runtime.outcomes.watch(run, options.kind, runtime.inTest);
+  return run;
 }
 
 /** `trace` is built when first read: most runs are never exported. */

@@ -76,6 +76,8 @@ export interface SandboxRuntime {
   testEvidence(): TestEvidence;
   /** This file's counts so far, for the reporter. */
   fileStats(): FileStats;
+  /** Jest is about to install, remove or reset its fake clock: read what it was advanced by. */
+  timersChanging?(): void;
 }
 
 export interface Bridge {

@@ -10,6 +10,7 @@ import { matchKeysOf } from '../conversation';
 import { secretsInUse } from '../files/secrets';
 import { scrubSecrets, scrubText } from '../redact';
 import { toolCallsOf } from '../run/collect';
+import { peek } from '../run/outcomes';
 import type { ModelCall, Run, ToolCall } from '../run/types';
 import {
   fitted,
@@ -339,8 +340,10 @@ function runHead(t: Tracked, index: number, l: TraceLimits, scrub: Scrub): RunHe
       input: run ? run.input : t.input,
       output: run?.output,
       finalMessage: run?.finalMessage,
-      terminalState: run?.terminalState,
-      error: run?.error === undefined ? undefined : plainError(run.error),
+      // Read unnoticed: writing a trace is not the test looking at how the run ended.
+      terminalState: run && peek(run, 'terminalState'),
+      error:
+        run === undefined || peek(run, 'error') === undefined ? undefined : plainError(peek(run, 'error')),
       startedAt: t.startedAt,
       durationMs: run ? run.durationMs : performance.now() - t.startedAt,
       drill,

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortReason, type Clock, createClock } from '../clock';
 import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
@@ -11,6 +10,8 @@ import { ProviderRouter, type RouteTarget } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import { credentialsOf, type UnderstudyMode } from '../record/mode';
 import { Recording, type WireRequest } from '../record/recording';
+import { OutcomeWatch } from '../run/outcomes';
+import { RunScope } from '../run/scope';
 import type { ModelCall } from '../run/types';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 // The world (issue 3): this file's world, its HTTP routes and what runs collect of it.
@@ -50,7 +51,10 @@ function shapingOf(fixture: Fixture): StreamShaping {
 export class Runtime implements SandboxRuntime {
   readonly model: MockModel;
   readonly router: ProviderRouter;
-  readonly runs = new AsyncLocalStorage<RunRecorder>();
+  /** Which run a call belongs to (async context, else the only active run). */
+  readonly runs = new RunScope<RunRecorder>((message) => this.fail(message));
+  /** Runs that ended errored or timed out, until the test (or file) that made them looked or ended. */
+  readonly outcomes = new OutcomeWatch();
   readonly clock: Clock;
   /** Threads stateful protocols chain by response id, for the whole file. */
   readonly threads: ConversationStore = createConversationStore();
@@ -83,13 +87,13 @@ export class Runtime implements SandboxRuntime {
     if (options.fixtures.length > 0) {
       // Required here: the file loader pulls in js-yaml and ajv, which only configs with fixture files need.
       const { loadFixtureFiles } = require('../fixtures/load') as typeof import('../fixtures/load');
-      this.model.use(loadFixtureFiles(options.fixtures), 'config');
+      this.model.register(loadFixtureFiles(options.fixtures), 'config');
     }
     this.recording = new Recording(this, bridge);
     // Loads the configured world (option or @understudy-world pragma); a bad file fails the test file here.
     this.world = new WorldHost(
       {
-        currentRun: () => this.runs.getStore(),
+        currentRun: () => this.runs.attribute(() => 'a world operation'),
         sleep: (ms, signal) => this.clock.sleep(ms, signal),
         fail: (message) => this.fail(message),
         currentTest: () => bridge?.currentTest,
@@ -103,8 +107,21 @@ export class Runtime implements SandboxRuntime {
     this.model.restartSequences();
   }
 
-  fileFinished(failedTests: number): Promise<string[]> {
-    return this.recording.fileFinished(failedTests);
+  /** Whether a test is running (not a beforeAll/afterAll hook or the file's top level). */
+  get inTest(): boolean {
+    return this.bridge?.currentTest !== undefined;
+  }
+
+  async fileFinished(failedTests: number): Promise<string[]> {
+    const unseen = this.outcomes
+      .take(false)
+      .map((m) => `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${m}`);
+    return [...unseen, ...(await this.recording.fileFinished(failedTests))];
+  }
+
+  /** The fake clock is about to change: the world clock reads what it was advanced by. */
+  timersChanging(): void {
+    this.world.timersChanging();
   }
 
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
@@ -151,6 +168,7 @@ export class Runtime implements SandboxRuntime {
   }
 
   testStarted(name: string): void {
+    this.runs.forgetActive();
     this.recording.testStarted(name);
     this.model.beginTest();
     this.evidence.testStarted();
@@ -158,6 +176,8 @@ export class Runtime implements SandboxRuntime {
   }
 
   testFinished(): void {
+    for (const message of this.outcomes.take(true)) this.fail(message);
+    this.runs.forgetActive();
     this.recording.testFinished();
     this.model.endTest();
     this.evidence.testFinished();
@@ -236,8 +256,9 @@ export class Runtime implements SandboxRuntime {
     signal: AbortSignal | undefined,
     wire?: WireRequest,
   ): Promise<Response | 'drop'> {
+    const run = this.runs.attribute(() => `a ${codec.protocol} model call (POST ${url})`);
     // Record and live modes send the call to the provider; record-missing only what no fixture matches.
-    const mode = this.recording.modeFor(this.runs.getStore());
+    const mode = this.recording.modeFor(run);
     const resolution =
       mode === 'record' || mode === 'live'
         ? undefined
@@ -259,7 +280,7 @@ export class Runtime implements SandboxRuntime {
         register: (call) => {
           this.model.calls.push(call);
           this.evidence.noteCall(call);
-          this.runs.getStore()?.calls.push(call);
+          run?.calls.push(call);
         },
       });
     }
@@ -294,7 +315,7 @@ export class Runtime implements SandboxRuntime {
     }
     this.model.calls.push(call);
     this.evidence.noteCall(call);
-    this.runs.getStore()?.calls.push(call);
+    run?.calls.push(call);
 
     let response: Response | 'drop';
     if (resolution.kind === 'unmatched') {

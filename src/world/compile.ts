@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../ajv';
 import { formatPath, type PathSegment, pointerToSegments } from '../fixtures/json-path';
+import { PROVIDERS } from '../providers/registry';
 import { type BuiltinDef, builtinCodes, type CompiledBehavior } from './behaviors';
 import { closest, didYouMean } from './dialect';
 import { ENGINE_ERRORS, type WorldIssueCode } from './errors';
@@ -105,6 +106,31 @@ export interface WorldDefinition {
 
 export const opKey = (packageId: string, operationId: string) => `${packageId}/${operationId}`;
 
+/** The provider whose API host `baseURL` names (the mock model serves those hosts). */
+function providerAt(baseURL: string): string | undefined {
+  const host = URL.canParse(baseURL) ? new URL(baseURL).host : undefined;
+  const names: Record<string, string> = { openai: 'OpenAI', anthropic: 'Anthropic', gemini: 'Gemini' };
+  for (const provider of PROVIDERS)
+    if (provider.defaultBaseURLs.some((url) => new URL(url).host === host)) return names[provider.id];
+  return undefined;
+}
+
+/** What is wrong with a route's path template (`/records/{id}`, `/models/{model}:run`), if anything. */
+function pathTemplateProblem(path: string): string | undefined {
+  const seen = new Set<string>();
+  for (const segment of path.split('/')) {
+    for (const [, name] of segment.matchAll(/\{([^{}]*)\}/g)) {
+      if (!/^[A-Za-z_$][\w$-]*$/.test(name)) return `{${name}} is not a parameter name`;
+      if (seen.has(name)) return `the parameter {${name}} appears twice`;
+      seen.add(name);
+    }
+    const rest = segment.replace(/\{[^{}]*\}/g, '');
+    if (rest.includes('{')) return `"{" without a closing "}" in ${JSON.stringify(segment)}`;
+    if (rest.includes('}')) return `"}" without an opening "{" in ${JSON.stringify(segment)}`;
+  }
+  return undefined;
+}
+
 /** Validation messages of ajv, as "$.id must be string". */
 export function ajvMessages(errors: readonly ErrorObject[] | null | undefined, data: unknown): string[] {
   return (errors ?? []).map((error) => {
@@ -155,6 +181,16 @@ export function compileWorld(
   checker.loadModules();
   if (checker.findings.length > 0) return { findings: checker.findings };
   return { definition: checker.definition(options.file) };
+}
+
+/**
+ * Every problem of a schema-valid world, without loading its behavior modules: module paths
+ * are resolved but nothing of the user's runs (`understudy validate`).
+ */
+export function checkWorld(file: WorldFile, options: { dir: string }): Finding[] {
+  const checker = new Checker(file, options.dir);
+  checker.checkAll();
+  return checker.findings;
 }
 
 /** What a per-test setup may reference; checked against a compiled world. */
@@ -228,6 +264,7 @@ class Checker {
   }> = [];
   private readonly moduleFiles = new Set<string>();
   private readonly eventHandlers: WeakMap<ScheduledEventDef, Handler>;
+  private readonly collections = new Map<string, Set<string>>();
 
   constructor(
     private readonly file: WorldFile,
@@ -300,6 +337,15 @@ class Checker {
           `not an absolute http(s) URL: ${JSON.stringify(pkg.http.baseURL)}`,
           'e.g. "https://records.example.test/v1"',
         );
+      } else if (http && pkg.http) {
+        const provider = providerAt(pkg.http.baseURL);
+        if (provider)
+          this.add(
+            'WORLD_INVALID',
+            [...at, 'http', 'baseURL'],
+            `${new URL(pkg.http.baseURL).host} is the ${provider} API: the mock model answers every request to it, so this package would never be served`,
+            'give the package a host of its own, e.g. "https://records.example.test/v1"',
+          );
       }
       const seenOps = new Set<string>();
       const routes = new Map<string, number>();
@@ -368,6 +414,14 @@ class Checker {
           'add "http" to the package\'s bindings (and its "http": { "baseURL" })',
         );
       }
+      const template = pathTemplateProblem(op.http.path);
+      if (template)
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'http', 'path'],
+          `malformed path template ${JSON.stringify(op.http.path)}: ${template}`,
+          'a path parameter is a name in braces, e.g. "/records/{id}"',
+        );
       const params = [...op.http.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       for (const param of params) {
         if (properties && !Object.hasOwn(properties, param)) {
@@ -492,7 +546,9 @@ class Checker {
     } else def = spec;
 
     if (def.builtin !== undefined) {
-      let ok = true;
+      let ok =
+        def.collection === undefined ||
+        this.collection(op.packageId, def.collection, [...defAt, 'collection']);
       // create with generated keys cannot conflict when the input has no key to give.
       const keyless =
         def.builtin === 'create' &&
@@ -617,7 +673,81 @@ class Checker {
       if (seen.has(actor.id))
         this.add('WORLD_INVALID', ['actors', i, 'id'], `duplicate actor id ${JSON.stringify(actor.id)}`);
       seen.add(actor.id);
+      for (const field of ['allow', 'deny'] as const)
+        for (const [j, pattern] of (actor[field] ?? []).entries())
+          this.permission(pattern, ['actors', i, field, j]);
     });
+  }
+
+  /** `packageId/operationId` with `*` wildcards: a literal package or operation must exist, or the pattern covers nothing. */
+  private permission(pattern: string, at: PathSegment[]): void {
+    if (pattern === '*') return;
+    const slash = pattern.indexOf('/');
+    if (slash === -1) {
+      if (!pattern.includes('*'))
+        this.add(
+          'WORLD_INVALID',
+          at,
+          `${JSON.stringify(pattern)} is not a "packageId/operationId" pattern, so it covers nothing`,
+          this.packages.has(pattern) ? `write "${pattern}/*" for every operation of the package` : undefined,
+        );
+      return;
+    }
+    const packageId = pattern.slice(0, slash);
+    const operationId = pattern.slice(slash + 1);
+    if (packageId.includes('*')) return;
+    const pkg = this.packages.get(packageId);
+    if (!pkg) {
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        `unknown package ${JSON.stringify(packageId)} in ${JSON.stringify(pattern)}`,
+        didYouMean(packageId, this.packages.keys(), 'packages'),
+      );
+      return;
+    }
+    if (!operationId.includes('*') && !pkg.ops.has(operationId))
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        `package ${JSON.stringify(packageId)} has no operation ${JSON.stringify(operationId)}`,
+        didYouMean(operationId, pkg.ops.keys(), `operations of ${packageId}`),
+      );
+  }
+
+  /**
+   * The collections a package has: those its state declares (its own, or a scenario's), or,
+   * when it declares none, those its create / upsert built-ins write.
+   */
+  private collectionsOf(packageId: string): Set<string> {
+    let known = this.collections.get(packageId);
+    if (known) return known;
+    known = new Set(Object.keys(this.packages.get(packageId)?.def.state ?? {}));
+    for (const scenario of Object.values(this.file.scenarios ?? {}))
+      for (const name of Object.keys(scenario.state?.[packageId] ?? {})) known.add(name);
+    if (known.size === 0) {
+      for (const op of this.packages.get(packageId)?.ops.values() ?? []) {
+        const def = typeof op.behavior === 'string' ? this.file.behaviors?.[op.behavior] : op.behavior;
+        if (def?.collection !== undefined && (def.builtin === 'create' || def.builtin === 'upsert'))
+          known.add(def.collection);
+      }
+    }
+    this.collections.set(packageId, known);
+    return known;
+  }
+
+  private collection(packageId: string, name: string, at: PathSegment[]): boolean {
+    const known = this.collectionsOf(packageId);
+    if (known.has(name)) return true;
+    this.add(
+      'WORLD_REFERENCE',
+      at,
+      `package ${JSON.stringify(packageId)} has no collection ${JSON.stringify(name)}`,
+      known.size > 0
+        ? didYouMean(name, known, `collections of ${packageId}`)
+        : `declare it in the package's "state", e.g. "state": { "${name}": {} }`,
+    );
+    return false;
   }
 
   packageId(id: string, at: PathSegment[]): { def: PackageDef; ops: Map<string, OperationDef> } | undefined {
@@ -753,7 +883,8 @@ class Checker {
   events(events: ScheduledEventDef[], at: PathSegment[]): void {
     events.forEach((event, i) => {
       const eventAt = [...at, i];
-      this.packageId(event.packageId, [...eventAt, 'packageId']);
+      if (this.packageId(event.packageId, [...eventAt, 'packageId']) && event.apply)
+        this.collection(event.packageId, event.apply.collection, [...eventAt, 'apply', 'collection']);
       if (event.module !== undefined) {
         const file = this.modulePath(event.module, [...eventAt, 'module']);
         if (file) {

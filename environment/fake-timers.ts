@@ -1,0 +1,96 @@
+/**
+ * Jest's modern fake timers (@sinonjs/fake-timers), made to keep async context. A real
+ * timer runs its callback in the async context of the code that scheduled it; a fake one
+ * runs it from `clock.tick()`, in the context of whoever advanced the clock (the test).
+ * Everything that attributes work by async context (the runtime's runs, an agent's own
+ * AsyncLocalStorage) then loses track of callbacks an SDK schedules, e.g. the openai
+ * stream helpers that start their request from a `setTimeout(0)`.
+ *
+ * The faked globals delegate to the clock's methods at call time (`setTimeout(...)` calls
+ * `clock.setTimeout(...)`), so binding the callback in the clock's methods after install
+ * keeps the globals Jest installed, with their `clock` tag, and uninstall restores the
+ * real functions as usual.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type NodeEnvironment from 'jest-environment-node';
+
+type ModernFakeTimers = NonNullable<NodeEnvironment['fakeTimersModern']>;
+type FakeTimersConfig = Parameters<ModernFakeTimers['useFakeTimers']>[0];
+
+/** The callback-taking APIs @sinonjs/fake-timers can fake, by their names on its clock. */
+const SCHEDULERS = [
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'nextTick',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'requestIdleCallback',
+] as const;
+
+type Clock = Record<string, unknown>;
+type Tagged = { clock?: Clock } | undefined;
+
+/** The clock the fake timers just installed, from the tag sinon puts on every global it fakes. */
+function installedClock(global: object, timers: ModernFakeTimers): Clock | undefined {
+  const g = global as Record<string, Tagged>;
+  const candidates: Tagged[] = [
+    ...SCHEDULERS.filter((name) => name !== 'nextTick').map((name) => g[name]),
+    (global as { process?: { nextTick?: Tagged } }).process?.nextTick,
+    g.Date,
+    g.performance,
+  ];
+  for (const fn of candidates) if (fn?.clock) return fn.clock;
+  return (timers as unknown as { _clock?: Clock })._clock;
+}
+
+function bindCallbacks(clock: Clock): void {
+  for (const name of SCHEDULERS) {
+    const schedule = clock[name];
+    if (typeof schedule !== 'function') continue;
+    const inContext = function (this: unknown, callback: unknown, ...rest: unknown[]) {
+      const bound =
+        typeof callback === 'function' ? AsyncLocalStorage.bind(callback as () => void) : callback;
+      return schedule.call(this, bound, ...rest);
+    };
+    // Sinon keeps flags on its methods (whether the global was an own property, read at uninstall).
+    Object.defineProperties(inContext, Object.getOwnPropertyDescriptors(schedule));
+    clock[name] = inContext;
+  }
+}
+
+export interface FakeTimerHooks {
+  /**
+   * Jest is about to install, uninstall or reset the fake clock: the last moment the
+   * time it was advanced by can be read.
+   */
+  changing(): void;
+}
+
+/** Wraps an environment's modern fake timers in place (jest-runtime calls them on this instance). */
+export function keepAsyncContext(timers: ModernFakeTimers, global: object, hooks: FakeTimerHooks): void {
+  const useFakeTimers = timers.useFakeTimers.bind(timers);
+  const useRealTimers = timers.useRealTimers.bind(timers);
+  const clearAllTimers = timers.clearAllTimers.bind(timers);
+  const changing = () => {
+    try {
+      hooks.changing();
+    } catch {
+      // Reading the outgoing clock is a courtesy to the world clock; Jest's timers must still switch.
+    }
+  };
+  timers.useFakeTimers = (config?: FakeTimersConfig) => {
+    changing();
+    useFakeTimers(config);
+    const clock = installedClock(global, timers);
+    if (clock) bindCallbacks(clock);
+  };
+  timers.useRealTimers = () => {
+    changing();
+    useRealTimers();
+  };
+  timers.clearAllTimers = () => {
+    changing();
+    clearAllTimers();
+  };
+}

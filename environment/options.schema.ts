@@ -1,0 +1,97 @@
+/**
+ * THE JSON Schema of `testEnvironmentOptions.understudy`: the environment validates the
+ * options with it (every problem named by its option path), the `UnderstudyOptions` type is
+ * checked against it at compile time, and `schemas/options.schema.json` (for editors and
+ * docs) is generated from it by scripts/write-schemas.mjs.
+ *
+ * Only `import type` here: scripts/write-schemas.mjs loads this file with Node's type
+ * stripping, which cannot resolve extensionless runtime imports.
+ */
+import type { JsonSchema } from '../src/fixtures/fixtures.schema';
+import type { UnderstudyOptions } from '../src/runtime/bridge';
+
+type Described<K extends PropertyKey> = Record<K, JsonSchema & { description: string }>;
+
+const path = (description: string) => ({ type: 'string', minLength: 1, description });
+
+const stringOrList = (description: string) => ({
+  description,
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    { type: 'array', items: { type: 'string', minLength: 1 } },
+  ],
+});
+
+const provider = (name: string): JsonSchema => ({
+  title: '{ baseURL }',
+  type: 'object',
+  description: `Where ${name} traffic is also served (a proxy, a gateway).`,
+  properties: {
+    baseURL: {
+      ...stringOrList(
+        `Extra base URL(s) of ${name} to intercept, absolute, e.g. "https://my-proxy.test/v1".`,
+      ),
+    },
+  },
+  additionalProperties: false,
+});
+
+const properties = {
+  world: path(
+    'Default world file, relative to the Jest rootDir (a `@understudy-world` pragma overrides it).',
+  ),
+  fixtures: stringOrList(
+    'Fixture files (globs allowed) registered for every test file, relative to the rootDir (a `@understudy-fixtures` pragma overrides them).',
+  ),
+  strictTurnIndex: {
+    type: 'boolean',
+    description:
+      'Make a turnIndex mismatch a miss instead of a tolerated one. Also UNDERSTUDY_STRICT_TURN_INDEX=1.',
+  },
+  providers: {
+    title: '{ openai?, anthropic?, gemini? }',
+    type: 'object',
+    description: 'Extra hosts to intercept, per provider.',
+    properties: {
+      openai: provider('OpenAI'),
+      anthropic: provider('Anthropic'),
+      gemini: provider('Gemini'),
+    },
+    additionalProperties: false,
+  },
+  traceDir: {
+    type: 'string',
+    description:
+      'Where traces and timelines of failing tests go, relative to the rootDir (default ".understudy/traces").',
+  },
+  traces: {
+    type: 'string',
+    enum: ['on-failure', 'always', 'off'],
+    description:
+      'When to write a trace and timeline: for failing tests (default), every test, or never. Also UNDERSTUDY_TRACES.',
+  },
+  timeScale: {
+    type: 'number',
+    minimum: 0,
+    description:
+      'With real timers, multiply simulated delays by this (0 = no waiting). Also UNDERSTUDY_TIME_SCALE.',
+  },
+  strictCassettes: {
+    type: 'boolean',
+    description:
+      'Fail a test a stale cassette fixture answers (default: warn). Also UNDERSTUDY_STRICT_CASSETTES=1.',
+  },
+  cassetteDir: path(
+    "Where record mode writes each test file's cassette: `<cassetteDir>/<test path below rootDir>.cassette.json` (default: `__cassettes__/` beside the test file).",
+  ),
+} satisfies Described<keyof UnderstudyOptions>;
+
+export const optionsSchema: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'testEnvironmentOptions.understudy',
+  description:
+    'Options of the jest-understudy environment, under `testEnvironmentOptions.understudy` in the Jest config. Docblock pragmas (`@understudy-world`, `@understudy-fixtures`, `@understudy-cassette`) and UNDERSTUDY_* environment variables override some of them.',
+  type: 'object',
+  properties,
+  additionalProperties: false,
+};
