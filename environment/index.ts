@@ -3,6 +3,8 @@ import { stripVTControlCharacters } from 'node:util';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
+import { credentialVariables, SECRETS_REGISTRY } from '../src/files/secrets';
+import { scrubForWriting } from '../src/files/write';
 import { ciRefusal, noKeyMessage, REPLAY_KEYS, realKeys } from '../src/record/mode';
 import { usageFileOf } from '../src/record/usage';
 import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
@@ -12,7 +14,7 @@ import { plainError } from '../src/trace/plain';
 import { keepAsyncContext } from './fake-timers';
 import { type Interception, startInterception } from './msw';
 import { resolveOptions } from './options';
-import { TraceWriter } from './traces';
+import { TraceWriter, traceDirProblem } from './traces';
 
 /** What the environment reports about its test file (read by the reporter through the test result). */
 export interface UnderstudyFileReport extends FileStats {
@@ -50,6 +52,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly envTouched = new Map<string, string | undefined>();
   private earlier: string[] = [];
   private readonly traces: TraceWriter;
+  /** Credentials the test file's requests carried (its realm notes them here); no file written holds one. */
+  private readonly secrets = new Set<string>();
   /** Errors of the current test, by where they came from (hooks, the test itself, beforeAll). */
   private errorPhases = new Map<unknown, string>();
   private testStartedAt = 0;
@@ -65,17 +69,27 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       runtime: undefined,
       unhandled: [],
       currentTest: undefined,
+      hostRequire: (id) => require(id),
     };
     (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY] = this.bridge;
+    (this.global as unknown as Record<symbol, unknown>)[SECRETS_REGISTRY] = this.secrets;
     this.bridge.options.usageFile = usageFileOf(project.rootDir, context.testPath, project.id);
     const { traceDir, rootDir, testPath } = this.bridge.options;
-    this.traces = new TraceWriter(traceDir, rootDir, testPath);
+    const problem = traceDirProblem(traceDir, rootDir, testPath);
+    if (problem) throw toError(problem);
+    this.traces = new TraceWriter(traceDir, rootDir, testPath, () => this.secretsInUse());
     // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
     // clock reads the fake clock before Jest replaces, removes or resets it.
     if (this.fakeTimersModern)
       keepAsyncContext(this.fakeTimersModern, this.global, {
         changing: () => this.bridge.runtime?.timersChanging?.(),
       });
+  }
+
+  /** What the sandbox knows as credentials besides this process: the requests' and its own env's. */
+  private secretsInUse(): string[] {
+    const env = this.global.process?.env ?? {};
+    return [...this.secrets, ...credentialVariables(env).map((v) => v.value)];
   }
 
   /**
@@ -201,7 +215,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         bridge.currentTest = undefined;
         bridge.phase = undefined;
         for (const message of [...this.earlier, ...drain()]) {
-          const error = toError(message);
+          const error = toError(scrubForWriting(message, this.secretsInUse()));
           this.errorPhases.set(error, 'understudy');
           event.test.errors.push(error);
         }
@@ -209,14 +223,21 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         this.traceTest(event.test, name);
         break;
       }
-      case 'run_finish':
-        for (const message of drain())
-          state.unhandledErrors.push(toError(`After the last test (in an afterAll hook): ${message}`));
+      case 'run_finish': {
+        const fail = (message: string) =>
+          state.unhandledErrors.push(toError(scrubForWriting(message, this.secretsInUse())));
+        for (const message of drain()) fail(`After the last test (in an afterAll hook): ${message}`);
         // Record modes write the file's cassette now; every mode notes which fixtures answered.
-        for (const message of (await bridge.runtime?.fileFinished?.(failedTests(state.rootDescribeBlock))) ??
-          [])
-          state.unhandledErrors.push(toError(message));
+        try {
+          for (const message of (await bridge.runtime?.fileFinished?.(
+            failedTests(state.rootDescribeBlock),
+          )) ?? [])
+            fail(message);
+        } catch (error) {
+          fail(`jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`);
+        }
         break;
+      }
     }
   }
 

@@ -3,7 +3,7 @@
  * 0 ok, 1 the check failed, 2 bad usage.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -11,13 +11,13 @@ import { testTrace } from '../../src/trace/otlp';
 
 const root = resolve(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'understudy-cli-'));
-function cli(args: string[]) {
+function cli(args: string[], env: Record<string, string> = {}) {
   // From source the way the repository runs it: `node -r esbuild-register src/cli/main.ts` in the root.
   const argv = ['-r', 'esbuild-register', join(root, 'src', 'cli', 'main.ts')];
   const r = spawnSync(process.execPath, [...argv, ...args], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', ...env },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -174,6 +174,28 @@ describe('understudy', () => {
     expect(bad.err).toContain('nothing written');
     expect(existsSync(join(dir, 'never.jsonl'))).toBe(false);
     expect(run(['golden', 'export', join(dir, '*.nothing.yaml')]).code).toBe(2);
+  });
+
+  it('report and golden export write no key in use, nor anything shaped like a credential', () => {
+    const key = 'corp-gateway-secret-XYZ987';
+    const env = { ANTHROPIC_API_KEY: key };
+    // A trace from elsewhere (an older version, another tool) that holds the key in full.
+    const foreign = file(
+      'foreign.trace.json',
+      readFileSync(trace, 'utf8').replace('boom', `boom with ${key} and Bearer abcdefghijklmnop`),
+    );
+    const tree = run(['report', foreign, '--full'], env);
+    expect(tree.out).toContain('error in test: boom with [REDACTED] and Bearer [REDACTED]');
+    const page = join(dir, `page ${key}.html`);
+    expect(run(['report', foreign, '--html', page], env).code).toBe(0);
+    const pages = readdirSync(dir).filter((n) => n.startsWith('page '));
+    expect(pages).toEqual(['page [REDACTED].html']);
+    expect(readFileSync(join(dir, pages[0]), 'utf8')).not.toContain(key);
+    const golden = file('key.golden.yaml', `tasks:\n  - id: one\n    input: "use ${key}"\n`);
+    const out = join(dir, 'key.jsonl');
+    expect(run(['golden', 'export', golden, '-o', out], env).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).input).toBe('use [REDACTED]');
+    expect(run(['golden', 'export', golden], env).out).not.toContain(key);
   });
 
   it('an unknown command or option is bad usage (2)', () => {

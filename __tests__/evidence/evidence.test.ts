@@ -196,6 +196,7 @@ describe('traces of failing tests', () => {
   it('writes nothing for a passing test (traces: on-failure), and cleans the folder of earlier runs', () => {
     expect(readdirSync(traceFolder('traces.case.ts')).sort()).toEqual(
       [
+        '.understudy-written.json',
         `${NESTED}.trace.html`,
         `${NESTED}.trace.json`,
         'refunds › with an afterEach check › answers without a run.trace.html',

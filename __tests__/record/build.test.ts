@@ -212,7 +212,7 @@ describe('fixtures from recorded calls', () => {
     );
     const seen: unknown[] = [];
     const [fixture] = fixturesFromCalls([call], {
-      secrets: [new RegExp(key, 'g')],
+      secrets: [key],
       redact: (f) => {
         seen.push(structuredClone(f.response.content));
         f.response.content = String(f.response.content).replace('Configured', 'Set up');

@@ -89,6 +89,8 @@ export interface SpawnOptions {
   /** Where the JSON results go (and what the run reports as its folder). */
   dir: string;
   args: string[];
+  /** When `jest` is a wrapper (the `understudy` CLI): its arguments, before Jest's own. */
+  command?: string[];
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
 }
@@ -100,7 +102,15 @@ export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
   const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
   // `--ci` first: a caller's own `--ci=false` (a test that writes snapshots) must win.
-  const argv = [options.jest, '--ci', '--json', '--outputFile', out, ...options.args];
+  const argv = [
+    options.jest,
+    ...(options.command ?? []),
+    '--ci',
+    '--json',
+    '--outputFile',
+    out,
+    ...options.args,
+  ];
   const child = spawn(process.execPath, argv, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

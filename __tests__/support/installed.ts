@@ -28,6 +28,13 @@ export interface InstalledOptions {
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
   args?: string[];
+  /**
+   * Run Jest through the installed `understudy` CLI with these arguments (`['record']` runs
+   * `understudy record -- <Jest's arguments>`), as a user would.
+   */
+  cli?: string[];
+  /** Run in this folder of an earlier run (what it wrote still there) instead of a fresh one. */
+  project?: string;
 }
 
 export interface InstalledRun extends ChildRun {
@@ -57,7 +64,7 @@ const KEYS = [
 export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
   const base = installedProject();
   mkdirSync(join(base, 'runs'), { recursive: true });
-  const project = mkdtempSync(join(base, 'runs', 'run-'));
+  const project = options.project ?? mkdtempSync(join(base, 'runs', 'run-'));
   cpSync(CASES, project, { recursive: true });
   for (const [path, content] of Object.entries(options.files ?? {})) {
     const target = join(project, path);
@@ -74,11 +81,15 @@ export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
   const env: Record<string, string | undefined> = { NODE_OPTIONS: undefined, UNDERSTUDY_MODE: undefined };
   for (const key of KEYS) env[key] = undefined;
   if (options.esm) env.NODE_OPTIONS = '--experimental-vm-modules';
+  const jestArgs = ['--config', join(project, 'jest.config.js'), ...(options.args ?? [])];
   return spawnJest({
-    jest: join(base, 'node_modules', 'jest', 'bin', 'jest.js'),
+    jest: options.cli
+      ? join(base, 'node_modules', 'jest-understudy', 'dist', 'src', 'cli', 'main.js')
+      : join(base, 'node_modules', 'jest', 'bin', 'jest.js'),
     cwd: project,
     dir: project,
-    args: ['--config', join(project, 'jest.config.js'), ...(options.args ?? [])],
+    ...(options.cli && { command: [...options.cli, '--'] }),
+    args: jestArgs,
     env: { ...env, ...options.env },
   }).then((run) => ({ ...run, project }));
 }

@@ -1,5 +1,6 @@
 /** Golden tasks as JSONL for offline evaluation tools: one self-contained JSON object per line. */
 import { relative } from 'node:path';
+import type { Rendered } from '../files/write';
 import type { GoldenFile, GoldenStep, GoldenTask } from './types';
 
 export interface ExportedTask {
@@ -61,7 +62,14 @@ export function exportTask(task: GoldenTask, cwd = process.cwd()): ExportedTask 
   };
 }
 
+const jsonlText = (tasks: readonly ExportedTask[]) => tasks.map((t) => `${JSON.stringify(t)}\n`).join('');
+
 /** JSONL text (one task per line, trailing newline). */
 export function toJsonl(files: readonly GoldenFile[], cwd = process.cwd()): string {
-  return files.flatMap((f) => f.tasks.map((t) => `${JSON.stringify(exportTask(t, cwd))}\n`)).join('');
+  return jsonlText(files.flatMap((f) => f.tasks.map((t) => exportTask(t, cwd))));
+}
+
+/** The export as content for the file writer, which scrubs each task before it becomes a line. */
+export function jsonlContent(files: readonly GoldenFile[], cwd = process.cwd()): Rendered<ExportedTask[]> {
+  return { data: files.flatMap((f) => f.tasks.map((t) => exportTask(t, cwd))), render: jsonlText };
 }

@@ -46,6 +46,8 @@ export interface MockModelOptions {
   strictTurnIndex: boolean;
   /** Seed for chaos draws that name none. */
   chaosSeed?: number;
+  /** Called after `reset()`, so what keeps evidence of the calls can let them go too. */
+  onReset?: () => void;
 }
 
 /** One test file's mock model: registered fixtures, selection, and the call log. */
@@ -113,6 +115,7 @@ export class MockModel {
       this.testChaos = undefined;
     }
     this.calls.length = 0;
+    this.options.onReset?.();
   }
 
   private readonly accepted = new WeakSet<ModelCall>();

@@ -7,10 +7,19 @@ import type { FinishReason, NeutralError, NeutralUsage } from '../conversation';
 
 type Parser = typeof import('eventsource-parser');
 let parser: Parser | undefined;
+let load = (): Parser => require('eventsource-parser');
+
+/**
+ * Where eventsource-parser comes from. It is an ES module, which Jest's CommonJS runtime cannot
+ * `require`; the environment offers Node's own loader from outside the test file instead.
+ */
+export function loadSseParserWith(loader: () => unknown): void {
+  load = loader as () => Parser;
+}
 
 /** Loaded on first use: only recording reads streams back, and replay start-up stays lean. */
 function createParser(callbacks: Parameters<Parser['createParser']>[0]) {
-  parser ??= require('eventsource-parser') as Parser;
+  parser ??= load();
   return parser.createParser(callbacks);
 }
 

@@ -34,8 +34,8 @@ export type RedactHook = (fixture: Fixture) => Fixture | undefined | void;
 
 export interface BuildOptions {
   strictTurnIndex?: boolean;
-  /** Strings to blank wherever they appear (the keys in use). */
-  secrets?: readonly RegExp[];
+  /** Values to blank wherever they appear (the keys in use). */
+  secrets?: readonly string[];
   redact?: RedactHook;
   /** Who is building, for messages: `harness.getRecordedFixtures()`. */
   where?: string;
@@ -98,7 +98,7 @@ function survivingSubstring(scrubbed: string): string {
   return scrubbed.split(REDACTED).reduce((a, b) => (b.length > a.length ? b : a), '');
 }
 
-function baseFixture(call: RecordedCall, secrets: readonly RegExp[]): Fixture {
+function baseFixture(call: RecordedCall, secrets: readonly string[]): Fixture {
   const { keys } = call;
   const fixture: Fixture = {
     match: {
@@ -114,7 +114,7 @@ function baseFixture(call: RecordedCall, secrets: readonly RegExp[]): Fixture {
       tools: call.fingerprint.tools,
     },
   };
-  const scrubbed = tagRecorded(scrubSecrets(fixture, { patterns: secrets }) as Fixture, {
+  const scrubbed = tagRecorded(scrubSecrets(fixture, { values: secrets }) as Fixture, {
     provider: call.conversation.provider,
     protocol: call.protocol,
     model: call.conversation.model,

@@ -8,6 +8,7 @@ import { formatOf } from '../fixtures/format';
 import { loadFixtures } from '../fixtures/load';
 import { parseFixtureText } from '../fixtures/parse';
 import type { Fixture } from '../fixtures/types';
+import { validateFixtureFile } from '../fixtures/validate';
 import { writeFixtures } from '../fixtures/write';
 import type { RecordedCall } from './build';
 import { cassetteMetadata } from './metadata';
@@ -49,4 +50,12 @@ export function writeCassette(
     return writeFixtures(path, all, { metadata: cassetteMetadata(all, previous ?? {}, how.mode) });
   }
   return writeFixtures(path, fixtures, { metadata: cassetteMetadata(fixtures, undefined, how.mode) });
+}
+
+/**
+ * Loads what writing a cassette needs (the fixture schema's validator compiles on first
+ * use, and loads ajv then), for a file whose cassette is written after its last test.
+ */
+export function prepareCassetteWriter(): void {
+  validateFixtureFile({ fixtures: [] }, { file: 'cassette' });
 }

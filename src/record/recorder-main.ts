@@ -10,11 +10,12 @@
  * Point a client at it the way you point it at a proxy: `OPENAI_BASE_URL=<url>/v1`,
  * `ANTHROPIC_BASE_URL=<url>`, Gemini `httpOptions.baseUrl=<url>`.
  */
-import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { matchKeysOf } from '../conversation';
+import { noteSecret, secretsInUse } from '../files/secrets';
+import { writeFile } from '../files/write';
 import { writeFixtures } from '../fixtures/write';
 import type { ProviderCodec } from '../providers/codec';
 import { PROVIDERS, type ProviderDefinition } from '../providers/registry';
@@ -22,7 +23,6 @@ import { createConversationStore } from '../providers/store';
 import { fixturesFromCalls, type RecordedCall } from './build';
 import { ciRefusal, credentialsOf, isRealKey } from './mode';
 import { fingerprintOf } from './prompt-hash';
-import { keyPatterns, noteKeyInUse } from './secrets';
 
 export interface RecorderOptions {
   /** Where to write the fixtures (resolved against the working directory). */
@@ -80,7 +80,7 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 export async function main(options: RecorderOptions): Promise<number> {
   const finish = (ok: boolean, message: string) => {
     process.stderr.write(`understudy recorder: ${message}\n`);
-    if (options.resultFile) writeFileSync(options.resultFile, JSON.stringify({ ok, message }));
+    if (options.resultFile) writeFile(options.resultFile, JSON.stringify({ ok, message }));
     return ok ? 0 : 1;
   };
   const refusal = ciRefusal('record', 'record()', process.env);
@@ -140,7 +140,7 @@ export async function main(options: RecorderOptions): Promise<number> {
         return;
       }
       const target = upstreamOf(route.provider, url.pathname, url.search, options.provider);
-      for (const key of credentialsOf(headers, target)) if (isRealKey(key)) noteKeyInUse(key);
+      for (const key of credentialsOf(headers, target)) if (isRealKey(key)) noteSecret(key);
       const upstream = await fetch(target, { method, headers, ...(method === 'GET' ? {} : { body: text }) });
       const out: Record<string, string> = {};
       upstream.headers.forEach((value, name) => {
@@ -228,7 +228,7 @@ export async function main(options: RecorderOptions): Promise<number> {
     `understudy recorder: listening on ${address} — point your client there ` +
       `(OPENAI_BASE_URL=${address}/v1, ANTHROPIC_BASE_URL=${address}); Ctrl-C writes ${options.out}\n`,
   );
-  if (options.urlFile) writeFileSync(options.urlFile, address);
+  if (options.urlFile) writeFile(options.urlFile, address);
   armIdle();
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => stopping?.(`got ${signal}`));
@@ -241,7 +241,7 @@ export async function main(options: RecorderOptions): Promise<number> {
   if (calls.length === 0)
     return finish(false, `stopped (${why}) with no model call recorded; nothing written`);
   try {
-    const fixtures = fixturesFromCalls(calls, { where: 'record()', secrets: keyPatterns() });
+    const fixtures = fixturesFromCalls(calls, { where: 'record()', secrets: secretsInUse() });
     const file = writeFixtures(resolve(process.cwd(), options.out), fixtures);
     return finish(
       true,
@@ -265,7 +265,7 @@ if (require.main === module) {
     (error: unknown) => {
       process.stderr.write(`understudy recorder: ${(error as Error)?.stack ?? error}\n`);
       if (options.resultFile)
-        writeFileSync(options.resultFile, JSON.stringify({ ok: false, message: String(error) }));
+        writeFile(options.resultFile, JSON.stringify({ ok: false, message: String(error) }));
       process.exit(1);
     },
   );

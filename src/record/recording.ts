@@ -11,16 +11,17 @@
  */
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import { UnderstudyError } from '../errors';
+import { noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, sourceOf } from '../fixtures/types';
 import type { MockModel } from '../model/mock-model';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
+import { loadSseParserWith } from '../providers/sse';
 import type { ModelCall } from '../run/types';
 import type { Bridge, ResolvedOptions } from '../runtime/bridge';
 import type { RecordedCall, RedactHook } from './build';
 import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
 import { replaysCassette } from './paths';
 import { describeDrift, fingerprintOf } from './prompt-hash';
-import { keyPatterns, noteKeyInUse } from './secrets';
 import { writeUsage } from './usage';
 
 // Required on first use: replay without a cassette never needs the file loader, the fixture
@@ -109,6 +110,17 @@ export class Recording {
     private readonly host: RecordingHost,
     private readonly bridge?: Bridge,
   ) {
+    const { mode } = host.options;
+    // The cassette is written after the last test, where Jest's CommonJS runtime refuses to load
+    // a module ("outside of the scope of the test code"): what writing needs is loaded now.
+    if (mode === 'record' || mode === 'record-missing') {
+      build();
+      cassettes().prepareCassetteWriter();
+    }
+    // Streamed replies are read back with eventsource-parser, an ES module: loaded outside the
+    // test file where the environment offers that (in any mode: a harness can record too).
+    const hostRequire = bridge?.hostRequire;
+    if (hostRequire) loadSseParserWith(() => hostRequire('eventsource-parser'));
     // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
     if (replaysCassette(host.options))
       host.model.register(fixtureLoad().loadFixtures(host.options.cassette), 'config');
@@ -222,7 +234,7 @@ export class Recording {
           `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).`,
       );
     }
-    for (const k of real) noteKeyInUse(k);
+    for (const k of real) noteSecret(k);
     if (!this.bridge?.upstream) {
       return failWith(
         502,
@@ -331,7 +343,7 @@ export class Recording {
     return build().fixturesFromCalls(calls, {
       where,
       strictTurnIndex: this.host.options.strictTurnIndex,
-      secrets: keyPatterns(),
+      secrets: secretsInUse(),
       redact: redact ?? this.host.model.redactor,
     });
   }
@@ -356,8 +368,11 @@ export class Recording {
             append: mode === 'record-missing',
           });
         } catch (error) {
+          const reason =
+            error instanceof UnderstudyError || error instanceof Error ? error.message : String(error);
           failures.push(
-            error instanceof UnderstudyError || error instanceof Error ? error.message : String(error),
+            `jest-understudy: ${mode} mode did not write ${cassette}; this file's tests ran against the ` +
+              `real provider, but nothing was recorded: ${reason}`,
           );
         }
       }

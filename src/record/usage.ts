@@ -4,8 +4,9 @@
  * shards never write the same file; `understudy fixtures check --unused` reads them all.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { json, writeFile } from '../files/write';
 
 export interface UsageRecord {
   /** The test file, relative to the folder the record lives under (the Jest rootDir). */
@@ -50,15 +51,7 @@ export function writeUsage(
       [...used].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, paths]) => [rel(f), [...paths].sort()]),
     ),
   };
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`);
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFile(file, json(record), { atomic: true });
 }
 
 /**

@@ -4,13 +4,13 @@
  * metadata that says what the recording was made against.
  */
 import { readFileSync } from 'node:fs';
+import { findSecretInUse } from '../files/secrets';
 import type { FileIssue } from '../fixtures/errors';
 import { formatOf } from '../fixtures/format';
 import { formatPath, type PathSegment } from '../fixtures/json-path';
 import { createLocator } from '../fixtures/locate';
 import { parseFixtureText } from '../fixtures/parse';
 import { scrubText } from '../redact';
-import { findKeyInUse } from './secrets';
 
 export type CassetteIssueCode = 'CASSETTE_SECRET' | 'CASSETTE_METADATA';
 
@@ -19,7 +19,7 @@ export function validateCassetteFile(path: string): FileIssue<CassetteIssueCode>
   const issues: FileIssue<CassetteIssueCode>[] = [];
   const text = readFileSync(path, 'utf8');
 
-  const leaked = findKeyInUse(text);
+  const leaked = findSecretInUse(text);
   if (leaked)
     issues.push({
       code: 'CASSETTE_SECRET',

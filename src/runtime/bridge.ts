@@ -99,4 +99,10 @@ export interface Bridge {
   upstream?: (request: UpstreamRequest) => Promise<Response>;
   /** Which part of the test lifecycle runs now (set by the environment from Jest's events). */
   phase?: Phase;
+  /**
+   * Loads one of the package's dependencies with Node's own loader, outside the test file's
+   * module registry: for an ES module (eventsource-parser), which Jest's CommonJS runtime cannot
+   * load, and which it would refuse to load at all once the file's tests are over.
+   */
+  hostRequire?: (id: 'eventsource-parser') => unknown;
 }

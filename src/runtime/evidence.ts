@@ -3,12 +3,23 @@
  * reporter: every run (understudy.run, harness runs, drills) registered as it starts,
  * every model call, and the last failed trajectory expectation. Nothing here is
  * computed unless a trace is written; the per-file counters are a few additions per call.
+ * `understudy.model.reset()` lets go of what the test did so far (the trace then counts
+ * it), and a trace keeps what fits its budgets (src/trace/budget.ts), saying what it left out.
  */
 import { matchKeysOf } from '../conversation';
-import { scrubSecrets } from '../redact';
+import { secretsInUse } from '../files/secrets';
+import { scrubSecrets, scrubText } from '../redact';
 import { toolCallsOf } from '../run/collect';
 import { peek } from '../run/outcomes';
-import type { ModelCall, Run } from '../run/types';
+import type { ModelCall, Run, ToolCall } from '../run/types';
+import {
+  fitted,
+  keptMessages,
+  keptSteps,
+  type Omissions,
+  TRACE_LIMITS,
+  type TraceLimits,
+} from '../trace/budget';
 import type {
   CallEvidence,
   ExpectationEvidence,
@@ -17,8 +28,9 @@ import type {
   Phase,
   RunEvidence,
   TestEvidence,
+  ToolCallEvidence,
 } from '../trace/evidence';
-import { newTraceId, type OtlpSpan, runSpans } from '../trace/otlp';
+import { newTraceId, type OtlpSpan, runSpans, type TraceStep, traceBytesOf } from '../trace/otlp';
 import { plainError, toPlain } from '../trace/plain';
 
 /** What a run adds to its registration when it ends. */
@@ -59,6 +71,8 @@ export class EvidenceLog {
   private outsideCalls: Array<{ call: ModelCall; phase: Phase }> = [];
   private inTest = false;
   private expectation: ExpectationNote | undefined;
+  /** What `release()` let go of in the current test. */
+  private released = { runs: 0, modelCalls: 0 };
 
   private readonly counted = new WeakSet<object>();
   private readonly stats: Omit<FileStats, 'staleCassettes'> = {
@@ -72,6 +86,7 @@ export class EvidenceLog {
   constructor(
     private readonly phaseNow: () => Phase | undefined,
     private readonly worldOperations: () => readonly unknown[] | undefined = () => undefined,
+    private readonly limits: TraceLimits = TRACE_LIMITS,
   ) {}
 
   private phase(): Phase {
@@ -85,12 +100,34 @@ export class EvidenceLog {
     this.outsideRuns = [];
     this.outsideCalls = [];
     this.expectation = undefined;
+    this.released = { runs: 0, modelCalls: 0 };
     this.inTest = true;
   }
 
   testFinished(): void {
     this.countOperations();
     this.inTest = false;
+  }
+
+  /**
+   * The model's call log was reset: the runs that ended and the model calls so far are let
+   * go (runs still going stay), so a test that loops over thousands of calls holds only
+   * the latest. The trace says how many it no longer has.
+   */
+  release(): void {
+    this.countOperations();
+    const runs = this.inTest ? this.runs : this.outsideRuns;
+    const calls = this.inTest ? this.calls : this.outsideCalls;
+    const going = runs.filter((t) => t.run === undefined);
+    this.released.runs += runs.length - going.length;
+    this.released.modelCalls += calls.length;
+    if (this.inTest) {
+      this.runs = going;
+      this.calls = [];
+    } else {
+      this.outsideRuns = going;
+      this.outsideCalls = [];
+    }
   }
 
   /** Registers a run as it starts; `calls` is the live list its model calls go into. */
@@ -103,7 +140,8 @@ export class EvidenceLog {
         tracked.run = run;
         if (meta) tracked.meta = meta;
         if (meta?.kind) tracked.kind = meta.kind;
-        this.countOperations();
+        this.count(run.operations);
+        this.countWorldOperations();
       },
     };
   }
@@ -123,17 +161,38 @@ export class EvidenceLog {
     this.staleCassettes.add(file);
   }
 
+  private count(ops: readonly unknown[] | undefined, from = 0): void {
+    if (!Array.isArray(ops)) return;
+    for (let i = from; i < ops.length; i++) {
+      const op = ops[i];
+      if (typeof op !== 'object' || op === null || this.counted.has(op)) continue;
+      this.counted.add(op);
+      this.stats.operations++;
+    }
+  }
+
+  /**
+   * Where the last look at the world's log ended: a log that only grew since is counted from
+   * there (a look per run must not go over every earlier operation again); any other log from its start.
+   */
+  private worldSeen: { list?: readonly unknown[]; length: number; last?: unknown } = { length: 0 };
+
+  private countWorldOperations(): void {
+    const ops = this.worldOperations();
+    const seen = this.worldSeen;
+    const grew =
+      ops !== undefined &&
+      ops === seen.list &&
+      ops.length >= seen.length &&
+      (seen.length === 0 || ops[seen.length - 1] === seen.last);
+    this.count(ops, grew ? seen.length : 0);
+    this.worldSeen = { list: ops, length: ops?.length ?? 0, last: ops?.[(ops?.length ?? 0) - 1] };
+  }
+
   private countOperations(): void {
-    const count = (ops: readonly unknown[] | undefined) => {
-      if (!Array.isArray(ops)) return;
-      for (const op of ops) {
-        if (typeof op !== 'object' || op === null || this.counted.has(op)) continue;
-        this.counted.add(op);
-        this.stats.operations++;
-      }
-    };
-    for (const t of [...this.runs, ...this.outsideRuns]) count(t.run?.operations);
-    count(this.worldOperations());
+    for (const t of this.runs) this.count(t.run?.operations);
+    for (const t of this.outsideRuns) this.count(t.run?.operations);
+    this.countWorldOperations();
   }
 
   fileStats(): FileStats {
@@ -147,31 +206,62 @@ export class EvidenceLog {
     };
   }
 
-  /** The current test's evidence as plain, scrubbed data. */
+  /** The current test's evidence as plain, scrubbed data, within the trace's budgets. */
   evidence(): TestEvidence {
-    const inRuns = new Set<ModelCall>();
-    for (const t of this.runs) for (const c of t.calls) inRuns.add(c);
-    const phaseOf = new Map(this.calls.map((c) => [c.call, c.phase]));
-    const runs = this.runs.map((t, index) => runEvidence(t, index, phaseOf));
-    const looseCalls = this.calls
-      .filter((c) => !inRuns.has(c.call))
-      .map((c) => callEvidence(c.call, c.phase));
+    const secrets = secretsInUse();
+    const scrub = (text: string) => scrubText(text, { values: secrets });
+    const built = buildEvidence(this.runs, this.calls, this.limits, scrub);
     const evidence: TestEvidence = {
-      runs,
-      looseCalls,
+      runs: built.runs,
+      looseCalls: built.looseCalls,
       timeOrigin: performance.timeOrigin,
     };
+    const omitted = { ...built.omitted };
+    if (this.released.runs > 0 || this.released.modelCalls > 0) omitted.released = { ...this.released };
+    if (isSomething(omitted)) evidence.omitted = omitted;
     const e = this.expectation;
     if (e) {
       const runIndex = this.runs.findIndex((t) => t.run !== undefined && t.run === e.received);
       const { received: _received, ...rest } = e;
       evidence.expectation = {
-        ...(toPlain(rest) as ExpectationEvidence),
+        ...expectationWithin(
+          toPlain(rest, { maxString: this.limits.maxString, scrub }) as ExpectationEvidence,
+          this.limits,
+        ),
         ...(runIndex >= 0 && { runIndex }),
       };
     }
-    return scrubSecrets(evidence) as TestEvidence;
+    return scrubSecrets(evidence, { values: secrets }) as TestEvidence;
   }
+}
+
+function isSomething(o: Omissions): boolean {
+  return o.runs + o.modelCalls + o.toolCalls + o.operations > 0 || o.released !== undefined;
+}
+
+/**
+ * A failed sequence expectation over a long run keeps the rows at its start, around its
+ * first divergence and at its end; the entries no kept row shows become bare names.
+ */
+function expectationWithin(e: ExpectationEvidence, limits: TraceLimits): ExpectationEvidence {
+  const max = limits.maxItems * 4;
+  if (e.rows.length <= max) return e;
+  const third = Math.floor(max / 3);
+  const at = e.divergence ?? e.rows.findIndex((r) => !r.ok);
+  const keep = (i: number) =>
+    i < third || i >= e.rows.length - third || (at >= 0 && Math.abs(i - at) <= third / 2);
+  const rows = e.rows.filter((_, i) => keep(i));
+  const shown = (side: 'expected' | 'received') => new Set(rows.map((r) => r[side]));
+  const bare = (list: ExpectationEvidence['expected'], used: Set<number | undefined>) =>
+    list.map((step, i) => (used.has(i) ? step : { name: step.name }));
+  return {
+    ...e,
+    expected: bare(e.expected, shown('expected')),
+    actual: bare(e.actual, shown('received')),
+    rows,
+    ...(at >= 0 && { divergence: rows.indexOf(e.rows[at]) }),
+    omittedRows: e.rows.length - rows.length,
+  };
 }
 
 function fixtureName(call: ModelCall): string | undefined {
@@ -180,56 +270,45 @@ function fixtureName(call: ModelCall): string | undefined {
   return call.fixtureIndex === undefined ? undefined : `#${call.fixtureIndex}`;
 }
 
-function callEvidence(call: ModelCall, phase: Phase): CallEvidence {
+type Scrub = (text: string) => string;
+
+const plainWithin = (value: unknown, l: TraceLimits, scrub: Scrub) =>
+  toPlain(value, { maxString: l.maxString, maxItems: l.maxItems, maxKeys: l.maxKeys, scrub });
+
+function callEvidence(call: ModelCall, phase: Phase, l: TraceLimits, scrub: Scrub): CallEvidence {
   const { conversation } = call;
-  return toPlain({
-    index: call.index,
-    provider: call.provider,
-    protocol: call.protocol,
-    url: call.url,
-    model: conversation.model,
-    streamed: call.streamed,
-    unmatched: call.unmatched,
-    fixture: fixtureName(call),
-    fixtureSource: call.fixtureSource,
-    turnIndexRelaxed: call.turnIndexRelaxed,
-    fault: call.fault,
-    matchKeys: matchKeysOf(conversation),
-    messages: conversation.messages,
-    tools: conversation.tools,
-    response: call.response,
-    error: call.error,
-    startedAt: call.startedAt,
-    durationMs: call.durationMs,
-    phase,
-  }) as CallEvidence;
+  const { messages, omitted } = keptMessages(conversation.messages, l.maxMessages);
+  return plainWithin(
+    {
+      index: call.index,
+      provider: call.provider,
+      protocol: call.protocol,
+      url: call.url,
+      model: conversation.model,
+      streamed: call.streamed,
+      unmatched: call.unmatched,
+      fixture: fixtureName(call),
+      fixtureSource: call.fixtureSource,
+      turnIndexRelaxed: call.turnIndexRelaxed,
+      fault: call.fault,
+      matchKeys: matchKeysOf(conversation),
+      messages,
+      ...(omitted > 0 && { omittedMessages: omitted }),
+      tools: conversation.tools,
+      response: call.response,
+      error: call.error,
+      startedAt: call.startedAt,
+      durationMs: call.durationMs,
+      phase,
+    },
+    l,
+    scrub,
+  ) as CallEvidence;
 }
 
-function runEvidence(t: Tracked, index: number, phaseOf: Map<ModelCall, Phase>): RunEvidence {
-  const run = t.run;
-  const calls = run?.modelCalls ?? t.calls;
-  const toolCalls = run?.toolCalls ?? toolCallsOf(calls);
-  const operations = (run?.operations ?? []) as unknown as OperationEvidence[];
-  const loose = run as (Run & Record<string, unknown>) | undefined;
-  const drill =
-    t.meta?.drill ??
-    (loose?.drill as RunMeta['drill']) ??
-    (loose && ('build' in loose || 'seed' in loose) ? { build: loose.build, seed: loose.seed } : undefined);
-  return toPlain({
-    index,
-    kind: t.kind,
-    phase: t.phase,
-    incomplete: run === undefined,
-    input: run ? run.input : t.input,
-    output: run?.output,
-    finalMessage: run?.finalMessage,
-    // Read unnoticed: writing a trace is not the test looking at how the run ended.
-    terminalState: run && peek(run, 'terminalState'),
-    error: run === undefined || peek(run, 'error') === undefined ? undefined : plainError(peek(run, 'error')),
-    startedAt: t.startedAt,
-    durationMs: run ? run.durationMs : performance.now() - t.startedAt,
-    modelCalls: calls.map((c) => callEvidence(c, phaseOf.get(c) ?? t.phase)),
-    toolCalls: toolCalls.map((c) => ({
+function toolEvidence(c: ToolCall, l: TraceLimits, scrub: Scrub): ToolCallEvidence {
+  return plainWithin(
+    {
       id: c.id,
       name: c.name,
       arguments: c.arguments,
@@ -237,15 +316,177 @@ function runEvidence(t: Tracked, index: number, phaseOf: Map<ModelCall, Phase>):
       ...('error' in c && { error: c.error }),
       modelCallIndex: c.modelCallIndex,
       answered: c.answered,
-    })),
-    operations,
-    drill,
-  }) as RunEvidence;
+    },
+    l,
+    scrub,
+  ) as ToolCallEvidence;
+}
+
+type RunHead = Omit<RunEvidence, 'modelCalls' | 'toolCalls' | 'operations'>;
+
+function runHead(t: Tracked, index: number, l: TraceLimits, scrub: Scrub): RunHead {
+  const run = t.run;
+  const loose = run as (Run & Record<string, unknown>) | undefined;
+  const drill =
+    t.meta?.drill ??
+    (loose?.drill as RunMeta['drill']) ??
+    (loose && ('build' in loose || 'seed' in loose) ? { build: loose.build, seed: loose.seed } : undefined);
+  return plainWithin(
+    {
+      index,
+      kind: t.kind,
+      phase: t.phase,
+      incomplete: run === undefined,
+      input: run ? run.input : t.input,
+      output: run?.output,
+      finalMessage: run?.finalMessage,
+      // Read unnoticed: writing a trace is not the test looking at how the run ended.
+      terminalState: run && peek(run, 'terminalState'),
+      error:
+        run === undefined || peek(run, 'error') === undefined ? undefined : plainError(peek(run, 'error')),
+      startedAt: t.startedAt,
+      durationMs: run ? run.durationMs : performance.now() - t.startedAt,
+      drill,
+    },
+    l,
+    scrub,
+  ) as RunHead;
+}
+
+/** One step of a test, in the order a trace lists them. */
+type Step =
+  | { kind: 'run'; run: number }
+  | { kind: 'call'; run: number; call: ModelCall }
+  | { kind: 'tool'; run: number; tool: ToolCall }
+  | { kind: 'operation'; run: number; operation: unknown }
+  | { kind: 'loose'; call: ModelCall; phase: Phase };
+
+/**
+ * The evidence of runs and loose model calls as plain data: every payload within its
+ * budget, and as many steps, from the start and the end, as the trace's budget holds.
+ */
+function buildEvidence(
+  tracked: readonly Tracked[],
+  noted: ReadonlyArray<{ call: ModelCall; phase: Phase }>,
+  limits: TraceLimits,
+  scrub: Scrub,
+): { runs: RunEvidence[]; looseCalls: CallEvidence[]; omitted: Omissions } {
+  const inRuns = new Set<ModelCall>();
+  const phaseOf = new Map<ModelCall, Phase>();
+  for (const c of noted) phaseOf.set(c.call, c.phase);
+  const steps: Step[] = [];
+  const headStep: number[] = [];
+  tracked.forEach((t, run) => {
+    const calls = t.run?.modelCalls ?? t.calls;
+    for (const c of calls) inRuns.add(c);
+    headStep[run] = steps.length;
+    steps.push({ kind: 'run', run });
+    for (const call of calls) steps.push({ kind: 'call', run, call });
+    for (const tool of t.run?.toolCalls ?? toolCallsOf(calls)) steps.push({ kind: 'tool', run, tool });
+    for (const operation of t.run?.operations ?? []) steps.push({ kind: 'operation', run, operation });
+  });
+  for (const c of noted) if (!inRuns.has(c.call)) steps.push({ kind: 'loose', call: c.call, phase: c.phase });
+
+  const build = (step: Step, l: TraceLimits): TraceStep => {
+    switch (step.kind) {
+      case 'run':
+        return { run: runHead(tracked[step.run], step.run, l, scrub) };
+      case 'call':
+        return { call: callEvidence(step.call, phaseOf.get(step.call) ?? tracked[step.run].phase, l, scrub) };
+      case 'loose':
+        return { call: callEvidence(step.call, step.phase, l, scrub) };
+      case 'tool':
+        return { tool: toolEvidence(step.tool, l, scrub) };
+      case 'operation':
+        return { operation: plainWithin(step.operation, l, scrub) as OperationEvidence };
+    }
+  };
+  // Each payload is built once, as the walk reaches it; what the budget stops before is never built.
+  // The budget counts what the step's span takes in the written trace.
+  const payloads = new Map<number, unknown>();
+  const kept = keptSteps(
+    steps.length,
+    (i) => {
+      const { payload } = fitted(limits, (l) => build(steps[i], l));
+      payloads.set(i, Object.values(payload)[0]);
+      return traceBytesOf(payload);
+    },
+    limits,
+  );
+
+  const omitted: Omissions = {
+    runs: 0,
+    modelCalls: 0,
+    toolCalls: 0,
+    operations: 0,
+    limits: {
+      maxPayloadBytes: limits.maxPayloadBytes,
+      maxFileBytes: limits.maxFileBytes,
+      maxSteps: limits.maxSteps,
+    },
+  };
+  const runs = tracked.map(() => ({
+    used: false,
+    modelCalls: [] as CallEvidence[],
+    toolCalls: [] as ToolCallEvidence[],
+    operations: [] as OperationEvidence[],
+    omitted: { modelCalls: 0, toolCalls: 0, operations: 0 },
+  }));
+  const looseCalls: CallEvidence[] = [];
+  steps.forEach((step, i) => {
+    const keep = kept.has(i);
+    if (step.kind === 'run') {
+      if (keep) runs[step.run].used = true;
+      return;
+    }
+    const field =
+      step.kind === 'call' || step.kind === 'loose'
+        ? 'modelCalls'
+        : step.kind === 'tool'
+          ? 'toolCalls'
+          : 'operations';
+    if (!keep) {
+      omitted[field]++;
+      if (step.kind !== 'loose') runs[step.run].omitted[field]++;
+      return;
+    }
+    const payload = payloads.get(i);
+    if (step.kind === 'loose') looseCalls.push(payload as CallEvidence);
+    else {
+      const r = runs[step.run];
+      r.used = true;
+      (r[field] as unknown[]).push(payload);
+    }
+  });
+  const out: RunEvidence[] = [];
+  runs.forEach((r, i) => {
+    if (!r.used) {
+      omitted.runs++;
+      return;
+    }
+    const head = (payloads.get(headStep[i]) ??
+      fitted(limits, (l) => runHead(tracked[i], i, l, scrub)).payload) as RunHead;
+    const dropped = r.omitted.modelCalls + r.omitted.toolCalls + r.omitted.operations;
+    out.push({
+      ...head,
+      modelCalls: r.modelCalls,
+      toolCalls: r.toolCalls,
+      operations: r.operations,
+      ...(dropped > 0 && { omitted: r.omitted }),
+    });
+  });
+  return { runs: out, looseCalls, omitted };
 }
 
 /** `run.trace`: the run's spans in OTLP/JSON form (a trace of its own), secrets scrubbed. */
 export function spansOfRun(run: Run, startedAt: number, kind = 'run'): OtlpSpan[] {
   const tracked: Tracked = { calls: run.modelCalls, startedAt, input: run.input, phase: 'test', kind, run };
-  const evidence = scrubSecrets(runEvidence(tracked, 0, new Map())) as RunEvidence;
-  return runSpans(evidence, newTraceId(), performance.timeOrigin);
+  const secrets = secretsInUse();
+  const scrub = (text: string) => scrubText(text, { values: secrets });
+  const [evidence] = buildEvidence([tracked], [], TRACE_LIMITS, scrub).runs;
+  return runSpans(
+    scrubSecrets(evidence, { values: secrets }) as RunEvidence,
+    newTraceId(),
+    performance.timeOrigin,
+  );
 }

@@ -1,13 +1,14 @@
 import { abortReason, type Clock, createClock } from '../clock';
 import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
+import { noteSecret } from '../files/secrets';
 import type { Fixture, StreamShaping } from '../fixtures/types';
 import { sourceOf } from '../fixtures/types';
 import { MockModel } from '../model/mock-model';
 import type { ProviderCodec } from '../providers/codec';
 import { ProviderRouter, type RouteTarget } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
-import type { UnderstudyMode } from '../record/mode';
+import { credentialsOf, type UnderstudyMode } from '../record/mode';
 import { Recording, type WireRequest } from '../record/recording';
 import { OutcomeWatch } from '../run/outcomes';
 import { RunScope } from '../run/scope';
@@ -72,7 +73,11 @@ export class Runtime implements SandboxRuntime {
     readonly options: ResolvedOptions,
     private readonly bridge?: Bridge,
   ) {
-    this.model = new MockModel({ strictTurnIndex: options.strictTurnIndex });
+    this.model = new MockModel({
+      strictTurnIndex: options.strictTurnIndex,
+      // The trace of a test then shows what came after the reset, and says what it let go.
+      onReset: () => this.evidence.release(),
+    });
     this.router = new ProviderRouter(options.providers);
     this.clock = createClock(options.timeScale);
     this.evidence = new EvidenceLog(
@@ -218,6 +223,8 @@ export class Runtime implements SandboxRuntime {
       return toResponse(target.provider.notFound(message));
     }
     const startedAt = performance.now();
+    // The request's credentials, whatever their shape, are blanked in every file written later.
+    for (const key of credentialsOf(headers(), url)) noteSecret(key);
     const text = await readBody();
     let body: unknown;
     try {

@@ -5,6 +5,7 @@
  * trajectory expectation. The trace (OTLP/JSON) is built from this.
  */
 import type { MatchKeys, NeutralError, NeutralMessage, NeutralReply, NeutralTool } from '../conversation';
+import type { Omissions } from './budget';
 
 /** Where a run (or model call) happened, as the test's lifecycle goes. */
 export type Phase = 'beforeAll' | 'beforeEach' | 'test' | 'afterEach' | 'afterAll' | 'file';
@@ -31,6 +32,8 @@ export interface CallEvidence {
   fault?: string;
   matchKeys: MatchKeys;
   messages: NeutralMessage[];
+  /** Messages of the request the trace left out (between its system messages and the latest ones). */
+  omittedMessages?: number;
   tools: NeutralTool[];
   response?: NeutralReply;
   error?: NeutralError;
@@ -83,6 +86,8 @@ export interface RunEvidence {
   operations: OperationEvidence[];
   /** A drill's build (with per-test rules) and seed, where the run came from a drill. */
   drill?: { name?: string; build?: unknown; seed?: unknown; verdict?: unknown };
+  /** Steps of the run the trace left out to stay within its budget. */
+  omitted?: { modelCalls: number; toolCalls: number; operations: number };
 }
 
 /** One failed trajectory assertion, as the matcher saw it. */
@@ -100,6 +105,8 @@ export interface ExpectationEvidence {
   message: string;
   /** Which run of the test was asserted on, when it is one of them. */
   runIndex?: number;
+  /** Rows the trace left out (a long sequence keeps its start, its divergence and its end). */
+  omittedRows?: number;
 }
 
 export interface TestEvidence {
@@ -109,6 +116,8 @@ export interface TestEvidence {
   expectation?: ExpectationEvidence;
   /** performance.timeOrigin of the test realm, to turn its clock into wall time. */
   timeOrigin: number;
+  /** What the trace does not hold: steps beyond its budget, and what a model reset let go. */
+  omitted?: Omissions;
 }
 
 /** Per-file counts for the reporter. */

@@ -8,6 +8,7 @@
  * adds search, filters and expand/collapse all.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { describeOmissions, type Omissions } from './budget';
 import type { ExpectationEvidence as Expectation } from './evidence';
 import { parsed, type SpanNode, type TraceTree } from './read';
 
@@ -96,6 +97,7 @@ function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor
     | { content: string | null; toolCalls: Message['toolCalls']; finishReason?: string; reasoning?: string }
     | undefined;
   const messages = (parsed(a('gen_ai.input.messages')) ?? []) as Message[];
+  const omittedMessages = Number(a('understudy.omitted_messages') ?? 0);
   const tools = (parsed(a('gen_ai.tool.definitions')) ?? []) as Array<{
     name: string;
     description?: string;
@@ -158,8 +160,8 @@ function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor
       ]),
     ),
     block(
-      `Request messages (${messages.length})`,
-      `<ol class="msgs">${messages.map(messageHtml).join('')}</ol>`,
+      `Request messages (${messages.length}${omittedMessages ? ` of ${messages.length + omittedMessages}` : ''})`,
+      `${omittedMessages ? `<p class="dim">${omittedMessages} earlier messages are left out of this trace.</p>` : ''}<ol class="msgs">${messages.map(messageHtml).join('')}</ol>`,
     ),
     tools.length > 0
       ? block(
@@ -363,7 +365,7 @@ function runSection(run: SpanNode, r: number): string {
     a('understudy.run.input') !== undefined ? block('Input', pre(a('understudy.run.input'))) : '',
     a('understudy.run.output') !== undefined ? block('Output', pre(a('understudy.run.output'))) : '',
   ].join('');
-  return `<section class="run${failed ? ' bad' : ''}" id="run-${r}">
+  return `<section class="run${failed ? ' bad' : ''}" id="run-${esc(a('understudy.run.index') ?? r)}">
 <h2><span>Run ${esc(a('understudy.run.index') ?? r)}</span> ${badge(String(a('understudy.run.kind') ?? 'run'), 'plain')} ${badge(String(a('understudy.phase') ?? 'test'), 'plain')} ${badge(state || 'unknown', failed ? 'bad' : 'ok')} <span class="dim">${esc(ms(runDuration))} · ${plural(turn, 'turn')} · ${plural(Number(a('understudy.tool_calls') ?? 0), 'tool call')} · ${plural(Number(a('understudy.operations') ?? 0), 'operation')}</span></h2>
 ${a('understudy.final_message') !== undefined ? `<p class="final"><span class="dim">final message</span> ${esc(a('understudy.final_message'))}</p>` : ''}
 ${exception ? `<div class="errbox"><b>${esc(exception.attributes['exception.type'] ?? 'Error')}</b>${pre(plain(exception.attributes['exception.message']))}</div>` : ''}
@@ -440,6 +442,8 @@ export function renderTimeline(tree: TraceTree): string {
   const expectationAttr = test?.attributes['understudy.expectation'];
   const expectation = expectationAttr === undefined ? undefined : (parsed(expectationAttr) as Expectation);
   const errors = (test?.events ?? []).filter((e) => e.name === 'exception');
+  const omittedAttr = test?.attributes['understudy.omitted'];
+  const omitted = omittedAttr === undefined ? '' : describeOmissions(parsed(omittedAttr) as Omissions);
   const all = tree.roots;
   const counts = {
     runs: countDeep(all, 'run'),
@@ -499,6 +503,7 @@ export function renderTimeline(tree: TraceTree): string {
 </div>
 </header>
 <main>
+${omitted ? `<p class="omitted">${esc(omitted)}</p>` : ''}
 ${expectation ? expectationSection(expectation) : ''}
 ${errorSection}
 ${runs.map(runSection).join('\n')}
@@ -560,7 +565,7 @@ pre.text{white-space:pre-wrap}pre.reasoning{font-style:italic}
 .tooldef{margin:6px 0}
 table.traj{border-collapse:collapse;width:100%;font:12.5px var(--mono)}table.traj th{text-align:left;color:var(--dim);font-weight:normal;border-bottom:1px solid var(--line);padding:3px 6px}table.traj td{padding:3px 6px;border-bottom:1px solid var(--line)}
 table.traj tr.miss td{background:var(--warnbg)}table.traj tr.fold td{font-family:system-ui,sans-serif;font-size:12px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:0}table.traj tr.diverge td{background:var(--badbg);color:var(--bad);font-weight:600}table.traj td.gut{width:18px;color:var(--dim)}
-.hidden{display:none!important}.empty{padding:10px}
+.hidden{display:none!important}.empty{padding:10px}.omitted{margin:10px 0;padding:8px 12px;border:1px solid var(--ov);border-radius:7px;background:var(--card)}
 mark{background:var(--warnbg);color:inherit}
 `;
 

@@ -171,6 +171,7 @@ function callSpan(call: CallEvidence, parentSpanId: string | undefined, ctx: Con
       'understudy.match.tool_call_id': k.toolCallId ?? undefined,
       'understudy.match.tool_names': k.toolNames,
       'understudy.match.model': k.model,
+      'understudy.omitted_messages': call.omittedMessages,
       'understudy.error': call.error ? json(call.error) : undefined,
       'understudy.duration_ms': round(call.durationMs),
       'understudy.outcome': call.unmatched ? 'unmatched' : call.error ? 'error' : 'replied',
@@ -325,9 +326,10 @@ export function runSpans(
       'understudy.final_message': run.finalMessage,
       'understudy.terminal_state': state,
       'understudy.outcome': state,
-      'understudy.model_calls': run.modelCalls.length,
-      'understudy.tool_calls': run.toolCalls.length,
-      'understudy.operations': run.operations.length,
+      // What the run did, also where the trace keeps only part of it (`understudy.run.omitted`).
+      'understudy.model_calls': run.modelCalls.length + (run.omitted?.modelCalls ?? 0),
+      'understudy.tool_calls': run.toolCalls.length + (run.omitted?.toolCalls ?? 0),
+      'understudy.operations': run.operations.length + (run.omitted?.operations ?? 0),
       'understudy.duration_ms': round(run.durationMs),
       'understudy.drill.name': drill?.name,
       'understudy.drill.build': drill?.build === undefined ? undefined : json(drill.build),
@@ -338,6 +340,7 @@ export function runSpans(
             ? json(drill.seed)
             : String(drill.seed),
       'understudy.drill.verdict': drill?.verdict === undefined ? undefined : json(drill.verdict),
+      'understudy.run.omitted': run.omitted ? json(run.omitted) : undefined,
     }),
     ...(run.error && { events: [exceptionEvent(unixNano(timeOrigin, end), run.error)] }),
     status: failed
@@ -357,6 +360,38 @@ export function runSpans(
     spans.push(operationSpan(op, tool?.span.spanId ?? runSpanId, tool?.window ?? [run.startedAt, end], ctx));
   }
   return spans;
+}
+
+/** One step of a trace's evidence: a run's own fields, a model call, a tool call or an operation. */
+export type TraceStep =
+  | { run: Omit<RunEvidence, 'modelCalls' | 'toolCalls' | 'operations'> }
+  | { call: CallEvidence }
+  | { tool: ToolCallEvidence }
+  | { operation: OperationEvidence };
+
+/** Where a step's span sits in a written trace: `resourceSpans[0].scopeSpans[0].spans[i]`. */
+const SPAN_INDENT = 12;
+
+/** The bytes a step's span takes in a trace written as indented JSON, for the trace's budget. */
+export function traceBytesOf(step: TraceStep): number {
+  const ctx: Context = { traceId: '0'.repeat(32), timeOrigin: 0 };
+  const parent = '0'.repeat(16);
+  const empty = { modelCalls: [], toolCalls: [], operations: [] };
+  let span: OtlpSpan;
+  if ('run' in step) span = runSpans({ ...step.run, ...empty }, ctx.traceId, 0, parent)[0];
+  else if ('call' in step) span = callSpan(step.call, parent, ctx);
+  else if ('tool' in step)
+    span = toolSpan(
+      step.tool,
+      { index: 0, kind: 'run', phase: 'test', incomplete: false, startedAt: 0, durationMs: 0, ...empty },
+      parent,
+      ctx,
+    );
+  else span = operationSpan(step.operation, parent, [0, 0], ctx);
+  const text = JSON.stringify(span, null, 2);
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  return text.length + lines * SPAN_INDENT + 2;
 }
 
 export interface TestInfo {
@@ -410,6 +445,7 @@ export function testTrace(test: TestInfo, evidence: TestEvidence): OtlpTrace {
       'test.status': test.status,
       'understudy.runs': evidence.runs.length,
       'understudy.expectation': expectation ? json(expectation) : undefined,
+      'understudy.omitted': evidence.omitted ? json(evidence.omitted) : undefined,
     }),
     events: test.errors.map((e) => exceptionEvent(end.toString(), e.error, { 'understudy.phase': e.phase })),
     status: failed

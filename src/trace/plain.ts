@@ -1,9 +1,22 @@
 /**
  * Turns test-realm values into plain JSON data for traces: errors become
  * `{ name, message, stack }`, Maps objects, Sets arrays, cycles `"[Circular]"`,
- * functions their name; very long strings are cut. Works on values of any realm.
+ * functions their name; long strings, lists and objects are cut to the limits given,
+ * saying what was left out. Works on values of any realm.
  */
+import { cutList, cutText, itemsLeftOut } from './budget';
 import type { PlainError } from './evidence';
+
+export interface PlainLimits {
+  /** Characters a string keeps (default 200,000). */
+  maxString?: number;
+  /** Items a list keeps (default: all). */
+  maxItems?: number;
+  /** Keys an object or a Map keeps (default: all). */
+  maxKeys?: number;
+  /** Applied to a string before it is cut, so no cut leaves part of a secret behind. */
+  scrub?: (text: string) => string;
+}
 
 const MAX_STRING = 200_000;
 const MAX_DEPTH = 40;
@@ -36,14 +49,16 @@ function safeString(value: unknown): string {
   }
 }
 
-export function toPlain(value: unknown): unknown {
+export function toPlain(value: unknown, limits: PlainLimits = {}): unknown {
+  const maxString = limits.maxString ?? MAX_STRING;
+  const maxItems = limits.maxItems ?? Number.POSITIVE_INFINITY;
+  const maxKeys = limits.maxKeys ?? Number.POSITIVE_INFINITY;
+  const scrub = limits.scrub ?? ((text: string) => text);
   const stack: object[] = [];
   const walk = (v: unknown, depth: number): unknown => {
     switch (typeof v) {
       case 'string':
-        return v.length > MAX_STRING
-          ? `${v.slice(0, MAX_STRING)}… (${v.length - MAX_STRING} more characters)`
-          : v;
+        return cutText(v, maxString, scrub);
       case 'number':
         return Number.isFinite(v) ? v : String(v);
       case 'boolean':
@@ -78,14 +93,23 @@ export function toPlain(value: unknown): unknown {
     if (Object.prototype.toString.call(o) === '[object RegExp]') return String(o);
     stack.push(o);
     try {
-      if (Array.isArray(o)) return o.map((item) => walk(item, depth + 1) ?? null);
+      if (Array.isArray(o)) return cutList(o, maxItems).map((item) => walk(item, depth + 1) ?? null);
       const tag = Object.prototype.toString.call(o);
       if (tag === '[object Map]') {
         const out: Record<string, unknown> = {};
-        for (const [k, item] of o as Map<unknown, unknown>) out[String(k)] = walk(item, depth + 1);
+        let n = 0;
+        const map = o as Map<unknown, unknown>;
+        for (const [k, item] of map) {
+          if (n++ === maxKeys) {
+            out['…'] = itemsLeftOut(map.size - maxKeys);
+            break;
+          }
+          out[String(k)] = walk(item, depth + 1);
+        }
         return out;
       }
-      if (tag === '[object Set]') return [...(o as Set<unknown>)].map((item) => walk(item, depth + 1));
+      if (tag === '[object Set]')
+        return cutList([...(o as Set<unknown>)], maxItems).map((item) => walk(item, depth + 1));
       if (ArrayBuffer.isView(o)) return `[${o.constructor?.name ?? 'TypedArray'} ${o.byteLength} bytes]`;
       if (typeof (o as { asymmetricMatch?: unknown }).asymmetricMatch === 'function') {
         const text = (o as { toString(): string }).toString?.();
@@ -93,7 +117,8 @@ export function toPlain(value: unknown): unknown {
         return sample === undefined ? `<${text}>` : `<${text} ${JSON.stringify(walk(sample, depth + 1))}>`;
       }
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(o)) {
+      const keys = Object.keys(o);
+      for (const key of keys.length > maxKeys ? keys.slice(0, maxKeys) : keys) {
         let item: unknown;
         try {
           item = (o as Record<string, unknown>)[key];
@@ -103,6 +128,7 @@ export function toPlain(value: unknown): unknown {
         const plain = walk(item, depth + 1);
         if (plain !== undefined) out[key] = plain;
       }
+      if (keys.length > maxKeys) out['…'] = itemsLeftOut(keys.length - maxKeys);
       return out;
     } finally {
       stack.pop();

@@ -1,5 +1,6 @@
 /** A trace as a tree in the terminal: `understudy report <trace.json>`. */
 import { stripVTControlCharacters } from 'node:util';
+import { describeOmissions, type Omissions } from './budget';
 import { parsed, type SpanNode, type TraceTree } from './read';
 
 export interface TreeOptions {
@@ -93,6 +94,11 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
       `${failed ? red('✗') : green('✓')} ${bold(String(a['test.name'] ?? root.name))} ${dim(`(${a['test.status'] ?? (failed ? 'failed' : 'passed')})`)}`,
     );
     if (a['test.file']) lines.push(`  ${dim(String(a['test.file']))}`);
+    const omitted =
+      a['understudy.omitted'] === undefined
+        ? ''
+        : describeOmissions(parsed(a['understudy.omitted']) as Omissions);
+    if (omitted) lines.push(`  ${yellow(omitted)}`);
     for (const e of root.events.filter((x) => x.name === 'exception')) {
       const message = stripVTControlCharacters(String(e.attributes['exception.message'] ?? ''));
       const shown = options.full ? message : (message.split('\n').find((l) => l.trim() !== '') ?? '');

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { globSync } from 'tinyglobby';
+import { textForWriting, writeFile } from '../../files/write';
 import { formatIssue } from '../../fixtures/errors';
-import { toJsonl } from '../../golden/export';
+import { jsonlContent } from '../../golden/export';
 import { readGoldenFile } from '../../golden/load';
 import type { GoldenFile } from '../../golden/types';
 
@@ -45,13 +45,12 @@ export function registerGolden(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      const jsonl = toJsonl(loaded);
+      const jsonl = jsonlContent(loaded);
       if (options.out) {
-        mkdirSync(dirname(resolve(options.out)), { recursive: true });
-        writeFileSync(options.out, jsonl);
+        writeFile(resolve(options.out), jsonl);
         const n = loaded.reduce((sum, g) => sum + g.tasks.length, 0);
         process.stderr.write(`wrote ${n} task${n === 1 ? '' : 's'} to ${options.out}\n`);
-      } else process.stdout.write(jsonl);
+      } else process.stdout.write(textForWriting(jsonl));
       process.exitCode = 0;
     });
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { scrubDataForWriting, writeFile } from '../../files/write';
 import { renderTimeline } from '../../trace/html';
 import { readTrace, TraceFormatError } from '../../trace/read';
 import { renderTree } from '../../trace/tree';
@@ -25,7 +26,8 @@ export function registerReport(program: Command): void {
       }
       let tree: ReturnType<typeof readTrace>;
       try {
-        tree = readTrace(text);
+        // A trace from anywhere (an older version, another tool) is scrubbed before it is shown or shortened.
+        tree = readTrace(scrubDataForWriting(parseTrace(text)));
       } catch (error) {
         if (!(error instanceof TraceFormatError)) throw error;
         process.stderr.write(`understudy report: ${file} is not a trace: ${error.message}\n`);
@@ -33,9 +35,7 @@ export function registerReport(program: Command): void {
         return;
       }
       if (options.html) {
-        const out = resolve(options.html);
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileSync(out, renderTimeline(tree));
+        writeFile(resolve(options.html), renderTimeline(tree));
         process.stdout.write(`wrote ${options.html}\n`);
       } else {
         const color = options.color !== false && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
@@ -43,4 +43,13 @@ export function registerReport(program: Command): void {
       }
       process.exitCode = 0;
     });
+}
+
+/** The trace's JSON, or the text itself when it is none (readTrace then says why). */
+function parseTrace(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

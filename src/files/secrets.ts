@@ -1,0 +1,67 @@
+/**
+ * The credentials in use, so no file the product writes contains one, whatever its shape
+ * (a gateway key looks like nothing a pattern knows): the values of the process's
+ * credential variables (`OPENAI_API_KEY`, `…_API_KEY`, `…_TOKEN`, `…_SECRET`…) and every
+ * credential a model request carried, noted as requests arrive and kept in memory only.
+ */
+import { PLACEHOLDER_KEYS } from '../record/mode';
+
+/**
+ * Where the noted credentials live: a global of the realm, so every copy of the package
+ * loaded into it shares them. The environment points a test file's realm at a set of its own.
+ */
+export const SECRETS_REGISTRY = Symbol.for('jest-understudy.keys-in-use');
+
+/** Shorter values are too likely to occur by chance (and no provider key is that short). */
+const MIN_LENGTH = 8;
+
+/** Names of variables that hold credentials: `…_API_KEY`, `…_KEY`, `…_TOKEN`, `…_SECRET`, `…_PASSWORD`… */
+const CREDENTIAL_VARIABLE = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+
+function registry(): Set<string> {
+  const g = globalThis as Record<symbol, unknown>;
+  let set = g[SECRETS_REGISTRY] as Set<string> | undefined;
+  if (!set) {
+    set = new Set();
+    g[SECRETS_REGISTRY] = set;
+  }
+  return set;
+}
+
+function isSecretValue(value: string | undefined): value is string {
+  return value !== undefined && value.trim().length >= MIN_LENGTH && !PLACEHOLDER_KEYS.has(value);
+}
+
+/** Remembers a credential a request carried (a header, a `key` query parameter). */
+export function noteSecret(value: string): void {
+  if (isSecretValue(value)) registry().add(value);
+}
+
+/** The credential variables of an environment with their values (placeholders and short values left out). */
+export function credentialVariables(env: NodeJS.ProcessEnv): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = [];
+  for (const [name, value] of Object.entries(env))
+    if (CREDENTIAL_VARIABLE.test(name) && isSecretValue(value)) out.push({ name, value });
+  return out;
+}
+
+/** Every credential in use here: the noted ones, this process's credential variables, and `extra`. */
+export function secretsInUse(extra: Iterable<string> = [], env: NodeJS.ProcessEnv = process.env): string[] {
+  const values = new Set(registry());
+  for (const { value } of credentialVariables(env)) values.add(value);
+  for (const value of extra) if (isSecretValue(value)) values.add(value);
+  return [...values];
+}
+
+/** What a text leaks, named without the key itself; undefined when it holds no credential in use. */
+export function findSecretInUse(text: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const variables = credentialVariables(env);
+  for (const key of secretsInUse([], env)) {
+    if (!text.includes(key)) continue;
+    const variable = variables.find((v) => v.value === key)?.name;
+    return variable
+      ? `the value of ${variable}`
+      : `a credential a model request carried (${key.slice(0, 3)}…, ${key.length} characters)`;
+  }
+  return undefined;
+}
