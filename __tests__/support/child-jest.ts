@@ -99,7 +99,8 @@ export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
   const env: Record<string, string> = {};
   const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
-  const argv = [options.jest, ...options.args, '--json', '--outputFile', out, '--ci'];
+  // `--ci` first, so a caller's own `--ci=false` (writing snapshots) wins.
+  const argv = [options.jest, '--ci', ...options.args, '--json', '--outputFile', out];
   const child = spawn(process.execPath, argv, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
