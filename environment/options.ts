@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
+import { settingProblem } from '../src/contracts/rules';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
 import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/runtime/bridge';
@@ -15,6 +16,7 @@ const KNOWN = new Set([
   'timeScale',
   'strictCassettes',
   'cassetteDir',
+  'contracts',
 ]);
 const TRACE_MODES: readonly TraceMode[] = ['on-failure', 'always', 'off'];
 const PROVIDERS = new Set(['openai', 'anthropic', 'gemini']);
@@ -84,6 +86,8 @@ export function resolveOptions(
     fail(`${WHERE}.strictCassettes`, 'a boolean', o.strictCassettes);
   if (o.cassetteDir !== undefined && typeof o.cassetteDir !== 'string')
     fail(`${WHERE}.cassetteDir`, 'a path string', o.cassetteDir);
+  const contractsProblem = o.contracts === undefined ? undefined : settingProblem(o.contracts);
+  if (contractsProblem) throw new OptionsError(`jest-understudy: ${WHERE}.contracts: ${contractsProblem}`);
   const envMode = env.UNDERSTUDY_MODE;
   if (envMode !== undefined && envMode !== '' && !isMode(envMode))
     fail('UNDERSTUDY_MODE', `one of ${MODES.join(', ')}`, envMode);
@@ -134,6 +138,7 @@ export function resolveOptions(
       env.UNDERSTUDY_STRICT_CASSETTES === '1' ||
       env.UNDERSTUDY_STRICT_CASSETTES === 'true' ||
       o.strictCassettes === true,
+    contracts: o.contracts ?? true,
     cassette: cassettePathOf({
       rootDir,
       testPath,

@@ -28,6 +28,7 @@ describe('testEnvironmentOptions.understudy', () => {
       timeScale: 1,
       mode: 'replay',
       strictCassettes: false,
+      contracts: true,
       cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
     });
   });

@@ -1,3 +1,4 @@
+import { type ContractsSetting, settingProblem } from '../contracts/rules';
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
 import type { Fixture, FixtureChaos } from '../fixtures/types';
@@ -61,6 +62,26 @@ export class MockModel {
     return this;
   }
 
+  private contractLayers: { file?: ContractsSetting; test?: ContractsSetting } = {};
+
+  /**
+   * Turns request contracts off or on: `contracts(false)`, or per rule,
+   * `contracts({ 'tool-results': false })`. Called in a test (or its `beforeEach`) it holds for
+   * that test; at file level or in `beforeAll`, for the rest of the file. It applies over
+   * the `contracts` option; `reset()` drops it.
+   */
+  contracts(setting: ContractsSetting): this {
+    const problem = settingProblem(setting);
+    if (problem) throw new TypeError(`understudy.model.contracts(setting): ${problem}`);
+    this.contractLayers[this.scope === 'test' ? 'test' : 'file'] = setting;
+    return this;
+  }
+
+  /** @internal what `contracts()` set, file level then test level. */
+  get contractSettings(): Array<ContractsSetting | undefined> {
+    return [this.contractLayers.file, this.contractLayers.test];
+  }
+
   /** Registers fixtures after those already registered (the first match wins). */
   use(source: FixtureSource, scope: Scope = this.scope): this {
     this.store.add(toFixtures(source), scope);
@@ -75,6 +96,7 @@ export class MockModel {
     this.store.clear((s) => s === 'file' || s === 'test');
     this.restartSequences();
     this.defaultChaos = undefined;
+    this.contractLayers = {};
     this.calls.length = 0;
   }
 
@@ -120,6 +142,7 @@ export class MockModel {
   /** @internal a test ended: fixtures it registered are dropped. */
   endTest(): void {
     this.store.clear((s) => s === 'test');
+    this.contractLayers.test = undefined;
     this.scope = 'file';
   }
 

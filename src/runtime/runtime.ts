@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortReason, type Clock, createClock } from '../clock';
+import { checkAnswer, checkRequest, describeViolation, enabledRules, type Violation } from '../contracts';
 import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
 import type { Fixture, StreamShaping } from '../fixtures/types';
@@ -213,11 +214,62 @@ export class Runtime implements SandboxRuntime {
     }
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
-    return this.answer(codec, decoded.conversation, body, url, startedAt, signal, {
+    const breach = this.breachOf(codec, body, decoded.conversation);
+    if (breach) return this.refuse(codec, decoded.conversation, body, url, startedAt, breach);
+    return this.answer(codec, decoded.conversation, body, url, startedAt, signal, target.path, {
       method,
       headers,
       body: text,
     });
+  }
+
+  /** The request contracts that hold now: the option, then `understudy.model.contracts(…)` for the file and the test. */
+  private contractRules() {
+    return enabledRules([this.options.contracts, ...this.model.contractSettings]);
+  }
+
+  /**
+   * The contract the request breaks, checked before any fixture is chosen. Record and live
+   * modes send every call to the provider, which enforces its own contracts.
+   */
+  private breachOf(codec: ProviderCodec, body: unknown, conversation: Conversation): Violation | undefined {
+    const mode = this.recording.modeFor(this.runs.getStore());
+    if (mode === 'record' || mode === 'live') return undefined;
+    return checkRequest(
+      { protocol: codec.protocol, body, conversation, store: this.threads, soleIssuer: mode === 'replay' },
+      this.contractRules(),
+    );
+  }
+
+  /** A request the real API would refuse gets the API's error, is logged, and fails the test. */
+  private refuse(
+    codec: ProviderCodec,
+    conversation: Conversation,
+    request: unknown,
+    url: string,
+    startedAt: number,
+    breach: Violation,
+  ): Response {
+    const error = breach.error ?? { status: 400, type: 'invalid_request_error', message: breach.problem };
+    const call: ModelCall = {
+      index: this.callCount++,
+      provider: codec.provider,
+      protocol: codec.protocol,
+      url,
+      request,
+      conversation,
+      unmatched: false,
+      streamed: conversation.stream,
+      error,
+      contract: { rule: breach.rule, at: breach.at },
+      startedAt,
+      durationMs: performance.now() - startedAt,
+    };
+    this.model.calls.push(call);
+    this.evidence.noteCall(call);
+    this.runs.getStore()?.calls.push(call);
+    this.fail(describeViolation(breach, `this ${codec.protocol} request (POST ${url})`));
+    return toResponse(codec.encodeError(error));
   }
 
   private async answer(
@@ -227,6 +279,7 @@ export class Runtime implements SandboxRuntime {
     url: string,
     startedAt: number,
     signal: AbortSignal | undefined,
+    path: string,
     wire?: WireRequest,
   ): Promise<Response | 'drop'> {
     // Record and live modes send the call to the provider; record-missing only what no fixture matches.
@@ -289,8 +342,32 @@ export class Runtime implements SandboxRuntime {
     this.evidence.noteCall(call);
     this.runs.getStore()?.calls.push(call);
 
+    // What the chosen fixture answers must be an answer the API could give.
+    const answerBreach =
+      resolution.kind === 'unmatched'
+        ? undefined
+        : checkAnswer(
+            {
+              protocol: codec.protocol,
+              body: request,
+              conversation,
+              path,
+              fixture: resolution.entry.fixture,
+              order: resolution.entry.order,
+              ...(resolution.kind === 'reply' ? { reply: resolution.reply } : {}),
+            },
+            this.contractRules(),
+          );
+    if (answerBreach) {
+      this.fail(describeViolation(answerBreach, `this ${codec.protocol} request (POST ${url})`));
+      call.contract = { rule: answerBreach.rule, at: answerBreach.at };
+    }
+
     let response: Response | 'drop';
-    if (resolution.kind === 'unmatched') {
+    if (answerBreach?.error) {
+      call.error = answerBreach.error;
+      response = toResponse(codec.encodeError(answerBreach.error));
+    } else if (resolution.kind === 'unmatched') {
       this.unmatchedPending.push({ call, message: resolution.message });
       call.error = { status: 404, type: 'invalid_request_error', message: resolution.message };
       response = toResponse(codec.encodeError(call.error));

@@ -1,3 +1,5 @@
+import { noteResponseItems } from '../../contracts/openai-responses';
+import { issueToken, responsesEncryptedContent } from '../../contracts/tokens';
 import type { Conversation, NeutralMessage, NeutralReply, NeutralToolCall } from '../../conversation';
 import {
   chunkText,
@@ -55,11 +57,26 @@ function usageOf(reply: NeutralReply) {
 
 const outputText = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
 
-const reasoningItem = (id: string, text: string | null) => ({
-  id,
-  type: 'reasoning',
-  summary: text === null ? [] : [{ type: 'summary_text', text }],
-});
+/**
+ * A reasoning item; with `encrypted` (the request included `reasoning.encrypted_content`)
+ * it carries the encrypted form a stateless client sends back, noted in the file's store.
+ */
+function reasoningItem(id: string, text: string | null, encrypted?: { full: string; ctx: EncodeContext }) {
+  const item: Record<string, unknown> = {
+    id,
+    type: 'reasoning',
+    summary: text === null ? [] : [{ type: 'summary_text', text }],
+  };
+  if (encrypted) {
+    const token = responsesEncryptedContent(id, encrypted.full);
+    issueToken(encrypted.ctx.store, 'responses.encrypted', token, encrypted.full);
+    item.encrypted_content = token;
+  }
+  return item;
+}
+
+const encryptionOf = (reply: NeutralReply, conversation: Conversation, ctx: EncodeContext) =>
+  echoOf(conversation).encryptedReasoning && reply.reasoning ? { full: reply.reasoning, ctx } : undefined;
 
 const messageItem = (id: string, text: string | null, status: string) => ({
   id,
@@ -79,9 +96,14 @@ const callItem = (id: string, call: NeutralToolCall, done: boolean) => ({
 });
 
 /** The finished output items, in the order the API sends them. */
-function outputOf(reply: NeutralReply, ids: Ids, status: Status): unknown[] {
+function outputOf(
+  reply: NeutralReply,
+  ids: Ids,
+  status: Status,
+  encrypted?: { full: string; ctx: EncodeContext },
+): unknown[] {
   const output: unknown[] = [];
-  if (reply.reasoning) output.push(reasoningItem(ids.reasoning, reply.reasoning));
+  if (reply.reasoning) output.push(reasoningItem(ids.reasoning, reply.reasoning, encrypted));
   if (hasMessage(reply)) output.push(messageItem(ids.message, reply.content, status));
   reply.toolCalls.forEach((call, i) => {
     output.push(callItem(ids.call(i), call, true));
@@ -129,7 +151,7 @@ function responseOf(
     max_tool_calls: echo.maxToolCalls,
     model: reply.model,
     moderation: null,
-    output: final ? outputOf(reply, ids, status) : [],
+    output: final ? outputOf(reply, ids, status, encryptionOf(reply, conversation, ctx)) : [],
     parallel_tool_calls: echo.parallelToolCalls,
     presence_penalty: echo.presencePenalty,
     previous_response_id: echo.previousResponseId,
@@ -176,6 +198,11 @@ function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeCo
     ctx.store.set(ids.call(i), [{ role: 'assistant', text: null, toolCalls: [{ ...call }] }]);
   });
   ctx.store.set(ids.response, [...conversation.messages.slice(echo.instructionMessages), message]);
+  noteResponseItems(ctx.store, ids.response, echo.previousResponseId, [
+    ...(reply.reasoning ? [ids.reasoning] : []),
+    ...(hasMessage(reply) ? [ids.message] : []),
+    ...reply.toolCalls.map((_, i) => ids.call(i)),
+  ]);
 }
 
 function headersOf(ctx: EncodeContext, contentType: string): Record<string, string> {
@@ -238,13 +265,20 @@ export function encodeResponsesStream(
   if (reply.reasoning) {
     const text = reply.reasoning;
     const at = { item_id: ids.reasoning, output_index: index, summary_index: 0 };
-    emit('response.output_item.added', { output_index: index, item: reasoningItem(ids.reasoning, null) });
+    const encrypted = encryptionOf(reply, conversation, ctx);
+    emit('response.output_item.added', {
+      output_index: index,
+      item: reasoningItem(ids.reasoning, null, encrypted),
+    });
     emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
     for (const delta of chunkText(text, size))
       emit('response.reasoning_summary_text.delta', { ...at, delta });
     emit('response.reasoning_summary_text.done', { ...at, text });
     emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
-    emit('response.output_item.done', { output_index: index, item: reasoningItem(ids.reasoning, text) });
+    emit('response.output_item.done', {
+      output_index: index,
+      item: reasoningItem(ids.reasoning, text, encrypted),
+    });
     index++;
   }
   if (hasMessage(reply)) {
