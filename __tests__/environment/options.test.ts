@@ -33,6 +33,20 @@ describe('testEnvironmentOptions.understudy', () => {
     });
   });
 
+  it('takes contracts as a boolean or rule names to booleans, and names what is wrong', () => {
+    expect(resolve({ contracts: false }).contracts).toBe(false);
+    expect(resolve({ contracts: { 'tool-results': false } }).contracts).toEqual({ 'tool-results': false });
+    expect(() => resolve({ contracts: 'off' })).toThrow(
+      'jest-understudy: testEnvironmentOptions.understudy.contracts: expected true, false or an object of rule names to booleans, received "off"',
+    );
+    expect(() => resolve({ contracts: { pairing: false } })).toThrow(
+      'testEnvironmentOptions.understudy.contracts: unknown rule "pairing"; the rules are tool-results, reasoning',
+    );
+    expect(() => resolve({ contracts: { reasoning: 'no' } })).toThrow(
+      'testEnvironmentOptions.understudy.contracts: rule "reasoning" must be true or false, received "no"',
+    );
+  });
+
   it('expands fixture globs against rootDir in a stable order', () => {
     expect(resolve({ fixtures: ['*.fixture.json'] }).fixtures).toEqual([
       join(root, 'a.fixture.json'),
