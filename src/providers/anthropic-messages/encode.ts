@@ -50,6 +50,9 @@ function usageOf(reply: NeutralReply) {
     cache_read_input_tokens: cachedInputTokens,
     output_tokens: outputTokens,
     ...(reasoningTokens > 0 ? { output_tokens_details: { thinking_tokens: reasoningTokens } } : {}),
+    ...(reply.webSearches?.length
+      ? { server_tool_use: { web_search_requests: reply.webSearches.length } }
+      : {}),
   };
 }
 
@@ -67,6 +70,12 @@ function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string
     for (const call of reply.toolCalls) noteThinkingBeforeTool(ctx.store, call.id, signature);
     content.push({ type: 'thinking', thinking: reply.reasoning, signature });
   }
+  // Web searches the model ran (fixture `webSearches`): the server tool's call and its result.
+  (reply.webSearches ?? []).forEach((query, i) => {
+    const id = `srvtoolu_understudy${pad(ctx.callIndex)}_${i}`;
+    content.push({ type: 'server_tool_use', id, name: 'web_search', input: { query } });
+    content.push({ type: 'web_search_tool_result', tool_use_id: id, content: [] });
+  });
   const text = reply.content ?? '';
   // An empty answer still has its (empty) text block, as the API sends it.
   if (text !== '' || reply.toolCalls.length === 0) content.push({ type: 'text', text });
@@ -170,6 +179,11 @@ export function encodeMessagesStream(
       for (const piece of chunkText(block.thinking as string, size))
         deltas.push(delta(index, { type: 'thinking_delta', thinking: piece }));
       deltas.push(delta(index, { type: 'signature_delta', signature: block.signature }));
+    } else if (block.type === 'server_tool_use') {
+      start = { ...block, input: {} };
+      deltas.push(delta(index, { type: 'input_json_delta', partial_json: JSON.stringify(block.input) }));
+    } else if (block.type === 'web_search_tool_result') {
+      start = block;
     } else if (block.type === 'text') {
       start = { type: 'text', text: '' };
       for (const piece of chunkText(block.text as string, size))

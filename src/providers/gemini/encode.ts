@@ -85,6 +85,10 @@ function chunk(
       {
         content: { parts, role: 'model' },
         ...(last ? { finishReason: FINISH_REASON[reply.finishReason] } : {}),
+        // Web searches the model ran (fixture `webSearches`), as Google Search grounding reports them.
+        ...(last && reply.webSearches?.length
+          ? { groundingMetadata: { webSearchQueries: reply.webSearches } }
+          : {}),
         index: 0,
       },
     ],

@@ -16,6 +16,7 @@ interface Ids {
   reasoning: string;
   message: string;
   call: (index: number) => string;
+  search: (index: number) => string;
 }
 
 function idsOf(ctx: EncodeContext): Ids {
@@ -25,6 +26,7 @@ function idsOf(ctx: EncodeContext): Ids {
     reasoning: `rs_understudy${n}`,
     message: `msg_understudy${n}`,
     call: (i) => `fc_understudy${n}_${i}`,
+    search: (i) => `ws_understudy${n}_${i}`,
   };
 }
 
@@ -86,6 +88,14 @@ const messageItem = (id: string, text: string | null, status: string) => ({
   role: 'assistant',
 });
 
+/** A web search the model ran (fixture `webSearches`), as the built-in web_search tool reports it. */
+const searchItem = (id: string, query: string, done: boolean) => ({
+  id,
+  type: 'web_search_call',
+  status: done ? 'completed' : 'in_progress',
+  action: { type: 'search', query },
+});
+
 const callItem = (id: string, call: NeutralToolCall, done: boolean) => ({
   id,
   type: 'function_call',
@@ -104,6 +114,9 @@ function outputOf(
 ): unknown[] {
   const output: unknown[] = [];
   if (reply.reasoning) output.push(reasoningItem(ids.reasoning, reply.reasoning, encrypted));
+  (reply.webSearches ?? []).forEach((query, i) => {
+    output.push(searchItem(ids.search(i), query, true));
+  });
   if (hasMessage(reply)) output.push(messageItem(ids.message, reply.content, status));
   reply.toolCalls.forEach((call, i) => {
     output.push(callItem(ids.call(i), call, true));
@@ -200,6 +213,7 @@ function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeCo
   ctx.store.set(ids.response, [...conversation.messages.slice(echo.instructionMessages), message]);
   noteResponseItems(ctx.store, ids.response, echo.previousResponseId, [
     ...(reply.reasoning ? [ids.reasoning] : []),
+    ...(reply.webSearches ?? []).map((_, i) => ids.search(i)),
     ...(hasMessage(reply) ? [ids.message] : []),
     ...reply.toolCalls.map((_, i) => ids.call(i)),
   ]);
@@ -281,6 +295,16 @@ export function encodeResponsesStream(
     });
     index++;
   }
+  (reply.webSearches ?? []).forEach((query, i) => {
+    const id = ids.search(i);
+    const at = { item_id: id, output_index: index };
+    emit('response.output_item.added', { output_index: index, item: searchItem(id, query, false) });
+    emit('response.web_search_call.in_progress', at);
+    emit('response.web_search_call.searching', at);
+    emit('response.web_search_call.completed', at);
+    emit('response.output_item.done', { output_index: index, item: searchItem(id, query, true) });
+    index++;
+  });
   if (hasMessage(reply)) {
     const text = reply.content ?? '';
     const at = { item_id: ids.message, output_index: index, content_index: 0 };
