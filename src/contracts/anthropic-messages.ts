@@ -8,9 +8,13 @@ import { type RequestFacts, type Violation, violation } from './violation';
 
 type Block = Record<string, any>;
 
+const NONE: Block[] = [];
+const NON_SPACE = /\S/;
+
+/** A message's content blocks (the array as sent: entries may be anything, so read them with `?.`). */
 const blocksOf = (m: unknown): Block[] => {
   const content = (m as { content?: unknown } | null)?.content;
-  return Array.isArray(content) ? content.filter((b) => typeof b === 'object' && b !== null) : [];
+  return Array.isArray(content) ? content : NONE;
 };
 
 const roleOf = (m: unknown) => (m as { role?: unknown } | null)?.role;
@@ -18,8 +22,8 @@ const roleOf = (m: unknown) => (m as { role?: unknown } | null)?.role;
 /** Empty and whitespace-only text blocks; an empty message. The final assistant message (a prefill) may be empty. */
 function emptyText(body: Record<string, any>): Violation | undefined {
   if (Array.isArray(body.system))
-    for (const [j, b] of body.system.entries())
-      if (b?.type === 'text' && b.text === '')
+    for (let j = 0; j < body.system.length; j++)
+      if (body.system[j]?.type === 'text' && body.system[j].text === '')
         return violation(
           'empty-text',
           `system[${j}]`,
@@ -41,8 +45,10 @@ function emptyText(body: Record<string, any>): Violation | undefined {
         ),
         i,
       );
-    for (const [j, b] of blocksOf(messages[i]).entries()) {
-      if (b.type !== 'text' || typeof b.text !== 'string' || b.text.trim() !== '') continue;
+    const blocks = blocksOf(messages[i]);
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
+      if (b?.type !== 'text' || typeof b.text !== 'string' || NON_SPACE.test(b.text)) continue;
       return violation(
         'empty-text',
         `messages[${i}].content[${j}]`,
@@ -61,10 +67,13 @@ function emptyText(body: Record<string, any>): Violation | undefined {
 }
 
 function duplicateToolUse(messages: unknown[]): Violation | undefined {
-  const seen = new Map<string, string>();
+  let seen: Map<string, string> | undefined;
   for (let i = 0; i < messages.length; i++) {
-    for (const [j, b] of blocksOf(messages[i]).entries()) {
-      if (b.type !== 'tool_use' || typeof b.id !== 'string') continue;
+    const blocks = blocksOf(messages[i]);
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
+      if (b?.type !== 'tool_use' || typeof b.id !== 'string') continue;
+      seen ??= new Map();
       const earlier = seen.get(b.id);
       if (earlier !== undefined)
         return violation(
@@ -81,9 +90,11 @@ function duplicateToolUse(messages: unknown[]): Violation | undefined {
 }
 
 /** The tool_use ids the message before `messages[0]` made, when the request continues a stored thread. */
-function threadCalls(facts: RequestFacts): Set<string> {
+const EMPTY: ReadonlySet<string> = new Set();
+
+function threadCalls(facts: RequestFacts): ReadonlySet<string> {
   const thread = facts.body.thread;
-  if (thread?.type !== 'continue') return new Set();
+  if (thread?.type !== 'continue') return EMPTY;
   const stored = loadThread(facts.store, String(thread.previous_message_id ?? ''));
   const last = stored?.messages.at(-1);
   return new Set(last?.role === 'assistant' ? (last.toolCalls ?? []).map((c) => c.id) : []);
@@ -99,8 +110,9 @@ function toolResults(facts: RequestFacts): Violation | undefined {
   for (let i = 0; i < messages.length; i++) {
     const blocks = blocksOf(messages[i]);
     if (roleOf(messages[i]) === 'user') {
-      for (const [j, b] of blocks.entries()) {
-        if (b.type !== 'tool_result' || previousCalls.has(String(b.tool_use_id))) continue;
+      for (let j = 0; j < blocks.length; j++) {
+        const b = blocks[j];
+        if (b?.type !== 'tool_result' || previousCalls.has(String(b.tool_use_id))) continue;
         return violation(
           'tool-results',
           `messages[${i}].content[${j}]`,
@@ -112,25 +124,30 @@ function toolResults(facts: RequestFacts): Violation | undefined {
           i,
         );
       }
-      previousCalls = new Set();
+      previousCalls = EMPTY;
       continue;
     }
-    const calls = blocks.filter((b) => b.type === 'tool_use');
-    previousCalls = new Set(calls.map((b) => String(b.id)));
-    if (calls.length === 0) continue;
+    let calls: Block[] | undefined;
+    for (const b of blocks) if (b?.type === 'tool_use') (calls ??= []).push(b);
+    if (!calls) {
+      previousCalls = EMPTY;
+      continue;
+    }
+    const ids = calls.map((b) => String(b.id));
+    previousCalls = new Set(ids);
     const next = messages[i + 1];
     // Results count only at the head of the next message: text before them breaks the pairing.
-    const leading = new Set<string>();
+    const leading: string[] = [];
     if (roleOf(next) === 'user')
       for (const b of blocksOf(next)) {
-        if (b.type !== 'tool_result') break;
-        leading.add(String(b.tool_use_id));
+        if (b?.type !== 'tool_result') break;
+        leading.push(String(b.tool_use_id));
       }
-    const missing = calls.filter((b) => !leading.has(String(b.id)));
-    if (missing.length === 0) continue;
+    if (ids.every((id) => leading.includes(id))) continue;
+    const missing = calls.filter((b) => !leading.includes(String(b.id)));
     const late =
       roleOf(next) === 'user' &&
-      blocksOf(next).some((b) => b.type === 'tool_result' && missing.some((c) => c.id === b.tool_use_id));
+      blocksOf(next).some((b) => b?.type === 'tool_result' && missing.some((c) => c.id === b.tool_use_id));
     return violation(
       'tool-results',
       `messages[${i}]`,
@@ -158,8 +175,10 @@ function thinking(facts: RequestFacts): Violation | undefined {
   const messages: unknown[] = facts.body.messages;
   for (let i = 0; i < messages.length; i++) {
     if (roleOf(messages[i]) !== 'assistant') continue;
-    for (const [j, b] of blocksOf(messages[i]).entries()) {
-      if (b.type !== 'thinking') continue;
+    const blocks = blocksOf(messages[i]);
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
+      if (b?.type !== 'thinking') continue;
       if (typeof b.signature !== 'string')
         return violation(
           'reasoning',
@@ -184,7 +203,7 @@ function thinking(facts: RequestFacts): Violation | undefined {
   while (last >= 0 && roleOf(messages[last]) !== 'assistant') last--;
   if (last < 0 || last !== messages.length - 2) return undefined;
   const blocks = blocksOf(messages[last]);
-  const signed = blocks.some((b) => b.type === 'tool_use' && thinkingBeforeTool(facts.store, String(b.id)));
+  const signed = blocks.some((b) => b?.type === 'tool_use' && thinkingBeforeTool(facts.store, String(b.id)));
   const head = blocks[0]?.type;
   if (!signed || head === 'thinking' || head === 'redacted_thinking') return undefined;
   return violation(

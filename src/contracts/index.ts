@@ -70,6 +70,29 @@ export interface AnswerCheck {
   reply?: NeutralReply;
 }
 
+/** The request fields that ask for a shape of output, on any protocol. */
+const OUTPUT_FIELDS = [
+  'response_format',
+  'text',
+  'tool_choice',
+  'output_config',
+  'output_format',
+  'generationConfig',
+  'generation_config',
+  'toolConfig',
+  'tool_config',
+];
+
+/** Cheap test first: most requests ask for no particular output, and their reply needs no schema. */
+function asksForOutput(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, any>;
+  for (const f of OUTPUT_FIELDS) if (b[f] !== undefined) return true;
+  return (
+    Array.isArray(b.tools) && b.tools.some((t: any) => t?.strict === true || t?.function?.strict === true)
+  );
+}
+
 function fixtureLabel(fixture: Fixture, order: number): string {
   const source = sourceOf(fixture);
   if (source?.file) return `${source.file} ${source.path ?? ''}`.trim();
@@ -90,13 +113,7 @@ export function checkAnswer(check: AnswerCheck, rules: ReadonlySet<ContractRule>
     );
     if (unknown) return unknown;
   }
-  if (
-    !check.reply ||
-    !rules.has('structured-output') ||
-    typeof check.body !== 'object' ||
-    check.body === null
-  )
-    return undefined;
+  if (!check.reply || !rules.has('structured-output') || !asksForOutput(check.body)) return undefined;
   const contract = outputContractOf(check.protocol, check.body as Record<string, any>);
   if (!contract.json && !contract.forcedTool && contract.schemas.size === 0) return undefined;
   return checkReply(contract, check.reply, fixtureLabel(check.fixture, check.order));

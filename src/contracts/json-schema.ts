@@ -41,11 +41,64 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
 
 const metaCache = new Map<string, string | null>();
 
+const TYPES = new Set(['object', 'string', 'number', 'integer', 'boolean', 'array', 'null']);
+const TEXT_KEYWORDS = new Set([
+  'description',
+  'title',
+  'format',
+  'pattern',
+  '$ref',
+  '$comment',
+  '$schema',
+  '$id',
+]);
+const NUMBER_KEYWORDS = new Set(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);
+const FREE_KEYWORDS = new Set(['default', 'const', 'examples', 'example']);
+
+/**
+ * The common tool schema (types, properties, required, items, enum, descriptions…) checked by
+ * hand: a schema made only of these, each well-formed, is valid in every draft. Anything else
+ * goes to ajv. Every request carries its tools, so this is on the hot path.
+ */
+function plainlyValid(schema: unknown, depth = 0): boolean {
+  if (typeof schema === 'boolean') return true;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > 32) return false;
+  for (const key in schema) {
+    const value = (schema as Record<string, unknown>)[key];
+    if (key === 'type') {
+      if (
+        typeof value === 'string'
+          ? !TYPES.has(value)
+          : !Array.isArray(value) || !value.every((t) => TYPES.has(t))
+      )
+        return false;
+    } else if (key === 'properties') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+      for (const k in value)
+        if (!plainlyValid((value as Record<string, unknown>)[k], depth + 1)) return false;
+    } else if (key === 'required') {
+      if (!Array.isArray(value) || !value.every((r) => typeof r === 'string')) return false;
+    } else if (key === 'items' || key === 'additionalProperties') {
+      if (!plainlyValid(value, depth + 1)) return false;
+    } else if (key === 'enum') {
+      if (!Array.isArray(value)) return false;
+    } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') {
+      if (!Array.isArray(value) || !value.every((v) => plainlyValid(v, depth + 1))) return false;
+    } else if (TEXT_KEYWORDS.has(key)) {
+      if (typeof value !== 'string') return false;
+    } else if (NUMBER_KEYWORDS.has(key)) {
+      if (typeof value !== 'number') return false;
+    } else if (!FREE_KEYWORDS.has(key)) return false;
+  }
+  return true;
+}
+
 /**
  * Why `schema` is not a valid JSON Schema (the first problem, with its place in the schema),
  * or undefined. A schema for a draft ajv does not know is given the benefit of the doubt.
  */
 export function schemaProblem(schema: unknown): string | undefined {
+  if (plainlyValid(schema)) return undefined;
   const text = JSON.stringify(schema);
   const cached = metaCache.get(text);
   if (cached !== undefined) return cached ?? undefined;

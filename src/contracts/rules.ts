@@ -40,8 +40,23 @@ export function settingProblem(setting: unknown): string | undefined {
   return undefined;
 }
 
-/** The rules on after applying `layers` in order (later wins); every rule starts on. */
-export function enabledRules(layers: ReadonlyArray<ContractsSetting | undefined>): Set<ContractRule> {
+let last:
+  | { layers: ReadonlyArray<ContractsSetting | undefined>; rules: ReadonlySet<ContractRule> }
+  | undefined;
+
+/**
+ * The rules on after applying `layers` in order (later wins); every rule starts on. Asked
+ * for every request with the same few settings, so the last answer is kept.
+ */
+export function enabledRules(layers: ReadonlyArray<ContractsSetting | undefined>): ReadonlySet<ContractRule> {
+  if (last && last.layers.length === layers.length && last.layers.every((l, i) => l === layers[i]))
+    return last.rules;
+  const rules = computeRules(layers);
+  last = { layers: [...layers], rules };
+  return rules;
+}
+
+function computeRules(layers: ReadonlyArray<ContractsSetting | undefined>): Set<ContractRule> {
   const on = new Set<ContractRule>(RULE_IDS);
   for (const layer of layers) {
     if (layer === undefined) continue;
