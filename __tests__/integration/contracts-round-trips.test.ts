@@ -37,6 +37,18 @@ const impl: Record<string, (args: any) => unknown> = {
   get_time: ({ tz }) => ({ tz, time: '09:30' }),
 };
 
+/** The two tools for the AI SDK, on every provider. */
+const aiTools = {
+  get_weather: tool({
+    inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } }),
+    execute: async (a) => impl.get_weather(a),
+  }),
+  get_time: tool({
+    inputSchema: jsonSchema<{ tz: string }>({ type: 'object', properties: { tz: { type: 'string' } } }),
+    execute: async (a) => impl.get_time(a),
+  }),
+};
+
 /** Two turns of one conversation: a parallel tool loop, then a follow-up question. */
 function conversation(reasoning?: string): Fixture[] {
   return [
@@ -153,19 +165,6 @@ describe('Anthropic Messages (@anthropic-ai/sdk), thinking on', () => {
   it('the AI SDK (@ai-sdk/anthropic) sends thinking back with parallel tool results (generateText and streamText)', async () => {
     understudy.model.use(conversation('Two tools at once.'));
     const anthropic = createAnthropic({ apiKey: 'x' });
-    const aiTools = {
-      get_weather: tool({
-        inputSchema: jsonSchema<{ city: string }>({
-          type: 'object',
-          properties: { city: { type: 'string' } },
-        }),
-        execute: async (a) => impl.get_weather(a),
-      }),
-      get_time: tool({
-        inputSchema: jsonSchema<{ tz: string }>({ type: 'object', properties: { tz: { type: 'string' } } }),
-        execute: async (a) => impl.get_time(a),
-      }),
-    };
     const options = {
       model: anthropic('claude-sonnet-4-6'),
       prompt: 'Weather and time in Paris?',
@@ -223,17 +222,6 @@ describe('Anthropic Messages (@anthropic-ai/sdk), thinking on', () => {
 });
 
 describe('OpenAI Responses, store: false with encrypted reasoning', () => {
-  const aiTools = {
-    get_weather: tool({
-      inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } }),
-      execute: async (a) => impl.get_weather(a),
-    }),
-    get_time: tool({
-      inputSchema: jsonSchema<{ tz: string }>({ type: 'object', properties: { tz: { type: 'string' } } }),
-      execute: async (a) => impl.get_time(a),
-    }),
-  };
-
   for (const stream of [false, true])
     it(`the AI SDK round-trips encrypted_content through a parallel tool loop (${stream ? 'streamText' : 'generateText'})`, async () => {
       understudy.model.use(conversation('Two tools at once.'));
@@ -381,22 +369,7 @@ describe('Gemini 3 thought signatures', () => {
       const options = {
         model: google(MODEL),
         prompt: 'Weather and time in Paris?',
-        tools: {
-          get_weather: tool({
-            inputSchema: jsonSchema<{ city: string }>({
-              type: 'object',
-              properties: { city: { type: 'string' } },
-            }),
-            execute: async (a) => impl.get_weather(a),
-          }),
-          get_time: tool({
-            inputSchema: jsonSchema<{ tz: string }>({
-              type: 'object',
-              properties: { tz: { type: 'string' } },
-            }),
-            execute: async (a) => impl.get_time(a),
-          }),
-        },
+        tools: aiTools,
         stopWhen: stepCountIs(4),
       };
       const result = stream ? streamText(options) : await generateText(options);

@@ -2,34 +2,14 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';
+import { parallel, rejection } from './shared';
 
 const tools: Tool[] = [
   { name: 'get_weather', input_schema: { type: 'object', properties: {} } },
   { name: 'get_time', input_schema: { type: 'object', properties: {} } },
 ];
 
-async function failure(p: Promise<unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof Anthropic.APIError) return error;
-    throw error;
-  }
-  throw new Error('the request succeeded');
-}
-
-const parallel = [
-  {
-    match: { userMessage: 'Paris', hasToolResult: false },
-    response: {
-      toolCalls: [
-        { name: 'get_weather', arguments: {} },
-        { name: 'get_time', arguments: {} },
-      ],
-    },
-  },
-  { match: { userMessage: 'Paris', hasToolResult: true }, response: { content: 'Sunny at 9.' } },
-];
+const failure = (p: Promise<unknown>) => rejection(p, Anthropic.APIError);
 
 const base = { model: 'claude-sonnet-4-6', max_tokens: 1024, tools };
 

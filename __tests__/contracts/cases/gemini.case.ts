@@ -1,6 +1,7 @@
 import { type Content, GoogleGenAI, type Part } from '@google/genai';
 import { expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';
+import { parallel } from './shared';
 
 const functionDeclarations = [
   { name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } },
@@ -18,19 +19,6 @@ async function failure(p: Promise<unknown>): Promise<{ status: number; body: any
   }
   throw new Error('the request succeeded');
 }
-
-const parallel = [
-  {
-    match: { userMessage: 'Paris', hasToolResult: false },
-    response: {
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-    },
-  },
-  { match: { userMessage: 'Paris', hasToolResult: true }, response: { content: 'Sunny at 9.' } },
-];
 
 const ai = () => new GoogleGenAI({ apiKey: 'test-key' });
 

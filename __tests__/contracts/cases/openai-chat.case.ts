@@ -2,21 +2,14 @@ import { expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { parallel, rejection } from './shared';
 
 const tools: ChatCompletionTool[] = [
   { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } },
   { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: {} } } },
 ];
 
-async function failure(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof OpenAI.APIError) return error;
-    throw error;
-  }
-  throw new Error('the request succeeded');
-}
+const failure = (p: Promise<unknown>) => rejection(p, OpenAI.APIError);
 
 /** An agent loop that answers only the first of the parallel calls it gets. */
 async function dropsOneResult(client: OpenAI, stream: boolean) {
@@ -33,18 +26,7 @@ async function dropsOneResult(client: OpenAI, stream: boolean) {
 
 for (const stream of [false, true]) {
   it(`chat: an agent that drops one of two parallel tool results (${stream ? 'streamed' : 'plain'})`, async () => {
-    understudy.model.use([
-      {
-        match: { userMessage: 'Paris', hasToolResult: false },
-        response: {
-          toolCalls: [
-            { name: 'get_weather', arguments: {} },
-            { name: 'get_time', arguments: {} },
-          ],
-        },
-      },
-      { match: { userMessage: 'Paris', hasToolResult: true }, response: { content: 'Sunny at 9.' } },
-    ]);
+    understudy.model.use(parallel);
     const client = new OpenAI({ maxRetries: 0 });
     const { messages, calls } = await dropsOneResult(client, stream);
     const error = await failure(client.chat.completions.create({ model: 'gpt-4o', messages, tools }));

@@ -2,16 +2,9 @@ import { expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';
 import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
+import { parallel, rejection } from './shared';
 
-async function failure(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof OpenAI.APIError) return error;
-    throw error;
-  }
-  throw new Error('the request succeeded');
-}
+const failure = (p: Promise<unknown>) => rejection(p, OpenAI.APIError);
 
 const tools = [
   {
@@ -26,19 +19,6 @@ const tools = [
     parameters: { type: 'object', properties: {} },
     strict: false,
   },
-];
-
-const parallel = [
-  {
-    match: { userMessage: 'Paris', hasToolResult: false },
-    response: {
-      toolCalls: [
-        { name: 'get_weather', arguments: {} },
-        { name: 'get_time', arguments: {} },
-      ],
-    },
-  },
-  { match: { userMessage: 'Paris', hasToolResult: true }, response: { content: 'Sunny at 9.' } },
 ];
 
 it('responses: a chained request that answers one of two calls', async () => {
