@@ -127,8 +127,9 @@ function toolResults(facts: RequestFacts): Violation | undefined {
       previousCalls = EMPTY;
       continue;
     }
-    let calls: Block[] | undefined;
-    for (const b of blocks) if (b?.type === 'tool_use') (calls ??= []).push(b);
+    const calls = blocks.some((b) => b?.type === 'tool_use')
+      ? blocks.filter((b) => b?.type === 'tool_use')
+      : undefined;
     if (!calls) {
       previousCalls = EMPTY;
       continue;
