@@ -47,8 +47,40 @@ function turnsOf(contents: unknown[]): Turn[] {
   return turns;
 }
 
+/** Whether the pairing holds, counted without building the turns (the common case, on every request). */
+function paired(contents: unknown[]): boolean {
+  let model: boolean | undefined;
+  let calls = 0;
+  let answered = 0;
+  let pending = 0;
+  for (let i = 0; i <= contents.length; i++) {
+    const side = i < contents.length ? roleOf(contents[i]) === 'model' : !model;
+    if (side !== model && model !== undefined) {
+      // A turn ends: a model turn leaves its calls to answer; a user turn must answer exactly those.
+      if (model) pending = calls;
+      else if (answered !== pending && (answered > 0 || pending > 0)) return false;
+      else pending = 0;
+      calls = 0;
+      answered = 0;
+    }
+    if (i === contents.length) break;
+    model = side;
+    const parts = (contents[i] as { parts?: unknown } | null)?.parts;
+    if (!Array.isArray(parts)) continue;
+    for (const p of parts) {
+      if (p === null || typeof p !== 'object') continue;
+      if (side ? callOf(p) : responseOf(p)) {
+        if (side) calls++;
+        else answered++;
+      }
+    }
+  }
+  return pending === 0;
+}
+
 /** The turn after a function call turn answers it with exactly as many function responses as it made calls. */
 function toolResults(contents: unknown[]): Violation | undefined {
+  if (paired(contents)) return undefined;
   const turns = turnsOf(contents);
   for (let t = 0; t < turns.length; t++) {
     const turn = turns[t];

@@ -49,10 +49,14 @@ let last:
  * for every request with the same few settings, so the last answer is kept.
  */
 export function enabledRules(layers: ReadonlyArray<ContractsSetting | undefined>): ReadonlySet<ContractRule> {
-  if (last && last.layers.length === layers.length && last.layers.every((l, i) => l === layers[i]))
+  if (
+    last &&
+    (last.layers === layers ||
+      (last.layers.length === layers.length && last.layers.every((l, i) => l === layers[i])))
+  )
     return last.rules;
   const rules = computeRules(layers);
-  last = { layers: [...layers], rules };
+  last = { layers, rules };
   return rules;
 }
 

@@ -63,6 +63,8 @@ export class MockModel {
   }
 
   private contractLayers: { file?: ContractsSetting; test?: ContractsSetting } = {};
+  /** The layers last handed out, kept while they stay the same (asked for on every request). */
+  private layers: Array<ContractsSetting | undefined> = [];
 
   /**
    * Turns request contracts off or on: `contracts(false)`, or per rule,
@@ -77,9 +79,12 @@ export class MockModel {
     return this;
   }
 
-  /** @internal what `contracts()` set, file level then test level. */
-  get contractSettings(): Array<ContractsSetting | undefined> {
-    return [this.contractLayers.file, this.contractLayers.test];
+  /** @internal `base` (the option), then what `contracts()` set for the file and for the test. */
+  contractSettings(base: ContractsSetting): ReadonlyArray<ContractsSetting | undefined> {
+    const { file, test } = this.contractLayers;
+    const l = this.layers;
+    if (l[0] !== base || l[1] !== file || l[2] !== test) this.layers = [base, file, test];
+    return this.layers;
   }
 
   /** Registers fixtures after those already registered (the first match wins). */

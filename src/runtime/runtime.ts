@@ -214,8 +214,6 @@ export class Runtime implements SandboxRuntime {
     }
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
-    const breach = this.breachOf(codec, body, decoded.conversation);
-    if (breach) return this.refuse(codec, decoded.conversation, body, url, startedAt, breach);
     return this.answer(codec, decoded.conversation, body, url, startedAt, signal, target.path, {
       method,
       headers,
@@ -225,20 +223,14 @@ export class Runtime implements SandboxRuntime {
 
   /** The request contracts that hold now: the option, then `understudy.model.contracts(…)` for the file and the test. */
   private contractRules() {
-    return enabledRules([this.options.contracts, ...this.model.contractSettings]);
+    return enabledRules(this.model.contractSettings(this.options.contracts));
   }
 
-  /**
-   * The contract the request breaks, checked before any fixture is chosen. Record and live
-   * modes send every call to the provider, which enforces its own contracts.
-   */
-  private breachOf(codec: ProviderCodec, body: unknown, conversation: Conversation): Violation | undefined {
-    const mode = this.recording.modeFor(this.runs.getStore());
-    if (mode === 'record' || mode === 'live') return undefined;
-    return checkRequest(
-      { protocol: codec.protocol, body, conversation, store: this.threads, soleIssuer: mode === 'replay' },
-      this.contractRules(),
-    );
+  /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
+  private logCall(call: ModelCall): void {
+    this.model.calls.push(call);
+    this.evidence.noteCall(call);
+    this.runs.getStore()?.calls.push(call);
   }
 
   /** A request the real API would refuse gets the API's error, is logged, and fails the test. */
@@ -265,9 +257,7 @@ export class Runtime implements SandboxRuntime {
       startedAt,
       durationMs: performance.now() - startedAt,
     };
-    this.model.calls.push(call);
-    this.evidence.noteCall(call);
-    this.runs.getStore()?.calls.push(call);
+    this.logCall(call);
     this.fail(describeViolation(breach, `this ${codec.protocol} request (POST ${url})`));
     return toResponse(codec.encodeError(error));
   }
@@ -284,6 +274,22 @@ export class Runtime implements SandboxRuntime {
   ): Promise<Response | 'drop'> {
     // Record and live modes send the call to the provider; record-missing only what no fixture matches.
     const mode = this.recording.modeFor(this.runs.getStore());
+    // Request contracts, before any fixture is chosen (the provider checks its own in record and live modes).
+    const rules = this.contractRules();
+    const breach =
+      mode === 'record' || mode === 'live'
+        ? undefined
+        : checkRequest(
+            {
+              protocol: codec.protocol,
+              body: request,
+              conversation,
+              store: this.threads,
+              soleIssuer: mode === 'replay',
+            },
+            rules,
+          );
+    if (breach) return this.refuse(codec, conversation, request, url, startedAt, breach);
     const resolution =
       mode === 'record' || mode === 'live'
         ? undefined
@@ -302,11 +308,7 @@ export class Runtime implements SandboxRuntime {
         signal,
         wire,
         index: this.callCount++,
-        register: (call) => {
-          this.model.calls.push(call);
-          this.evidence.noteCall(call);
-          this.runs.getStore()?.calls.push(call);
-        },
+        register: (call) => this.logCall(call),
       });
     }
     if (!resolution) throw new Error('jest-understudy: a request reached the model without its wire form');
@@ -338,9 +340,7 @@ export class Runtime implements SandboxRuntime {
       if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
       if (resolution.fault) call.fault = resolution.fault;
     }
-    this.model.calls.push(call);
-    this.evidence.noteCall(call);
-    this.runs.getStore()?.calls.push(call);
+    this.logCall(call);
 
     // What the chosen fixture answers must be an answer the API could give.
     const answerBreach =
@@ -356,7 +356,7 @@ export class Runtime implements SandboxRuntime {
               order: resolution.entry.order,
               ...(resolution.kind === 'reply' ? { reply: resolution.reply } : {}),
             },
-            this.contractRules(),
+            rules,
           );
     if (answerBreach) {
       this.fail(describeViolation(answerBreach, `this ${codec.protocol} request (POST ${url})`));
