@@ -90,6 +90,120 @@ it('replays the same calls through the environment and the in-process floor', as
   }
   expect(understudy.model.unmatched).toHaveLength(0);
 
-  const result = { plan, canned, summaries, samples, cpu, modelCalls: understudy.model.calls.length };
+  const contracts = await measureContracts(calls);
+  const result = {
+    plan,
+    canned,
+    summaries,
+    samples,
+    cpu,
+    contracts,
+    modelCalls: understudy.model.calls.length,
+  };
   if (out) writeFileSync(out, JSON.stringify(result));
 }, 600_000);
+
+/**
+ * What request contracts cost: each reply through the environment with every rule on (the
+ * default) and with `understudy.model.contracts(false)`, alternating call by call. Besides the
+ * first-turn requests of the main figures, two mid-loop requests (the parallel calls and their
+ * results in the history) give the pairing and reasoning rules something to walk.
+ */
+async function measureContracts(calls: Record<string, { environment: () => Promise<unknown> }>): Promise<{
+  samples: Record<string, { on: number[]; off: number[] }>;
+  cpu: Record<string, { on: number[]; off: number[] }>;
+}> {
+  const loops = midLoopCalls();
+  const targets: Record<string, () => Promise<unknown>> = {
+    ...Object.fromEntries(Object.entries(calls).map(([id, c]) => [id, c.environment])),
+    ...loops,
+  };
+  const samples: Record<string, { on: number[]; off: number[] }> = {};
+  const cpu: Record<string, { on: number[]; off: number[] }> = {};
+  for (const [id, call] of Object.entries(targets)) {
+    const off = async () => {
+      understudy.model.contracts(false);
+      try {
+        return await call();
+      } finally {
+        understudy.model.contracts(true);
+      }
+    };
+    const m = await measure({ on: call, off }, plan);
+    samples[id] = { on: m.wall.on, off: m.wall.off };
+    cpu[id] = { on: m.cpu.on, off: m.cpu.off };
+  }
+  // Every call passed its contracts: nothing was refused while the rules were on.
+  expect(understudy.model.calls.filter((c) => c.contract)).toEqual([]);
+  return { samples, cpu };
+}
+
+/** Second-turn requests: the model's two parallel tool calls and their results are in the history. */
+function midLoopCalls(): Record<string, () => Promise<unknown>> {
+  const user = 'What is the weather and the local time in Paris right now? (bench-reply-content)';
+  const chat = new OpenAI({ apiKey: 'sk-understudy-bench', maxRetries: 0 });
+  const anthropic = new Anthropic({ apiKey: 'sk-understudy-bench', maxRetries: 0 });
+  const tools = [
+    {
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+    {
+      name: 'get_time',
+      parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
+    },
+  ];
+  return {
+    'chat loop/json': () =>
+      chat.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [
+          { role: 'system', content: 'You are a travel helper.' },
+          { role: 'user', content: user },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_w',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+              {
+                id: 'call_t',
+                type: 'function',
+                function: { name: 'get_time', arguments: '{"tz":"Europe/Paris"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_w', content: '{"tempC":18}' },
+          { role: 'tool', tool_call_id: 'call_t', content: '{"time":"09:30"}' },
+        ],
+        tools: tools.map((t) => ({ type: 'function' as const, function: t })),
+      }),
+    'anthropic loop/json': () =>
+      anthropic.messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 1024,
+        system: 'You are a travel helper.',
+        tools: tools.map((t) => ({ name: t.name, input_schema: t.parameters as { type: 'object' } })),
+        messages: [
+          { role: 'user', content: user },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'toolu_w', name: 'get_weather', input: { city: 'Paris' } },
+              { type: 'tool_use', id: 'toolu_t', name: 'get_time', input: { tz: 'Europe/Paris' } },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'toolu_w', content: '{"tempC":18}' },
+              { type: 'tool_result', tool_use_id: 'toolu_t', content: '{"time":"09:30"}' },
+            ],
+          },
+        ],
+      }),
+  };
+}

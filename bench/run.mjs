@@ -44,6 +44,7 @@ const TARGETS = {
   startupMs: 25, // understudy − node ≤ 25 ms per file
   matching: 1.5, // 10,000 / 10 ≤ 1.5x
   worldDirectUs: 50, // mockTool direct call < 50 µs median (judged by bench/world.mjs)
+  contracts: 1.1, // contracts on / off < 1.10x per replayed call
 };
 
 const tmp = mkdtempSync(join(tmpdir(), 'understudy-bench-'));
@@ -103,6 +104,8 @@ try {
   const differences = {}; // known, reported differences of a host target's reply (host-calls.mjs)
   const callsOut = join(tmp, 'calls.json');
   const callsInput = join(tmp, 'calls-input.json'); // the first pass's bytes and summaries, for the host
+  // Request contracts: environment with every rule on vs off, per pass (calls.bench.ts).
+  const contractPasses = [];
   const runSandbox = (pass) => () => {
     phase(
       `calls ${pass + 1}/${PASSES}: Jest sandbox, environment + in-process floor`,
@@ -114,7 +117,9 @@ try {
       },
     );
     const out = readJson(callsOut);
-    if (pass === 0) writeFileSync(callsInput, JSON.stringify({ ...out, samples: undefined }));
+    contractPasses[pass] = out.contracts;
+    if (pass === 0)
+      writeFileSync(callsInput, JSON.stringify({ ...out, samples: undefined, contracts: undefined }));
     for (const [id, s] of Object.entries(out.samples)) {
       passes[pass].environment = { ...passes[pass].environment, [id]: s.environment };
       passes[pass].floor = { ...passes[pass].floor, [id]: s.floor };
@@ -206,7 +211,7 @@ try {
   ]);
   const suite = readJson(suiteOut);
 
-  report({ passes, cpuPasses, differences, direct, e2e, matching, world, suite });
+  report({ passes, cpuPasses, contractPasses, differences, direct, e2e, matching, world, suite });
 } catch (error) {
   failed = true;
   process.stderr.write(`${error.stack ?? error}\n`);
@@ -251,7 +256,7 @@ function startupFiles(callsInput) {
   };
 }
 
-function report({ passes, cpuPasses, differences, direct, e2e, matching, world, suite }) {
+function report({ passes, cpuPasses, contractPasses, differences, direct, e2e, matching, world, suite }) {
   const verdicts = [];
   const verdict = (ok, label) => {
     verdicts.push({ label, ok });
@@ -404,6 +409,26 @@ function report({ passes, cpuPasses, differences, direct, e2e, matching, world, 
       say(
         `   note: ${target} ${id} differs from the environment in ${d.field} only (${d[target]} vs ${d.environment}); compared without it`,
       );
+  }
+  say();
+
+  // Request contracts: what checking them adds to a replayed call.
+  say('   request contracts: the same environment call with every rule on vs contracts(false), median ms');
+  say(
+    `   ${cell('protocol reply/mode', W)}${rcell('off', 14)}${rcell('on', 14)}${rcell('on/off (cpu)', 18)}${rcell('target < 1.10x', 20)}`,
+  );
+  const contractCost = {};
+  for (const id of Object.keys(contractPasses[0].samples)) {
+    const wall = (k) => stats(contractPasses.flatMap((p) => p.samples[id][k])).median;
+    const cpuOf = (k) => stats(contractPasses.flatMap((p) => p.cpu[id][k])).median;
+    const ratio = wall('on') / wall('off');
+    const cpuRatio = cpuOf('on') / cpuOf('off');
+    const v = verdict(ratio < TARGETS.contracts, `${id} contracts on/off < 1.10x`);
+    contractCost[id] = { offMs: wall('off'), onMs: wall('on'), ratio, cpuRatio, verdict: v };
+    say(
+      `   ${cell(id, W)}${rcell(ms(wall('off')), 14)}${rcell(ms(wall('on')), 14)}` +
+        `${rcell(`${x(ratio)} (${x(cpuRatio)})`, 18)}${rcell(v, 20)}`,
+    );
   }
   say();
 
@@ -625,6 +650,7 @@ function report({ passes, cpuPasses, differences, direct, e2e, matching, world, 
       targets: perCall,
       ratios,
       cpuMsPerCall: cpuPerCall,
+      contracts: contractCost,
     },
     startup,
     matching: { unit: 'µs per resolve', plan: MATCHING, ...m },

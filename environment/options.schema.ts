@@ -7,6 +7,7 @@
  * Only `import type` here: scripts/write-schemas.mjs loads this file with Node's type
  * stripping, which cannot resolve extensionless runtime imports.
  */
+import type { ContractRule } from '../src/contracts/rules';
 import type { JsonSchema } from '../src/fixtures/fixtures.schema';
 import type { UnderstudyOptions } from '../src/runtime/bridge';
 
@@ -35,6 +36,20 @@ const provider = (name: string): JsonSchema => ({
   },
   additionalProperties: false,
 });
+
+const CONTRACT_RULES = [
+  'tool-results',
+  'reasoning',
+  'empty-text',
+  'duplicate-ids',
+  'tool-definitions',
+  'known-models',
+  'structured-output',
+] as const satisfies readonly ContractRule[];
+// A rule added in src/contracts/rules.ts and not listed above fails to compile here.
+type Unlisted = Exclude<ContractRule, (typeof CONTRACT_RULES)[number]>;
+const everyRuleListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyRuleListed;
 
 const properties = {
   world: path(
@@ -84,6 +99,19 @@ const properties = {
   cassetteDir: path(
     "Where record mode writes each test file's cassette: `<cassetteDir>/<test path below rootDir>.cassette.json` (default: `__cassettes__/` beside the test file).",
   ),
+  contracts: {
+    title: 'boolean | { [rule]: boolean }',
+    description:
+      'Request contracts (default on): `false` turns them all off, an object turns single rules off or on, e.g. `{ "tool-results": false }`.',
+    anyOf: [
+      { type: 'boolean' },
+      {
+        type: 'object',
+        properties: Object.fromEntries(CONTRACT_RULES.map((rule) => [rule, { type: 'boolean' }])),
+        additionalProperties: false,
+      },
+    ],
+  },
 } satisfies Described<keyof UnderstudyOptions>;
 
 export const optionsSchema: JsonSchema = {

@@ -163,6 +163,7 @@ export function resolveOptions(
       env.UNDERSTUDY_STRICT_CASSETTES === '1' ||
       env.UNDERSTUDY_STRICT_CASSETTES === 'true' ||
       o.strictCassettes === true,
+    contracts: o.contracts ?? true,
     cassette: cassettePathOf({
       rootDir,
       testPath,

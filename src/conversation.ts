@@ -69,6 +69,12 @@ export interface NeutralReply {
   content: string | null;
   /** Reasoning text to send before the answer, where the protocol has a place for it. */
   reasoning?: string;
+  /** Anthropic: the signature to send with the thinking block (a recorded one), instead of a made one. */
+  reasoningSignature?: string;
+  /** Anthropic: `redacted_thinking` blocks (their encrypted `data`) to send before the thinking. */
+  redactedThinking?: string[];
+  /** Web searches the model ran before answering, by query, where the protocol reports them. */
+  webSearches?: string[];
   toolCalls: NeutralToolCall[];
   finishReason: FinishReason;
   usage: NeutralUsage;
@@ -116,7 +122,8 @@ export function matchKeysOf(conversation: Conversation): MatchKeys {
       if (userMessage === null && m.text !== null) userMessage = m.text;
     } else if (m.role === 'assistant') turnIndex++;
   }
-  for (const m of messages) if (m.role === 'system' && m.text !== null) system.push(m.text);
+  // An empty system text (`instructions: ""`, `system: ""`) is no system prompt.
+  for (const m of messages) if (m.role === 'system' && m.text) system.push(m.text);
   let hasToolResult = false;
   for (let i = lastUser + 1; i < messages.length; i++) {
     if (messages[i].role === 'tool') {

@@ -1,5 +1,6 @@
 // Importing the package also brings the matcher typings for `expect` (global and @jest/globals).
 export type { ArgsMode, ExpectedToolCall, TrajectoryMode, TrajectoryOptions } from '../matchers/types';
+export type { ContractRule, ContractsSetting } from './contracts/rules';
 export type {
   Conversation,
   FinishReason,
@@ -25,6 +26,7 @@ export {
 } from './fixtures/script';
 export type {
   Fixture,
+  FixtureBlock,
   FixtureError,
   FixtureMatch,
   FixtureResponse,

@@ -29,8 +29,23 @@ describe('testEnvironmentOptions.understudy', () => {
       timeScale: 1,
       mode: 'replay',
       strictCassettes: false,
+      contracts: true,
       cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
     });
+  });
+
+  it('takes contracts as a boolean or rule names to booleans, and names what is wrong', () => {
+    expect(resolve({ contracts: false }).contracts).toBe(false);
+    expect(resolve({ contracts: { 'tool-results': false } }).contracts).toEqual({ 'tool-results': false });
+    expect(() => resolve({ contracts: 'off' })).toThrow(
+      'testEnvironmentOptions.understudy.contracts: must be true or false or an object (got the string "off")',
+    );
+    expect(() => resolve({ contracts: { pairing: false } })).toThrow(
+      'testEnvironmentOptions.understudy.contracts.pairing: unknown property "pairing" — allowed here: tool-results, reasoning,',
+    );
+    expect(() => resolve({ contracts: { reasoning: 'no' } })).toThrow(
+      'testEnvironmentOptions.understudy.contracts.reasoning: must be true or false (got the string "no")',
+    );
   });
 
   it('expands fixture globs against rootDir in a stable order', () => {

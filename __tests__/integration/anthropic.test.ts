@@ -194,7 +194,7 @@ describe('Anthropic Messages through the official client', () => {
     expect(reply.content[0]).toEqual({
       type: 'thinking',
       thinking: 'The user wants weather; call the tool.',
-      signature: expect.stringMatching(/^understudy-signature-\d{6}$/),
+      signature: expect.stringMatching(/^[A-Za-z0-9+/]{100,}={0,2}$/),
     });
     expect(reply.usage.output_tokens_details).toEqual({ thinking_tokens: 9 });
     const toolUse = reply.content.find((b) => b.type === 'tool_use');

@@ -335,6 +335,28 @@ describe('OpenAI Responses API through the official client', () => {
   });
 });
 
+describe('instructions', () => {
+  it('an empty instructions string is no system prompt: systemMessage matches the developer message alone', async () => {
+    understudy.model.use([
+      { match: { systemMessage: { regex: '^Be brief\\.$' } }, response: { content: 'Hi.' } },
+    ]);
+    const response = await new OpenAI().responses.create({
+      model: 'gpt-4o',
+      instructions: '',
+      input: [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'user', content: 'hello' },
+      ],
+    });
+    expect(response.output_text).toBe('Hi.');
+    expect(understudy.model.calls[0].conversation.messages.map((m) => [m.role, m.text])).toEqual([
+      ['system', 'Be brief.'],
+      ['user', 'hello'],
+    ]);
+    expect(response.instructions).toBe('');
+  });
+});
+
 describe('stored responses', () => {
   it('an unknown previous_response_id is a 400 naming the parameter', async () => {
     const error = await new OpenAI({ maxRetries: 0 }).responses

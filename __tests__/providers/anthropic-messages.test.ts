@@ -230,7 +230,14 @@ describe('message threads (thread: create / continue)', () => {
         text: null,
         toolCalls: [{ id: 'toolu_s', name: 'search', arguments: '{"q":"it"}' }],
         reasoning: 'Search first.',
-        opaque: [{ type: 'thinking', thinking: 'Search first.', signature: 'understudy-signature-000007' }],
+        opaque: [
+          {
+            type: 'thinking',
+            thinking: 'Search first.',
+            signature:
+              'EkoKSHav+ZFGQiQxjRKXC96+NU/AOae7prLirrTJVPW7QexbIxpsh3hoXEkuIXx7VxOltbaGx3DZNyCk+3nMFh99h9B5Ammb5CyKjkb7u0UBcmUX6GsixWoYn3YlptpJCBskUQ==',
+          },
+        ],
       },
       { role: 'tool', text: 'found', toolCallId: 'toolu_s' },
     ]);

@@ -44,6 +44,11 @@ function textTest(
 }
 
 /** A dated snapshot of a model answers for its alias, as the providers resolve them. */
+export function modelMatcher(value: string | TextPattern): (model: string) => boolean {
+  const test = modelTest(value);
+  return (model) => test({ model } as MatchKeys);
+}
+
 function modelTest(value: string | TextPattern): Test {
   if (isPattern(value)) {
     const re = compilePattern(value);

@@ -1,5 +1,7 @@
+import { type ContractsSetting, settingProblem } from '../contracts/rules';
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
+import { UnderstudyError } from '../errors';
 import type { FixtureArgument } from '../fixtures/argument';
 import type { Fixture, FixtureChaos } from '../fixtures/types';
 import type { RedactHook } from '../record/build';
@@ -83,6 +85,31 @@ export class MockModel {
     return this.testChaos ? this.testChaos.config : this.fileChaos;
   }
 
+  private contractLayers: { file?: ContractsSetting; test?: ContractsSetting } = {};
+  /** The layers last handed out, kept while they stay the same (asked for on every request). */
+  private layers: Array<ContractsSetting | undefined> = [];
+
+  /**
+   * Turns request contracts off or on: `contracts(false)`, or per rule,
+   * `contracts({ 'tool-results': false })`. Called in a test (or its `beforeEach`) it holds for
+   * that test; at file level or in `beforeAll`, for the rest of the file. It applies over
+   * the `contracts` option; `reset()` drops it (inside a test, only what the test set).
+   */
+  contracts(setting: ContractsSetting): this {
+    const problem = settingProblem(setting);
+    if (problem) throw new UnderstudyError('BAD_ARGUMENT', `understudy.model.contracts(setting): ${problem}`);
+    this.contractLayers[this.scope === 'test' ? 'test' : 'file'] = setting;
+    return this;
+  }
+
+  /** @internal `base` (the option), then what `contracts()` set for the file and for the test. */
+  contractSettings(base: ContractsSetting): ReadonlyArray<ContractsSetting | undefined> {
+    const { file, test } = this.contractLayers;
+    const l = this.layers;
+    if (l[0] !== base || l[1] !== file || l[2] !== test) this.layers = [base, file, test];
+    return this.layers;
+  }
+
   /**
    * Registers fixtures after those already registered (the first match wins). They are
    * validated like a fixture file; a bad one throws FixtureFileError and registers nothing.
@@ -109,10 +136,13 @@ export class MockModel {
     if (this.scope === 'test') this.store.mute('file');
     this.store.clear((s) => (this.scope === 'test' ? s === 'test' : s === 'file' || s === 'test'));
     this.restartSequences();
-    if (this.scope === 'test') this.testChaos = { config: undefined };
-    else {
+    if (this.scope === 'test') {
+      this.testChaos = { config: undefined };
+      this.contractLayers.test = undefined;
+    } else {
       this.fileChaos = undefined;
       this.testChaos = undefined;
+      this.contractLayers = {};
     }
     this.calls.length = 0;
     this.options.onReset?.();
@@ -162,6 +192,7 @@ export class MockModel {
     this.store.clear((s) => s === 'test');
     this.store.unmuteAll();
     this.testChaos = undefined;
+    this.contractLayers.test = undefined;
     this.scope = 'file';
   }
 

@@ -37,16 +37,23 @@ export function replyFrom(
 ): NeutralReply {
   const r = fixture.response;
   const key = fixtureKey(fixture, order);
-  const toolCalls: NeutralToolCall[] = (r.toolCalls ?? []).map((c, i) => ({
+  // aimock's ordered blocks, when given, are the reply (the loader checked the text comes first).
+  const blocks = r.blocks?.length ? r.blocks : undefined;
+  const calls = blocks ? blocks.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : (r.toolCalls ?? []);
+  const toolCalls: NeutralToolCall[] = calls.map((c, i) => ({
     id: c.id ?? toolCallId(key, keys, i, c.name, idPrefix),
     name: c.name,
     arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
   }));
-  const content = r.content ?? null;
+  const texts = blocks?.flatMap((b) => (b.type === 'text' ? [b.text] : []));
+  const content = texts ? (texts.length > 0 ? texts.join('') : null) : (r.content ?? null);
   const reasoning = r.reasoning;
   return {
     content: content === null && toolCalls.length === 0 ? '' : content,
     ...(reasoning ? { reasoning } : {}),
+    ...(reasoning && r.reasoningSignature ? { reasoningSignature: r.reasoningSignature } : {}),
+    ...(r.redactedThinking?.length ? { redactedThinking: r.redactedThinking } : {}),
+    ...(r.webSearches?.length ? { webSearches: r.webSearches } : {}),
     toolCalls,
     finishReason: r.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: usageFor(conversation, content, toolCalls, r.usage),

@@ -1,3 +1,4 @@
+import type { ContractRule } from '../contracts/rules';
 import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
 import type { Fixture, FixtureSource } from '../fixtures/types';
 import type { ChaosFault } from '../model/chaos';
@@ -32,6 +33,8 @@ export interface ModelCall {
   fault?: ChaosFault;
   /** The real provider answered (record, record-missing or live mode), not a fixture. */
   recorded?: boolean;
+  /** The request contract the request (or the fixture's reply) broke, and where. */
+  contract?: { rule: ContractRule; at: string };
   startedAt: number;
   durationMs: number;
 }

@@ -3,6 +3,7 @@
  * file loads (the sandbox realm). Only plain data and functions cross it: everything a
  * test catches or compares is built on the sandbox side.
  */
+import type { ContractsSetting } from '../contracts/rules';
 import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
 
 export const BRIDGE_KEY = Symbol.for('jest-understudy.bridge');
@@ -29,6 +30,11 @@ export interface UnderstudyOptions {
    * Default: `__cassettes__/<test file name>.cassette.json` beside the test file.
    */
   cassetteDir?: string;
+  /**
+   * Request contracts (on by default): `false` turns every rule off, `{ rule: false }` one rule.
+   * Per file with the `@jest-environment-options` docblock.
+   */
+  contracts?: ContractsSetting;
 }
 
 /** Options after config, docblock pragmas and env vars are merged; paths are absolute. */
@@ -49,6 +55,8 @@ export interface ResolvedOptions {
   cassette: string;
   /** Where this test file notes which fixtures answered (for `understudy fixtures check --unused`). */
   usageFile?: string;
+  /** The `contracts` option as given (`true` when absent). */
+  contracts: ContractsSetting;
 }
 
 /** A model request on its way to the real provider (record and live modes). */

@@ -1,4 +1,5 @@
 import { abortReason, type Clock, createClock } from '../clock';
+import { checkAnswer, checkRequest, describeViolation, enabledRules, type Violation } from '../contracts';
 import type { Conversation, ConversationStore } from '../conversation';
 import { UnderstudyError } from '../errors';
 import { noteSecret } from '../files/secrets';
@@ -240,11 +241,53 @@ export class Runtime implements SandboxRuntime {
     }
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
-    return this.answer(codec, decoded.conversation, body, url, startedAt, signal, {
+    return this.answer(codec, decoded.conversation, body, url, startedAt, signal, target.path, {
       method,
       headers,
       body: text,
     });
+  }
+
+  /** The request contracts that hold now: the option, then `understudy.model.contracts(…)` for the file and the test. */
+  private contractRules() {
+    return enabledRules(this.model.contractSettings(this.options.contracts));
+  }
+
+  /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
+  private logCall(call: ModelCall, run: RunRecorder | undefined): void {
+    this.model.calls.push(call);
+    this.evidence.noteCall(call);
+    run?.calls.push(call);
+  }
+
+  /** A request the real API would refuse gets the API's error, is logged, and fails the test. */
+  private refuse(
+    codec: ProviderCodec,
+    conversation: Conversation,
+    request: unknown,
+    url: string,
+    startedAt: number,
+    breach: Violation,
+    run: RunRecorder | undefined,
+  ): Response {
+    const error = breach.error ?? { status: 400, type: 'invalid_request_error', message: breach.problem };
+    const call: ModelCall = {
+      index: this.callCount++,
+      provider: codec.provider,
+      protocol: codec.protocol,
+      url,
+      request,
+      conversation,
+      unmatched: false,
+      streamed: conversation.stream,
+      error,
+      contract: { rule: breach.rule, at: breach.at },
+      startedAt,
+      durationMs: performance.now() - startedAt,
+    };
+    this.logCall(call, run);
+    this.fail(describeViolation(breach, `this ${codec.protocol} request (POST ${url})`));
+    return toResponse(codec.encodeError(error));
   }
 
   private async answer(
@@ -254,11 +297,28 @@ export class Runtime implements SandboxRuntime {
     url: string,
     startedAt: number,
     signal: AbortSignal | undefined,
+    path: string,
     wire?: WireRequest,
   ): Promise<Response | 'drop'> {
     const run = this.runs.attribute(() => `a ${codec.protocol} model call (POST ${url})`);
     // Record and live modes send the call to the provider; record-missing only what no fixture matches.
     const mode = this.recording.modeFor(run);
+    // Request contracts, before any fixture is chosen (the provider checks its own in record and live modes).
+    const rules = this.contractRules();
+    const breach =
+      mode === 'record' || mode === 'live'
+        ? undefined
+        : checkRequest(
+            {
+              protocol: codec.protocol,
+              body: request,
+              conversation,
+              store: this.threads,
+              soleIssuer: mode === 'replay',
+            },
+            rules,
+          );
+    if (breach) return this.refuse(codec, conversation, request, url, startedAt, breach, run);
     const resolution =
       mode === 'record' || mode === 'live'
         ? undefined
@@ -277,11 +337,7 @@ export class Runtime implements SandboxRuntime {
         signal,
         wire,
         index: this.callCount++,
-        register: (call) => {
-          this.model.calls.push(call);
-          this.evidence.noteCall(call);
-          run?.calls.push(call);
-        },
+        register: (call) => this.logCall(call, run),
       });
     }
     if (!resolution) throw new Error('jest-understudy: a request reached the model without its wire form');
@@ -313,12 +369,34 @@ export class Runtime implements SandboxRuntime {
       if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
       if (resolution.fault) call.fault = resolution.fault;
     }
-    this.model.calls.push(call);
-    this.evidence.noteCall(call);
-    run?.calls.push(call);
+    this.logCall(call, run);
+
+    // What the chosen fixture answers must be an answer the API could give.
+    const answerBreach =
+      resolution.kind === 'unmatched'
+        ? undefined
+        : checkAnswer(
+            {
+              protocol: codec.protocol,
+              body: request,
+              conversation,
+              path,
+              fixture: resolution.entry.fixture,
+              order: resolution.entry.order,
+              ...(resolution.kind === 'reply' ? { reply: resolution.reply } : {}),
+            },
+            rules,
+          );
+    if (answerBreach) {
+      this.fail(describeViolation(answerBreach, `this ${codec.protocol} request (POST ${url})`));
+      call.contract = { rule: answerBreach.rule, at: answerBreach.at };
+    }
 
     let response: Response | 'drop';
-    if (resolution.kind === 'unmatched') {
+    if (answerBreach?.error) {
+      call.error = answerBreach.error;
+      response = toResponse(codec.encodeError(answerBreach.error));
+    } else if (resolution.kind === 'unmatched') {
       this.unmatchedPending.push({ call, message: resolution.message });
       call.error = { status: 404, type: 'invalid_request_error', message: resolution.message };
       response = toResponse(codec.encodeError(call.error));

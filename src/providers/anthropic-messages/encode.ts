@@ -1,3 +1,4 @@
+import { anthropicSignature, issueToken, noteThinkingBeforeTool } from '../../contracts/tokens';
 import type { Conversation, FinishReason, NeutralReply } from '../../conversation';
 import {
   chunkText,
@@ -27,11 +28,6 @@ const STOP_REASON: Record<FinishReason, string> = {
   content_filter: 'refusal',
 };
 
-/** Thinking blocks must carry a signature the client hands back; the mock's is a fixed placeholder. */
-function signatureOf(ctx: EncodeContext): string {
-  return `understudy-signature-${pad(ctx.callIndex)}`;
-}
-
 /** `input` is an object on the wire; arguments that are not JSON go out as the raw text. */
 function inputOf(args: string): unknown {
   if (args.trim() === '') return {};
@@ -54,14 +50,32 @@ function usageOf(reply: NeutralReply) {
     cache_read_input_tokens: cachedInputTokens,
     output_tokens: outputTokens,
     ...(reasoningTokens > 0 ? { output_tokens_details: { thinking_tokens: reasoningTokens } } : {}),
+    ...(reply.webSearches?.length
+      ? { server_tool_use: { web_search_requests: reply.webSearches.length } }
+      : {}),
   };
 }
 
-/** The blocks of the final message: thinking, text, then one `tool_use` per call. */
+/**
+ * The blocks of the final message: redacted thinking, thinking, text, then one `tool_use` per
+ * call. The thinking signature (the fixture's, or one made for it) is noted in the file's
+ * store, with the calls it preceded, so the request that hands it back can be checked.
+ */
 function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string, unknown>> {
   const content: Array<Record<string, unknown>> = [];
-  if (reply.reasoning)
-    content.push({ type: 'thinking', thinking: reply.reasoning, signature: signatureOf(ctx) });
+  for (const data of reply.redactedThinking ?? []) content.push({ type: 'redacted_thinking', data });
+  if (reply.reasoning) {
+    const signature = reply.reasoningSignature ?? anthropicSignature(ctx.callIndex, reply.reasoning);
+    issueToken(ctx.store, 'anthropic.signature', signature, reply.reasoning);
+    for (const call of reply.toolCalls) noteThinkingBeforeTool(ctx.store, call.id, signature);
+    content.push({ type: 'thinking', thinking: reply.reasoning, signature });
+  }
+  // Web searches the model ran (fixture `webSearches`): the server tool's call and its result.
+  (reply.webSearches ?? []).forEach((query, i) => {
+    const id = `srvtoolu_understudy${pad(ctx.callIndex)}_${i}`;
+    content.push({ type: 'server_tool_use', id, name: 'web_search', input: { query } });
+    content.push({ type: 'web_search_tool_result', tool_use_id: id, content: [] });
+  });
   const text = reply.content ?? '';
   // An empty answer still has its (empty) text block, as the API sends it.
   if (text !== '' || reply.toolCalls.length === 0) content.push({ type: 'text', text });
@@ -158,11 +172,18 @@ export function encodeMessagesStream(
   content.forEach((block, index) => {
     let start: Record<string, unknown>;
     const deltas: string[] = [];
-    if (block.type === 'thinking') {
+    if (block.type === 'redacted_thinking') {
+      start = block;
+    } else if (block.type === 'thinking') {
       start = { type: 'thinking', thinking: '', signature: '' };
       for (const piece of chunkText(block.thinking as string, size))
         deltas.push(delta(index, { type: 'thinking_delta', thinking: piece }));
       deltas.push(delta(index, { type: 'signature_delta', signature: block.signature }));
+    } else if (block.type === 'server_tool_use') {
+      start = { ...block, input: {} };
+      deltas.push(delta(index, { type: 'input_json_delta', partial_json: JSON.stringify(block.input) }));
+    } else if (block.type === 'web_search_tool_result') {
+      start = block;
     } else if (block.type === 'text') {
       start = { type: 'text', text: '' };
       for (const piece of chunkText(block.text as string, size))

@@ -1,3 +1,5 @@
+import { isGemini3 } from '../../contracts/gemini';
+import { geminiThoughtSignature, issueToken } from '../../contracts/tokens';
 import {
   type Conversation,
   type FinishReason,
@@ -46,8 +48,21 @@ export function usageMetadataOf(usage: NeutralUsage): Record<string, unknown> {
   return m;
 }
 
-function callPart(call: NeutralReply['toolCalls'][number]): Part {
-  return { functionCall: { id: call.id, name: call.name, args: argsObject(call.arguments) } };
+/**
+ * The function call parts, in order. Gemini 3 thinks before it calls: the first call of the
+ * batch carries the thought signature (noted in the file's store, for the request that
+ * hands it back), the others none, as the API sends them.
+ */
+function callParts(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): Part[] {
+  const parts: Part[] = reply.toolCalls.map((call) => ({
+    functionCall: { id: call.id, name: call.name, args: argsObject(call.arguments) },
+  }));
+  if (parts.length > 0 && isGemini3(conversation.model)) {
+    const signature = geminiThoughtSignature(ctx.callIndex, reply.toolCalls[0].id);
+    issueToken(ctx.store, 'gemini.thought', signature, reply.toolCalls[0].id);
+    parts[0].thoughtSignature = signature;
+  }
+  return parts;
 }
 
 /** Remembers each call's id under its place in the thread, for clients that send calls back without ids. */
@@ -70,6 +85,10 @@ function chunk(
       {
         content: { parts, role: 'model' },
         ...(last ? { finishReason: FINISH_REASON[reply.finishReason] } : {}),
+        // Web searches the model ran (fixture `webSearches`), as Google Search grounding reports them.
+        ...(last && reply.webSearches?.length
+          ? { groundingMetadata: { webSearchQueries: reply.webSearches } }
+          : {}),
         index: 0,
       },
     ],
@@ -88,7 +107,7 @@ export function encodeGeminiReply(
   const parts: Part[] = [];
   if (reply.reasoning) parts.push({ text: reply.reasoning, thought: true });
   if (reply.content) parts.push({ text: reply.content });
-  for (const call of reply.toolCalls) parts.push(callPart(call));
+  parts.push(...callParts(reply, conversation, ctx));
   if (parts.length === 0) parts.push({ text: '' });
   return {
     status: 200,
@@ -114,7 +133,7 @@ export function encodeGeminiStream(
   if (reply.reasoning)
     for (const t of chunkText(reply.reasoning, size)) chunks.push([{ text: t, thought: true }]);
   if (reply.content) for (const t of chunkText(reply.content, size)) chunks.push([{ text: t }]);
-  for (const call of reply.toolCalls) chunks.push([callPart(call)]);
+  for (const part of callParts(reply, conversation, ctx)) chunks.push([part]);
   if (chunks.length === 0) chunks.push([{ text: '' }]);
   const events = chunks.map(
     (parts, i) => `data: ${JSON.stringify(chunk(parts, reply, ctx, i === chunks.length - 1))}\r\n\r\n`,

@@ -271,8 +271,9 @@ export function decodeResponses(body: unknown, ctx: DecodeContext): DecodeResult
   const instructions = b.instructions;
   if (instructions !== undefined && instructions !== null && typeof instructions !== 'string')
     return { ok: false, error: wrongType('instructions', 'a string', instructions) };
+  // `instructions: ""` is no system prompt at all, as the API reads it.
   const system: NeutralMessage[] =
-    typeof instructions === 'string' ? [{ role: 'system', text: instructions }] : [];
+    typeof instructions === 'string' && instructions !== '' ? [{ role: 'system', text: instructions }] : [];
 
   const fromInput =
     typeof input === 'string'
@@ -305,6 +306,7 @@ export function decodeResponses(body: unknown, ctx: DecodeContext): DecodeResult
     toolChoice: b.tool_choice ?? 'auto',
     parallelToolCalls: b.parallel_tool_calls ?? true,
     store: b.store !== false,
+    encryptedReasoning: Array.isArray(b.include) && b.include.includes('reasoning.encrypted_content'),
     temperature: typeof b.temperature === 'number' ? b.temperature : 1,
     frequencyPenalty: typeof b.frequency_penalty === 'number' ? b.frequency_penalty : 0,
     presencePenalty: typeof b.presence_penalty === 'number' ? b.presence_penalty : 0,

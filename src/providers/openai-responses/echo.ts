@@ -19,6 +19,8 @@ export interface RequestEcho {
   parallelToolCalls: boolean;
   /** `store: false` keeps the reply out of the store: it cannot be chained from. */
   store: boolean;
+  /** `include: ['reasoning.encrypted_content']`: reasoning items carry their encrypted form. */
+  encryptedReasoning?: boolean;
   temperature: number;
   frequencyPenalty: number;
   presencePenalty: number;

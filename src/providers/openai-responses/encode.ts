@@ -1,3 +1,5 @@
+import { noteResponseItems } from '../../contracts/openai-responses';
+import { issueToken, responsesEncryptedContent } from '../../contracts/tokens';
 import type { Conversation, NeutralMessage, NeutralReply, NeutralToolCall } from '../../conversation';
 import {
   chunkText,
@@ -14,6 +16,7 @@ interface Ids {
   reasoning: string;
   message: string;
   call: (index: number) => string;
+  search: (index: number) => string;
 }
 
 function idsOf(ctx: EncodeContext): Ids {
@@ -23,6 +26,7 @@ function idsOf(ctx: EncodeContext): Ids {
     reasoning: `rs_understudy${n}`,
     message: `msg_understudy${n}`,
     call: (i) => `fc_understudy${n}_${i}`,
+    search: (i) => `ws_understudy${n}_${i}`,
   };
 }
 
@@ -55,11 +59,26 @@ function usageOf(reply: NeutralReply) {
 
 const outputText = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
 
-const reasoningItem = (id: string, text: string | null) => ({
-  id,
-  type: 'reasoning',
-  summary: text === null ? [] : [{ type: 'summary_text', text }],
-});
+/**
+ * A reasoning item; with `encrypted` (the request included `reasoning.encrypted_content`)
+ * it carries the encrypted form a stateless client sends back, noted in the file's store.
+ */
+function reasoningItem(id: string, text: string | null, encrypted?: { full: string; ctx: EncodeContext }) {
+  const item: Record<string, unknown> = {
+    id,
+    type: 'reasoning',
+    summary: text === null ? [] : [{ type: 'summary_text', text }],
+  };
+  if (encrypted) {
+    const token = responsesEncryptedContent(id, encrypted.full);
+    issueToken(encrypted.ctx.store, 'responses.encrypted', token, encrypted.full);
+    item.encrypted_content = token;
+  }
+  return item;
+}
+
+const encryptionOf = (reply: NeutralReply, conversation: Conversation, ctx: EncodeContext) =>
+  echoOf(conversation).encryptedReasoning && reply.reasoning ? { full: reply.reasoning, ctx } : undefined;
 
 const messageItem = (id: string, text: string | null, status: string) => ({
   id,
@@ -67,6 +86,14 @@ const messageItem = (id: string, text: string | null, status: string) => ({
   status,
   content: text === null ? [] : [outputText(text)],
   role: 'assistant',
+});
+
+/** A web search the model ran (fixture `webSearches`), as the built-in web_search tool reports it. */
+const searchItem = (id: string, query: string, done: boolean) => ({
+  id,
+  type: 'web_search_call',
+  status: done ? 'completed' : 'in_progress',
+  action: { type: 'search', query },
 });
 
 const callItem = (id: string, call: NeutralToolCall, done: boolean) => ({
@@ -79,9 +106,17 @@ const callItem = (id: string, call: NeutralToolCall, done: boolean) => ({
 });
 
 /** The finished output items, in the order the API sends them. */
-function outputOf(reply: NeutralReply, ids: Ids, status: Status): unknown[] {
+function outputOf(
+  reply: NeutralReply,
+  ids: Ids,
+  status: Status,
+  encrypted?: { full: string; ctx: EncodeContext },
+): unknown[] {
   const output: unknown[] = [];
-  if (reply.reasoning) output.push(reasoningItem(ids.reasoning, reply.reasoning));
+  if (reply.reasoning) output.push(reasoningItem(ids.reasoning, reply.reasoning, encrypted));
+  (reply.webSearches ?? []).forEach((query, i) => {
+    output.push(searchItem(ids.search(i), query, true));
+  });
   if (hasMessage(reply)) output.push(messageItem(ids.message, reply.content, status));
   reply.toolCalls.forEach((call, i) => {
     output.push(callItem(ids.call(i), call, true));
@@ -129,7 +164,7 @@ function responseOf(
     max_tool_calls: echo.maxToolCalls,
     model: reply.model,
     moderation: null,
-    output: final ? outputOf(reply, ids, status) : [],
+    output: final ? outputOf(reply, ids, status, encryptionOf(reply, conversation, ctx)) : [],
     parallel_tool_calls: echo.parallelToolCalls,
     presence_penalty: echo.presencePenalty,
     previous_response_id: echo.previousResponseId,
@@ -176,6 +211,12 @@ function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeCo
     ctx.store.set(ids.call(i), [{ role: 'assistant', text: null, toolCalls: [{ ...call }] }]);
   });
   ctx.store.set(ids.response, [...conversation.messages.slice(echo.instructionMessages), message]);
+  noteResponseItems(ctx.store, ids.response, echo.previousResponseId, [
+    ...(reply.reasoning ? [ids.reasoning] : []),
+    ...(reply.webSearches ?? []).map((_, i) => ids.search(i)),
+    ...(hasMessage(reply) ? [ids.message] : []),
+    ...reply.toolCalls.map((_, i) => ids.call(i)),
+  ]);
 }
 
 function headersOf(ctx: EncodeContext, contentType: string): Record<string, string> {
@@ -238,15 +279,32 @@ export function encodeResponsesStream(
   if (reply.reasoning) {
     const text = reply.reasoning;
     const at = { item_id: ids.reasoning, output_index: index, summary_index: 0 };
-    emit('response.output_item.added', { output_index: index, item: reasoningItem(ids.reasoning, null) });
+    const encrypted = encryptionOf(reply, conversation, ctx);
+    emit('response.output_item.added', {
+      output_index: index,
+      item: reasoningItem(ids.reasoning, null, encrypted),
+    });
     emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
     for (const delta of chunkText(text, size))
       emit('response.reasoning_summary_text.delta', { ...at, delta });
     emit('response.reasoning_summary_text.done', { ...at, text });
     emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
-    emit('response.output_item.done', { output_index: index, item: reasoningItem(ids.reasoning, text) });
+    emit('response.output_item.done', {
+      output_index: index,
+      item: reasoningItem(ids.reasoning, text, encrypted),
+    });
     index++;
   }
+  (reply.webSearches ?? []).forEach((query, i) => {
+    const id = ids.search(i);
+    const at = { item_id: id, output_index: index };
+    emit('response.output_item.added', { output_index: index, item: searchItem(id, query, false) });
+    emit('response.web_search_call.in_progress', at);
+    emit('response.web_search_call.searching', at);
+    emit('response.web_search_call.completed', at);
+    emit('response.output_item.done', { output_index: index, item: searchItem(id, query, true) });
+    index++;
+  });
   if (hasMessage(reply)) {
     const text = reply.content ?? '';
     const at = { item_id: ids.message, output_index: index, content_index: 0 };

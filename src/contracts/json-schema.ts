@@ -1,0 +1,153 @@
+/**
+ * JSON Schemas as the APIs read them: is a tool's schema a valid schema, and does a value fit
+ * one. Schemas come from requests, so each distinct schema is compiled (or checked) once per
+ * file and kept; ajv is required on first use, as requests without schemas never need it.
+ */
+import type { ValidateFunction } from 'ajv';
+import { formatPath, pointerToSegments } from '../fixtures/json-path';
+
+interface Engines {
+  draft07: import('ajv').default;
+  draft2020: import('ajv').default;
+}
+
+let engines: Engines | undefined;
+
+function enginesOf(): Engines {
+  if (!engines) {
+    const Ajv = (require('ajv') as typeof import('ajv')).default;
+    const Ajv2020 = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+    // Request schemas carry formats and vendor keywords (`propertyOrdering`, `x-…`) the APIs accept.
+    const options = { strict: false, validateFormats: false, allErrors: false } as const;
+    engines = { draft07: new Ajv(options), draft2020: new Ajv2020(options) };
+  }
+  return engines;
+}
+
+/** zod-to-json-schema and older tools write draft-07; everything else is read as 2020-12. */
+function engineFor(schema: unknown): import('ajv').default {
+  const declared = (schema as { $schema?: unknown } | null)?.$schema;
+  const e = enginesOf();
+  return typeof declared === 'string' && /draft-0[67]/.test(declared) ? e.draft07 : e.draft2020;
+}
+
+const LIMIT = 500;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+  return value;
+}
+
+const metaCache = new Map<string, string | null>();
+
+const TYPES = new Set(['object', 'string', 'number', 'integer', 'boolean', 'array', 'null']);
+const TEXT_KEYWORDS = new Set([
+  'description',
+  'title',
+  'format',
+  'pattern',
+  '$ref',
+  '$comment',
+  '$schema',
+  '$id',
+]);
+const NUMBER_KEYWORDS = new Set(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);
+const FREE_KEYWORDS = new Set(['default', 'const', 'examples', 'example']);
+
+/**
+ * The common tool schema (types, properties, required, items, enum, descriptions…) checked by
+ * hand: a schema made only of these, each well-formed, is valid in every draft. Anything else
+ * goes to ajv. Every request carries its tools, so this is on the hot path.
+ */
+function plainlyValid(schema: unknown, depth = 0): boolean {
+  if (typeof schema === 'boolean') return true;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > 32) return false;
+  for (const key in schema) {
+    const value = (schema as Record<string, unknown>)[key];
+    if (key === 'type') {
+      if (
+        typeof value === 'string'
+          ? !TYPES.has(value)
+          : !Array.isArray(value) || !value.every((t) => TYPES.has(t))
+      )
+        return false;
+    } else if (key === 'properties') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+      for (const k in value)
+        if (!plainlyValid((value as Record<string, unknown>)[k], depth + 1)) return false;
+    } else if (key === 'required') {
+      if (!Array.isArray(value) || !value.every((r) => typeof r === 'string')) return false;
+    } else if (key === 'items' || key === 'additionalProperties') {
+      if (!plainlyValid(value, depth + 1)) return false;
+    } else if (key === 'enum') {
+      if (!Array.isArray(value)) return false;
+    } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') {
+      if (!Array.isArray(value) || !value.every((v) => plainlyValid(v, depth + 1))) return false;
+    } else if (TEXT_KEYWORDS.has(key)) {
+      if (typeof value !== 'string') return false;
+    } else if (NUMBER_KEYWORDS.has(key)) {
+      if (typeof value !== 'number') return false;
+    } else if (!FREE_KEYWORDS.has(key)) return false;
+  }
+  return true;
+}
+
+/**
+ * Why `schema` is not a valid JSON Schema (the first problem, with its place in the schema),
+ * or undefined. A schema for a draft ajv does not know is given the benefit of the doubt.
+ */
+export function schemaProblem(schema: unknown): string | undefined {
+  if (plainlyValid(schema)) return undefined;
+  const text = JSON.stringify(schema);
+  const cached = metaCache.get(text);
+  if (cached !== undefined) return cached ?? undefined;
+  let problem: string | null = null;
+  try {
+    const engine = engineFor(schema);
+    if (!engine.validateSchema(schema as object)) {
+      const first = engine.errors?.[0];
+      if (first) {
+        const at = formatPath(pointerToSegments(first.instancePath, schema));
+        problem = `${at} ${first.message ?? 'is not valid'}`;
+      }
+    }
+  } catch {
+    problem = null;
+  }
+  return remember(metaCache, text, problem) ?? undefined;
+}
+
+const validatorCache = new Map<string, ValidateFunction | null>();
+
+function validatorFor(schema: unknown): ValidateFunction | undefined {
+  const text = JSON.stringify(schema);
+  const cached = validatorCache.get(text);
+  if (cached !== undefined) return cached ?? undefined;
+  let compiled: ValidateFunction | null = null;
+  try {
+    // A schema's own `$id` would register it in the shared engine; identity comes from the text.
+    const { $id: _id, ...rest } = schema as Record<string, unknown>;
+    compiled = engineFor(schema).compile(rest);
+  } catch {
+    compiled = null;
+  }
+  return remember(validatorCache, text, compiled) ?? undefined;
+}
+
+/** Where `value` first breaks `schema` (`$.items[0].price must be number`), or undefined when it fits. */
+export function valueProblem(schema: unknown, value: unknown): string | undefined {
+  if (schema === true || schema === undefined || schema === null) return undefined;
+  const validate = validatorFor(schema);
+  if (!validate || validate(value)) return undefined;
+  const first = validate.errors?.[0];
+  if (!first) return 'does not fit the schema';
+  const at = formatPath(pointerToSegments(first.instancePath, value));
+  const detail =
+    first.keyword === 'additionalProperties'
+      ? `has the property ${JSON.stringify((first.params as { additionalProperty?: string }).additionalProperty)}, which the schema does not allow`
+      : first.keyword === 'enum'
+        ? `must be one of ${JSON.stringify((first.params as { allowedValues?: unknown[] }).allowedValues)}`
+        : (first.message ?? 'does not fit the schema');
+  return `${at} ${detail}`;
+}
