@@ -20,6 +20,9 @@ export function afterRefusal(context: GuardContext, message: string, then: () =>
   else process.nextTick(then);
 }
 
+/** Carried by every function the guards put in place, so a check can tell a leftover patch. */
+export const GUARDED = Symbol.for('jest-understudy.guarded');
+
 /** Replaces `object[key]` and returns what puts the previous value (or its absence) back. */
 export function patch<T extends object, K extends keyof T>(
   object: T,
@@ -28,7 +31,10 @@ export function patch<T extends object, K extends keyof T>(
 ): () => void {
   const own = Object.hasOwn(object, key);
   const previous = object[key];
-  object[key] = replace(previous);
+  const replacement = replace(previous);
+  if (typeof replacement === 'function' && !(replacement as Record<symbol, unknown>)[GUARDED])
+    Object.defineProperty(replacement, GUARDED, { value: true });
+  object[key] = replacement;
   return () => {
     if (own) object[key] = previous;
     else delete object[key];

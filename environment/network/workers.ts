@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import workerThreads, { BroadcastChannel } from 'node:worker_threads';
-import { patch } from './guard';
+import { GUARDED, patch } from './guard';
 
 /** One per process: Jest runs one test file at a time in each of its worker processes. */
 export const REPORT_CHANNEL = `jest-understudy.network.${process.pid}`;
@@ -50,6 +50,8 @@ export function patchWorker(preload: string[]): () => void {
     'Worker',
     (Worker) =>
       new Proxy(Worker, {
+        // The mark is the proxy's own: defining it would land on Node's Worker.
+        get: (target, key, receiver) => (key === GUARDED ? true : Reflect.get(target, key, receiver)),
         construct(target, args: unknown[], newTarget) {
           const [filename, options = {}] = args as [unknown, workerThreads.WorkerOptions | undefined];
           const own = options.execArgv;
