@@ -85,6 +85,13 @@ const BLOCKED: Array<
     6379,
     'a connection to worker-net.invalid:6379',
   ],
+  [
+    'fetch in a worker a worker started, to nested.invalid',
+    'worker fetch',
+    'nested.invalid',
+    443,
+    'GET https://nested.invalid/',
+  ],
 ];
 
 const SERVED = [
@@ -94,7 +101,10 @@ const SERVED = [
   'serves undici.request',
   'serves undici.Client and undici.Pool',
   'serves http2.connect',
+  'serves node:https (answered by msw)',
+  'lets WebSocket clients reach a loopback WebSocket server: ws, and the global WebSocket where Node has one',
   'lets loopback through: a server this test started answers undici, node:http and net',
+  'serves a world host to undici.fetch, undici.request, an explicit Agent and http2',
 ];
 
 const HOSTS = [...new Set(BLOCKED.map(([, , host]) => host).filter((host) => host !== 'dns.invalid'))];
@@ -107,7 +117,7 @@ describe('replay contains every transport (in a network namespace with only loop
     // dns.invalid stays out of /etc/hosts: a lookup of it that got out would reach the DNS trap.
     const network = isolatedNetwork(HOSTS);
     const run = await runInstalled({
-      cases: ['containment-blocked.case.js', 'containment-served.case.js'],
+      cases: ['containment-blocked.case.js', 'containment-served.case.js', 'containment-world.case.js'],
       understudy: { traces: 'off' },
       prefix: network.prefix,
     });

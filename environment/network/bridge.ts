@@ -182,8 +182,12 @@ export class ServingBridge {
       }
       if (response.type === 'error') return void res.destroy();
       await respond(req, res, response, method);
-    } catch {
-      res.destroy();
+    } catch (error) {
+      // As msw answers a handler that throws: a 500 that says why.
+      if (res.headersSent) return void res.destroy();
+      res.statusCode = 500;
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+      res.end(`jest-understudy could not serve this request: ${(error as Error)?.message ?? error}`);
     }
   }
 }

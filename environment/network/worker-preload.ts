@@ -7,12 +7,12 @@
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { blockedMessage, createPolicy, loopbackRule } from './policy';
 import { containThread } from './thread';
-import { preloadArgs, REPORT_CHANNEL } from './workers';
+import { preloadArgs, reportChannel } from './workers';
 
 const WORKER_NOTE =
   "\n  This ran in a worker thread: jest-understudy serves model providers and world hosts only on the test file's own thread.";
 
-const channel = new BroadcastChannel(REPORT_CHANNEL);
+const channel = new BroadcastChannel(reportChannel());
 channel.unref();
 const pending = new Map<string, () => void>();
 let reports = 0;

@@ -7,8 +7,17 @@ import { join } from 'node:path';
 import workerThreads, { BroadcastChannel } from 'node:worker_threads';
 import { GUARDED, patch } from './guard';
 
-/** One per process: Jest runs one test file at a time in each of its worker processes. */
-export const REPORT_CHANNEL = `jest-understudy.network.${process.pid}`;
+/** Names the test thread's channel in the environment of the workers it starts (and theirs). */
+const CHANNEL_VARIABLE = 'JEST_UNDERSTUDY_NETWORK_CHANNEL';
+
+/**
+ * Where this thread's workers report: one channel per test thread (Jest runs one file at a time
+ * in each of its worker processes, or threads with `workerThreads`). A worker reads it from its
+ * environment; one sharing its parent's (`env: SHARE_ENV`) runs in the process's main thread.
+ */
+export function reportChannel(): string {
+  return process.env[CHANNEL_VARIABLE] ?? `jest-understudy.network.${process.pid}.${workerThreads.threadId}`;
+}
 
 export interface Report {
   id: string;
@@ -32,7 +41,7 @@ export function preloadArgs(): string[] {
 
 /** Fails the test for each refusal a worker reports, and acknowledges it; returns what stops listening. */
 export function listenForWorkerReports(fail: (message: string) => void): () => void {
-  const channel = new BroadcastChannel(REPORT_CHANNEL);
+  const channel = new BroadcastChannel(reportChannel());
   channel.unref();
   channel.onmessage = (event) => {
     const report = (event as { data?: unknown }).data as Partial<Report> | undefined;
@@ -43,8 +52,12 @@ export function listenForWorkerReports(fail: (message: string) => void): () => v
   return () => channel.close();
 }
 
-/** Replaces `worker_threads.Worker` with one that appends the preload to the worker's `execArgv`. */
-export function patchWorker(preload: string[]): () => void {
+/**
+ * Replaces `worker_threads.Worker` with one that loads the preload (appended to the worker's
+ * `execArgv`, once) and tells the worker where to report.
+ */
+export function patchWorker(preload: string[], channel = reportChannel()): () => void {
+  const loaded = (args: string[]) => args.includes(preload[preload.length - 1]);
   return patch(
     workerThreads,
     'Worker',
@@ -55,16 +68,28 @@ export function patchWorker(preload: string[]): () => void {
         construct(target, args: unknown[], newTarget) {
           const [filename, options = {}] = args as [unknown, workerThreads.WorkerOptions | undefined];
           const own = options.execArgv;
-          try {
-            return Reflect.construct(
+          const env =
+            options.env === workerThreads.SHARE_ENV
+              ? options.env
+              : {
+                  ...((options.env as NodeJS.Dict<string> | undefined) ?? process.env),
+                  [CHANNEL_VARIABLE]: channel,
+                };
+          const start = (inherited: string[]) =>
+            Reflect.construct(
               target,
-              [filename, { ...options, execArgv: [...(own ?? process.execArgv), ...preload] }],
+              [
+                filename,
+                { ...options, env, execArgv: loaded(inherited) ? inherited : [...inherited, ...preload] },
+              ],
               newTarget,
             );
+          try {
+            return start(own ?? process.execArgv);
           } catch (error) {
             // Inherited flags a worker does not take (--max-old-space-size): the worker gets only the preload.
             if (own || (error as NodeJS.ErrnoException)?.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
-            return Reflect.construct(target, [filename, { ...options, execArgv: preload }], newTarget);
+            return start([]);
           }
         },
       }),

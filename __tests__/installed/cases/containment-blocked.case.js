@@ -169,3 +169,15 @@ it('net.connect in a worker thread to worker-net.invalid:6379', async () => {
   `);
   expect(outcome).toBe('failed');
 });
+
+it('fetch in a worker a worker started, to nested.invalid', async () => {
+  const outcome = await inWorker(`
+    const { Worker, parentPort } = require('node:worker_threads');
+    const inner = new Worker(
+      "fetch('https://nested.invalid/').then(() => 'answered', () => 'failed').then((m) => require('node:worker_threads').parentPort.postMessage(m))",
+      { eval: true },
+    );
+    inner.once('message', (m) => parentPort.postMessage(m));
+  `);
+  expect(outcome).toBe('failed');
+});

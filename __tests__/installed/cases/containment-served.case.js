@@ -4,9 +4,12 @@
 const { expect, it } = require('@jest/globals');
 const http = require('node:http');
 const http2 = require('node:http2');
+const https = require('node:https');
 const net = require('node:net');
 const OpenAI = require('openai');
 const undici = require('undici');
+const WebSocketClient = require('ws');
+const { WebSocketServer } = require('ws');
 const { understudy, script } = require('jest-understudy');
 
 const CHAT = 'https://api.openai.com/v1/chat/completions';
@@ -93,6 +96,48 @@ it('serves http2.connect', async () => {
   });
   session.close();
   expect(reply(text)).toBe('hello');
+});
+
+it('serves node:https (answered by msw)', async () => {
+  understudy.model.use(script().user('hi').replies('hello'));
+  const text = await new Promise((resolve, reject) => {
+    const request = https.request(CHAT, { method: 'POST', headers }, (res) => {
+      let data = '';
+      res.on('data', (chunk) => {
+        data += chunk;
+      });
+      res.on('end', () => resolve(data));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+  expect(reply(text)).toBe('hello');
+});
+
+it('lets WebSocket clients reach a loopback WebSocket server: ws, and the global WebSocket where Node has one', async () => {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  server.on('connection', (socket) => socket.on('message', (data) => socket.send(`echo ${data}`)));
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `ws://127.0.0.1:${server.address().port}/`;
+  const echo = (socket, on) =>
+    new Promise((resolve, reject) => {
+      on(socket, 'open', () => socket.send('hi'));
+      on(socket, 'message', (event) => {
+        resolve(String(event.data ?? event));
+        socket.close();
+      });
+      on(socket, 'error', reject);
+    });
+  try {
+    const viaWs = await echo(new WebSocketClient(url), (s, name, f) =>
+      s.on(name, name === 'message' ? (d) => f(d) : f),
+    );
+    const Global = globalThis.WebSocket ?? undici.WebSocket;
+    const viaGlobal = await echo(new Global(url), (s, name, f) => s.addEventListener(name, f));
+    expect([viaWs, viaGlobal]).toEqual(['echo hi', 'echo hi']);
+  } finally {
+    server.close();
+  }
 });
 
 it('lets loopback through: a server this test started answers undici, node:http and net', async () => {
