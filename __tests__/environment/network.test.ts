@@ -15,7 +15,7 @@ import workerThreads from 'node:worker_threads';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { ServingBridge } from '../../environment/network/bridge';
 import { guardDgram } from '../../environment/network/dgram';
-import { DISPATCHER_KEYS, installDispatcher } from '../../environment/network/dispatcher';
+import { createInterception, DISPATCHER_KEYS, installDispatcher } from '../../environment/network/dispatcher';
 import { guardDns } from '../../environment/network/dns';
 import { GUARDED, type GuardContext, patch } from '../../environment/network/guard';
 import { guardHttp2 } from '../../environment/network/http2';
@@ -325,6 +325,31 @@ describe('the guards', () => {
     for (const restore of restores.reverse()) restore();
     expect(replaced()).toEqual(before);
     expect(Object.getOwnPropertySymbols(realm)).toEqual([]);
+  });
+});
+
+describe("undici's dispatcher", () => {
+  it('refuses a request before connecting, naming it; after close it fails every request', async () => {
+    const undici = require('undici') as typeof import('undici');
+    const listener = await trap();
+    const { context, refused } = refusing(listener.port);
+    const interception = createInterception({
+      ...context,
+      Agent: undici.Agent as unknown as Parameters<typeof createInterception>[0]['Agent'],
+      transport: 'undici',
+    });
+    const dispatcher = interception.dispatcher as unknown as import('undici').Dispatcher;
+    const url = `http://127.0.0.1:${listener.port}/collect`;
+    const first = await undici.request(url, { method: 'POST', body: 'x', dispatcher }).catch((e: Error) => e);
+    await interception.close();
+    const late = await undici.request('http://127.0.0.1:1/late', { dispatcher }).catch((e: Error) => e);
+    expect(first).toMatchObject({ code: 'ECONNREFUSED' });
+    expect(refused).toEqual([
+      blockedMessage({ transport: 'undici', host: '127.0.0.1', port: listener.port, request: `POST ${url}` }),
+    ]);
+    expect((late as Error).message).toContain('the test file had already finished');
+    expect(listener.connections).toBe(0);
+    await listener.close();
   });
 });
 

@@ -55,6 +55,7 @@ export interface InterceptionOptions extends GuardContext {
 
 export interface Interception {
   dispatcher: Dispatcher;
+  /** Closes the real agent: from then on every request fails, without a connection. */
   close(): Promise<void>;
 }
 
@@ -62,17 +63,23 @@ export interface Interception {
 export function createInterception(options: InterceptionOptions): Interception {
   const { Agent } = options;
   const inner = new Agent();
-  // Never connects: each connection attempt fails with the refusal error, through undici's own handler plumbing.
+  let closed = false;
+  // Never connects (and holds no socket): each attempt fails with the refusal error, through
+  // undici's own handler plumbing, whichever handler API the caller's undici speaks.
   const refusing = new Agent({
     connect: (opts: { hostname: string; port: string; protocol: string }, callback: (e: Error) => void) => {
       const port = Number(opts.port) || (opts.protocol === 'http:' ? 80 : 443);
-      callback(refusalError({ transport: options.transport, host: opts.hostname, port }));
+      const error = refusalError({ transport: options.transport, host: opts.hostname, port });
+      if (closed) error.message = `${error.message}; the test file had already finished`;
+      callback(error);
     },
   });
   const Base = Object.getPrototypeOf(Object.getPrototypeOf(Agent.prototype))
     .constructor as new () => Dispatcher;
   class InterceptionDispatcher extends Base {
     dispatch(opts: DispatchOptions, handler: unknown): boolean {
+      // A request still being made after the file's teardown: an error, never the network.
+      if (closed) return refusing.dispatch(opts, handler);
       const target = targetOf(opts, options.transport);
       const verdict = target ? options.decide(target) : { action: 'pass' as const };
       // Nothing serves WebSocket on a provider or world host.
@@ -95,7 +102,8 @@ export function createInterception(options: InterceptionOptions): Interception {
   return {
     dispatcher,
     async close() {
-      await Promise.allSettled([inner.destroy(), refusing.destroy()]);
+      closed = true;
+      await Promise.allSettled([inner.destroy()]);
     },
   };
 }

@@ -78,9 +78,11 @@ export async function contain(hooks: ContainmentHooks, sandbox: object): Promise
       realConnect: real.connect,
       bridge,
     });
-    // The sandbox is its own realm: the undici package there looks for its dispatcher on the sandbox global.
+    // The sandbox is its own realm: the undici package there looks for its dispatcher on the sandbox
+    // global. It stays there, closed, after teardown (the sandbox goes with its file): an undici call
+    // the file left running then fails instead of finding no dispatcher, or creating a real one.
     const inSandbox = createInterception({ ...context, Agent: thread.Agent, transport: 'undici' });
-    thread.patches.add(installDispatcher(sandbox, inSandbox.dispatcher));
+    installDispatcher(sandbox, inSandbox.dispatcher);
     thread.patches.add(() => void inSandbox.close());
     thread.patches.add(listenForWorkerReports(hooks.fail));
     upstream = createUpstream(thread.Agent, real);
