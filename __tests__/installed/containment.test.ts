@@ -64,6 +64,20 @@ const BLOCKED: Array<
     'WebSocket ws://undici-ws.invalid:8080/socket',
   ],
   [
+    "undici's WebSocket to a provider host, which serves no WebSocket",
+    'websocket',
+    'api.openai.com',
+    443,
+    'WebSocket wss://api.openai.com/v1/realtime',
+  ],
+  [
+    "undici's WebSocket to a provider host through an explicit Agent",
+    'websocket',
+    'api.anthropic.com',
+    443,
+    'WebSocket wss://api.anthropic.com/v1/realtime',
+  ],
+  [
     'the ws package to ws-package.invalid',
     'websocket',
     'ws-package.invalid',

@@ -15,7 +15,7 @@ import net from 'node:net';
 export interface ServingHooks {
   handle(request: Request): Promise<Response | undefined> | Response | undefined;
   /** A request to a served host that nothing answers; the client then sees the connection drop. */
-  unhandled(request: Request, transport: string): void;
+  unhandled(method: string, url: string, transport: string): void;
 }
 
 type Snapshot = <R>(fn: () => R) => R;
@@ -59,6 +59,18 @@ export class ServingBridge {
     private readonly h2: http2.Http2Server,
   ) {
     h1.on('request', (req, res) => this.serve(req, res, this.connections.get(req.socket.remotePort ?? -1)));
+    // Nothing serves WebSocket (or any upgrade) on a provider or world host: the test fails.
+    h1.on('upgrade', (req: http.IncomingMessage, socket: net.Socket) => {
+      const connection = this.connections.get(req.socket.remotePort ?? -1);
+      if (connection) {
+        const url = new URL(req.url ?? '/', connection.origin);
+        if (req.headers.upgrade?.toLowerCase() === 'websocket') {
+          url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
+          hooks.unhandled('GET', url.href, 'websocket');
+        } else hooks.unhandled(req.method ?? 'GET', url.href, connection.transport);
+      }
+      socket.destroy();
+    });
     h2.on('session', (session) => {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
@@ -177,7 +189,7 @@ export class ServingBridge {
       const handle = () => this.hooks.handle(request);
       const response = await (connection.context ? connection.context(handle) : handle());
       if (!response) {
-        this.hooks.unhandled(request, connection.transport);
+        this.hooks.unhandled(request.method, request.url, connection.transport);
         return void res.destroy();
       }
       if (response.type === 'error') return void res.destroy();

@@ -49,8 +49,8 @@ export async function contain(hooks: ContainmentHooks, sandbox: object): Promise
   const bridge = await ServingBridge.start(
     {
       handle: hooks.handle,
-      unhandled: (request, transport) => {
-        const target = requestTarget(request.method, request.url, transport);
+      unhandled: (method, url, transport) => {
+        const target = requestTarget(method, url, transport);
         if (target) hooks.fail(blockedMessage(target));
       },
     },

@@ -30,6 +30,13 @@ const socketOutcome = (socket, ready = 'connect') =>
     socket.once('error', () => resolve('failed'));
   });
 
+/** What an agent sees of a WebSocket: 'open', or 'failed' on an error. */
+const webSocketOutcome = (socket) =>
+  new Promise((resolve) => {
+    socket.onopen = () => resolve('open');
+    socket.onerror = () => resolve('failed');
+  });
+
 it('undici.fetch to tracker.invalid', async () => {
   expect(await swallowed(undici.fetch('https://tracker.invalid/collect'))).toBe('failed');
 });
@@ -111,20 +118,26 @@ it('dns.lookup of dns.invalid', async () => {
 it('the global WebSocket to ws.invalid', async () => {
   // Node 20 has no global WebSocket: undici's is the same client.
   const WebSocket = globalThis.WebSocket ?? undici.WebSocket;
-  const outcome = await new Promise((resolve) => {
-    const socket = new WebSocket('wss://ws.invalid/socket');
-    socket.onopen = () => resolve('open');
-    socket.onerror = () => resolve('failed');
-  });
+  const outcome = await webSocketOutcome(new WebSocket('wss://ws.invalid/socket'));
   expect(outcome).toBe('failed');
 });
 
 it("undici's WebSocket to undici-ws.invalid", async () => {
-  const outcome = await new Promise((resolve) => {
-    const socket = new undici.WebSocket('ws://undici-ws.invalid:8080/socket');
-    socket.onopen = () => resolve('open');
-    socket.onerror = () => resolve('failed');
-  });
+  const outcome = await webSocketOutcome(new undici.WebSocket('ws://undici-ws.invalid:8080/socket'));
+  expect(outcome).toBe('failed');
+});
+
+it("undici's WebSocket to a provider host, which serves no WebSocket", async () => {
+  const outcome = await webSocketOutcome(new undici.WebSocket('wss://api.openai.com/v1/realtime'));
+  expect(outcome).toBe('failed');
+});
+
+it("undici's WebSocket to a provider host through an explicit Agent", async () => {
+  const dispatcher = new undici.Agent();
+  const outcome = await webSocketOutcome(
+    new undici.WebSocket('wss://api.anthropic.com/v1/realtime', { dispatcher }),
+  );
+  await dispatcher.close();
   expect(outcome).toBe('failed');
 });
 
