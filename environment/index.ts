@@ -12,7 +12,7 @@ import { urlOf } from '../src/runtime/request';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
 import { keepAsyncContext } from './fake-timers';
-import { type Interception, startInterception } from './msw';
+import { type Containment, contain } from './network';
 import { resolveOptions } from './options';
 import { TraceWriter, traceDirProblem } from './traces';
 
@@ -20,14 +20,6 @@ import { TraceWriter, traceDirProblem } from './traces';
 export interface UnderstudyFileReport extends FileStats {
   /** Absolute paths of the traces written for this file. */
   traces: string[];
-}
-
-function describeRequest(request: Request): string {
-  return (
-    `${request.method} ${request.url} reached the network layer, but nothing mocks it.\n` +
-    '  jest-understudy fails every request it does not serve, so a test never depends on the network.\n' +
-    '  For a model provider behind another host, add it to testEnvironmentOptions.understudy.providers.<name>.baseURL.'
-  );
 }
 
 function testName(test: Circus.TestEntry): string {
@@ -42,13 +34,13 @@ function testName(test: Circus.TestEntry): string {
 }
 
 /**
- * One mock model (and world) per test file. msw runs here, on the host, where it can
- * patch Node's http modules; the sandbox gets a `fetch` that hands provider traffic
- * straight to the runtime the test file loaded, and everything else to msw.
+ * One mock model (and world) per test file. msw and the network guards run here, on the
+ * host, where they can patch Node's modules; the sandbox gets a `fetch` that hands provider
+ * traffic straight to the runtime the test file loaded, and everything else to msw.
  */
 export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly bridge: Bridge;
-  private interception: Interception | undefined;
+  private containment: Containment | undefined;
   private readonly envTouched = new Map<string, string | undefined>();
   private earlier: string[] = [];
   private readonly traces: TraceWriter;
@@ -119,15 +111,22 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     if ((mode === 'record' || mode === 'live') && realKeys(this.global.process.env).length === 0)
       throw new Error(noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
-    this.interception = await startInterception({
-      handle: (request) => (bridge.runtime ?? bridge.loadRuntime?.())?.handleRequest(request),
-      unhandled: (request) => {
-        bridge.unhandled.push(describeRequest(request));
+    const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
+    // Replay never leaves the process: every transport is served, passed (loopback) or refused.
+    const containment = await contain(
+      {
+        handle: (request) => runtime()?.handleRequest(request),
+        serves: (origin) => runtime()?.serves?.(origin) ?? false,
+        fail: (message) => {
+          // A client that retries a refused connection says the same thing once.
+          if (!bridge.unhandled.includes(message)) bridge.unhandled.push(message);
+        },
       },
-    });
-    const interception = this.interception;
-    bridge.upstream = (request) => interception.passthrough(request);
-    const mswFetch = this.interception.fetch;
+      this.global,
+    );
+    this.containment = containment;
+    bridge.upstream = (request) => containment.upstream(request);
+    const mswFetch = containment.fetch;
     // Test-realm intrinsics, kept so a call after teardown still gets an error the caller can catch.
     const { Promise: SandboxPromise, TypeError: SandboxTypeError } = this.global;
     const fetch = (input: unknown, init?: unknown) => {
@@ -160,8 +159,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
 
   override async teardown(): Promise<void> {
     this.closed = true;
-    this.interception?.close();
-    this.interception = undefined;
+    await this.containment?.close();
+    this.containment = undefined;
     const env = this.global.process?.env;
     if (env) {
       for (const [key, value] of this.envTouched) {

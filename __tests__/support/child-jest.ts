@@ -93,6 +93,8 @@ export interface SpawnOptions {
   command?: string[];
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
+  /** A command the child runs under, given node and its arguments (e.g. a network namespace). */
+  prefix?: string[];
 }
 
 /** Spawns a child Jest with `--json` output and collects its per-file, per-test results. */
@@ -111,7 +113,9 @@ export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
     out,
     ...options.args,
   ];
-  const child = spawn(process.execPath, argv, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...before] = options.prefix ?? [process.execPath];
+  const args = options.prefix ? [...before, process.execPath, ...argv] : argv;
+  const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {

@@ -35,6 +35,8 @@ export interface InstalledOptions {
   cli?: string[];
   /** Run in this folder of an earlier run (what it wrote still there) instead of a fresh one. */
   project?: string;
+  /** A command Jest runs under, given node and its arguments (see ./netns.ts). */
+  prefix?: string[];
 }
 
 export interface InstalledRun extends ChildRun {
@@ -91,5 +93,6 @@ export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
     ...(options.cli && { command: [...options.cli, '--'] }),
     args: jestArgs,
     env: { ...env, ...options.env },
+    prefix: options.prefix,
   }).then((run) => ({ ...run, project }));
 }

@@ -73,6 +73,7 @@ export interface RouteTarget {
 /** Maps request URLs to the provider whose base URL they fall under. */
 export class ProviderRouter {
   private readonly bases: Array<{ prefix: string; provider: ProviderDefinition }> = [];
+  private origins: Set<string> | undefined;
 
   constructor(extra: Partial<Record<ProviderId, string[]>> = {}) {
     for (const provider of PROVIDERS) {
@@ -98,6 +99,12 @@ export class ProviderRouter {
       }
     }
     return undefined;
+  }
+
+  /** Whether a base URL is at this origin (`https://api.openai.com`). */
+  serves(origin: string): boolean {
+    this.origins ??= new Set(this.bases.map((b) => new URL(b.prefix).origin));
+    return this.origins.has(origin);
   }
 
   /** Hosts the environment must intercept. */

@@ -74,6 +74,11 @@ export interface SandboxRuntime {
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined;
   /** Serves a request msw intercepted (node:http, https, XMLHttpRequest…); undefined if not ours. */
   handleRequest(request: Request): Promise<Response> | undefined;
+  /**
+   * Whether requests to `origin` (`https://api.openai.com`) are this file's to serve: a provider's
+   * or a world package's base URL is there. The network guards route such connections here.
+   */
+  serves?(origin: string): boolean;
   testStarted(name: string): void;
   testFinished(): void;
   /** Why the current test (or file) must fail since the last drain: unmatched model requests… */

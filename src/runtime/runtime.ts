@@ -168,6 +168,10 @@ export class Runtime implements SandboxRuntime {
     ).then((r) => (r === 'drop' ? Response.error() : r));
   }
 
+  serves(origin: string): boolean {
+    return this.router.serves(origin) || this.world.serves(origin);
+  }
+
   testStarted(name: string): void {
     this.runs.forgetActive();
     this.recording.testStarted(name);

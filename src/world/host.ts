@@ -260,6 +260,11 @@ export class WorldHost {
 
   // ── HTTP ────────────────────────────────────────────────────────────────────
 
+  /** Whether a package of the loaded world has its HTTP base URL at this origin. */
+  serves(origin: string): boolean {
+    return this.router?.serves(origin) ?? false;
+  }
+
   private serve(
     url: string,
     parts: () => {

@@ -88,6 +88,10 @@ export class WorldHttpRouter {
     return this.bases.length === 0;
   }
 
+  serves(origin: string): boolean {
+    return this.bases.some((base) => new URL(base.href).origin === origin);
+  }
+
   /** The package base a URL is below, if any (cheap: string prefixes). */
   baseOf(url: string): Base | undefined {
     for (const base of this.bases) {

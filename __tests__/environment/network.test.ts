@@ -1,0 +1,415 @@
+/**
+ * The network policy, the argument readers and the guards, in-process. Refusals here aim at
+ * loopback addresses the test owns (a guard told to refuse them), so nothing could leave even
+ * if a guard failed; the layer below each guard is a spy that must never be reached.
+ * The full containment, every transport against hosts that must not be reached, runs from the
+ * installed package in a network namespace: __tests__/installed/containment.test.ts.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import dgram from 'node:dgram';
+import dns from 'node:dns';
+import http2 from 'node:http2';
+import net from 'node:net';
+import tls from 'node:tls';
+import workerThreads from 'node:worker_threads';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { ServingBridge } from '../../environment/network/bridge';
+import { guardDgram } from '../../environment/network/dgram';
+import { createInterception, DISPATCHER_KEYS, installDispatcher } from '../../environment/network/dispatcher';
+import { guardDns } from '../../environment/network/dns';
+import { GUARDED, type GuardContext, patch } from '../../environment/network/guard';
+import { guardHttp2 } from '../../environment/network/http2';
+import {
+  blockedMessage,
+  createPolicy,
+  defaultRules,
+  isLoopback,
+  originOf,
+  requestTarget,
+  type Target,
+} from '../../environment/network/policy';
+import { guardSockets } from '../../environment/network/sockets';
+import {
+  dgramConnectTarget,
+  dgramSendTarget,
+  hostOfServer,
+  http2Target,
+  netTarget,
+  tlsTarget,
+} from '../../environment/network/targets';
+import { patchWorker } from '../../environment/network/workers';
+
+describe('the network policy', () => {
+  const policy = createPolicy(defaultRules((origin) => origin === 'http://127.0.0.1:11434'));
+
+  it('serves a served origin even on loopback, passes other loopback, refuses the rest', () => {
+    const at = (host: string, port: number): Target => ({ transport: 'net', host, port, protocol: 'http:' });
+    expect(policy.decide(at('127.0.0.1', 11434))).toEqual({ action: 'serve' });
+    expect(policy.decide(at('127.0.0.1', 11435))).toEqual({ action: 'pass' });
+    expect(policy.decide(at('localhost', 80))).toEqual({ action: 'pass' });
+    const refused = policy.decide(at('tracker.invalid', 443));
+    expect(refused).toEqual({ action: 'refuse', message: blockedMessage(at('tracker.invalid', 443)) });
+  });
+
+  it('knows loopback: 127.0.0.0/8, ::1 (also mapped and expanded), localhost; nothing else', () => {
+    for (const host of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+      'LOCALHOST',
+    ])
+      expect([host, isLoopback(host)]).toEqual([host, true]);
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '10.0.0.1',
+      '128.0.0.1',
+      'localhost.invalid',
+      'example.localhost',
+      '::2',
+    ])
+      expect([host, isLoopback(host)]).toEqual([host, false]);
+  });
+
+  it('names origins as new URL(base).origin does', () => {
+    expect(originOf({ transport: 'tls', host: 'API.openai.com', port: 443, protocol: 'https:' })).toBe(
+      'https://api.openai.com',
+    );
+    expect(originOf({ transport: 'net', host: '::1', port: 8080, protocol: 'http:' })).toBe(
+      'http://[::1]:8080',
+    );
+    expect(originOf({ transport: 'dns', host: 'x.invalid' })).toBeUndefined();
+  });
+
+  it('reads requests by URL, WebSocket ones included', () => {
+    expect(requestTarget('GET', 'wss://ws.invalid/socket', 'websocket')).toEqual({
+      transport: 'websocket',
+      host: 'ws.invalid',
+      port: 443,
+      protocol: 'https:',
+      request: 'WebSocket wss://ws.invalid/socket',
+    });
+    expect(requestTarget('POST', 'http://[::1]:81/x', 'undici')).toMatchObject({ host: '::1', port: 81 });
+    expect(requestTarget('GET', 'file:///etc/passwd', 'fetch')).toBeUndefined();
+  });
+
+  it('says what was tried, by which transport, at which host and port', () => {
+    expect(blockedMessage({ transport: 'tls', host: 'tls.invalid', port: 8443 })).toBe(
+      'a connection to tls.invalid:8443 reached the network layer, but nothing mocks it ' +
+        '(transport: tls, host: tls.invalid, port: 8443).\n' +
+        '  jest-understudy fails every request it does not serve, so a test never depends on the network.\n' +
+        '  For a model provider behind another host, add it to testEnvironmentOptions.understudy.providers.<name>.baseURL.',
+    );
+  });
+});
+
+describe('where a core-module call would connect', () => {
+  it('reads net connect arguments as Node does', () => {
+    const cb = () => {};
+    expect(netTarget([{ host: 'a.invalid', port: '5432' }, cb])).toEqual({
+      host: 'a.invalid',
+      port: 5432,
+      callback: cb,
+    });
+    expect(netTarget([5432, 'a.invalid'])).toEqual({ host: 'a.invalid', port: 5432, callback: undefined });
+    expect(netTarget([80])).toMatchObject({ host: 'localhost', port: 80 });
+    expect(netTarget([[{ host: '[::1]', port: 1 }, null]])).toMatchObject({ host: '::1', port: 1 });
+    expect(netTarget(['/tmp/socket'])).toBeUndefined();
+    expect(netTarget([{ path: '/tmp/socket' }])).toBeUndefined();
+    expect(netTarget([{ host: 'a.invalid', port: 70000 }])).toBeUndefined(); // Node throws on it itself
+  });
+
+  it('reads tls.connect arguments, options merged over port and host', () => {
+    expect(tlsTarget([{ host: 'a.invalid' }])).toMatchObject({ host: 'a.invalid', port: 443 });
+    expect(tlsTarget([8443, 'a.invalid', { servername: 's.invalid' }])).toMatchObject({
+      host: 'a.invalid',
+      port: 8443,
+      servername: 's.invalid',
+    });
+    expect(tlsTarget([{ socket: new net.Socket() }])).toBeUndefined();
+  });
+
+  it('reads http2 authorities: strings, URLs and objects, with default ports', () => {
+    expect(http2Target('https://h2.invalid')).toEqual({ host: 'h2.invalid', port: 443, protocol: 'https:' });
+    expect(http2Target(new URL('http://h2.invalid:8080'))).toEqual({
+      host: 'h2.invalid',
+      port: 8080,
+      protocol: 'http:',
+    });
+    expect(http2Target({ hostname: 'h2.invalid', port: 444 })).toEqual({
+      host: 'h2.invalid',
+      port: 444,
+      protocol: 'https:',
+    });
+    expect(http2Target('ftp://h2.invalid')).toBeUndefined();
+  });
+
+  it("reads dgram's send and connect overloads; no address is loopback", () => {
+    const cb = () => {};
+    expect(dgramSendTarget(['m', 53, 'u.invalid', cb])).toEqual({
+      host: 'u.invalid',
+      port: 53,
+      callback: cb,
+    });
+    expect(dgramSendTarget(['m', 0, 1, 53, 'u.invalid'])).toMatchObject({ host: 'u.invalid', port: 53 });
+    expect(dgramSendTarget(['m', 53, cb])).toBeUndefined();
+    expect(dgramSendTarget(['m', 53])).toBeUndefined();
+    expect(dgramConnectTarget([53, 'u.invalid', cb])).toEqual({ host: 'u.invalid', port: 53, callback: cb });
+    expect(dgramConnectTarget([53])).toBeUndefined();
+  });
+
+  it('reads DNS server addresses', () => {
+    expect(['8.8.8.8', '[2001:db8::1]:53', '::1', '10.0.0.1:5353'].map(hostOfServer)).toEqual([
+      '8.8.8.8',
+      '2001:db8::1',
+      '::1',
+      '10.0.0.1',
+    ]);
+  });
+});
+
+/** A guard context that refuses one loopback port (the test's trap) and records what it refused. */
+function refusing(port: number) {
+  const refused: string[] = [];
+  const context: GuardContext = {
+    decide: (target) =>
+      target.port === port || target.host === 'refused.localhost'
+        ? { action: 'refuse', message: blockedMessage(target) }
+        : { action: 'pass' },
+    refused: (message) => {
+      refused.push(message);
+    },
+    label: (transport) => transport,
+  };
+  return { context, refused };
+}
+
+/** A TCP listener on loopback that counts connections. */
+async function trap() {
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    get connections() {
+      return connections;
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+const undo: Array<() => void> = [];
+afterEach(() => {
+  for (const restore of undo.splice(0).reverse()) restore();
+});
+
+describe('the guards', () => {
+  it('refuse a TCP or TLS connection before connecting: the layer below never runs, the listener sees nothing', async () => {
+    const listener = await trap();
+    const below = jest.fn(net.Socket.prototype.connect);
+    undo.push(
+      patch(net.Socket.prototype, 'connect', () => below as unknown as typeof net.Socket.prototype.connect),
+    );
+    const { context, refused } = refusing(listener.port);
+    undo.push(
+      guardSockets({ ...context, realConnect: below as unknown as typeof net.Socket.prototype.connect }),
+    );
+    const errors = await Promise.all(
+      [net.connect(listener.port, '127.0.0.1'), tls.connect({ host: '127.0.0.1', port: listener.port })].map(
+        (socket) => new Promise<NodeJS.ErrnoException>((resolve) => socket.once('error', resolve)),
+      ),
+    );
+    expect(errors.map((e) => e.code)).toEqual(['ECONNREFUSED', 'ECONNREFUSED']);
+    expect(refused).toEqual([
+      blockedMessage({ transport: 'net', host: '127.0.0.1', port: listener.port }),
+      blockedMessage({ transport: 'tls', host: '127.0.0.1', port: listener.port }),
+    ]);
+    expect(below).not.toHaveBeenCalled();
+    expect(listener.connections).toBe(0);
+    await listener.close();
+  });
+
+  it('refuse http2 before connecting: the session errors and never says it connected', async () => {
+    const listener = await trap();
+    const { context, refused } = refusing(listener.port);
+    undo.push(guardHttp2(context));
+    const session = http2.connect(`http://127.0.0.1:${listener.port}`);
+    const events: string[] = [];
+    session.on('connect', () => events.push('connect'));
+    await new Promise((resolve) =>
+      session.once('error', (e: NodeJS.ErrnoException) => resolve(events.push(e.code!))),
+    );
+    expect(events).toEqual(['ECONNREFUSED']);
+    expect(refused).toHaveLength(1);
+    expect(listener.connections).toBe(0);
+    await listener.close();
+  });
+
+  it('refuse a UDP datagram before Node looks the address up', async () => {
+    const below = jest.fn(dgram.Socket.prototype.send);
+    undo.push(
+      patch(dgram.Socket.prototype, 'send', () => below as unknown as typeof dgram.Socket.prototype.send),
+    );
+    const { context, refused } = refusing(9);
+    undo.push(guardDgram(context));
+    const socket = dgram.createSocket('udp4');
+    const error = await new Promise<Error | null>((resolve) => socket.send('x', 9, '127.0.0.1', resolve));
+    socket.close();
+    expect(error).toMatchObject({ code: 'ECONNREFUSED', syscall: 'send' });
+    expect(refused[0]).toContain('a datagram to 127.0.0.1:9 reached the network layer');
+    expect(below).not.toHaveBeenCalled();
+  });
+
+  it('refuse a DNS lookup and a query, callback and promise APIs, without calling the resolver', async () => {
+    const lookup = jest.fn(dns.lookup);
+    const resolve4 = jest.fn(dns.promises.resolve4);
+    undo.push(patch(dns, 'lookup', () => lookup as unknown as typeof dns.lookup));
+    undo.push(patch(dns.promises, 'resolve4', () => resolve4 as unknown as typeof dns.promises.resolve4));
+    const refused: string[] = [];
+    undo.push(
+      guardDns({
+        decide: (t) =>
+          t.host === 'refused.localhost' || t.port === 53
+            ? { action: 'refuse', message: blockedMessage(t) }
+            : { action: 'pass' },
+        refused: (m) => {
+          refused.push(m);
+        },
+        label: (t) => t,
+      }),
+    );
+    const viaCallback = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      dns.lookup('refused.localhost', (e) => resolve(e)),
+    );
+    const viaPromise = await dns.promises.resolve4('anything.invalid').catch((e: NodeJS.ErrnoException) => e);
+    expect(viaCallback).toMatchObject({ code: 'ENOTFOUND', syscall: 'getaddrinfo' });
+    expect(viaPromise).toMatchObject({ code: 'ECONNREFUSED', syscall: 'query' });
+    expect(refused[0]).toContain('a dns lookup of refused.localhost reached the network layer');
+    expect(refused[1]).toContain('a dns query for anything.invalid reached the network layer');
+    expect(lookup).not.toHaveBeenCalled();
+    expect(resolve4).not.toHaveBeenCalled();
+  });
+
+  it('put back every function and slot they replaced', () => {
+    const replaced = () => [
+      net.Socket.prototype.connect,
+      tls.connect,
+      http2.connect,
+      dgram.Socket.prototype.send,
+      dgram.Socket.prototype.connect,
+      dns.lookup,
+      dns.promises.lookup,
+      dns.Resolver.prototype.resolve4,
+      workerThreads.Worker,
+    ];
+    const before = replaced();
+    const realm: Record<symbol, unknown> = {};
+    const { context } = refusing(1);
+    const restores = [
+      guardSockets({ ...context, realConnect: net.Socket.prototype.connect }),
+      guardHttp2(context),
+      guardDgram(context),
+      guardDns(context),
+      installDispatcher(realm, { dispatch: () => true, close: () => {}, destroy: () => {} }),
+      patchWorker([]),
+    ];
+    expect(replaced().filter((f, i) => f === before[i])).toEqual([]);
+    expect((workerThreads.Worker as unknown as Record<symbol, unknown>)[GUARDED]).toBe(true);
+    expect(DISPATCHER_KEYS.map((key) => typeof realm[key])).toEqual(['object', 'object']);
+    for (const restore of restores.reverse()) restore();
+    expect(replaced()).toEqual(before);
+    expect(Object.getOwnPropertySymbols(realm)).toEqual([]);
+  });
+});
+
+describe("undici's dispatcher", () => {
+  it('refuses a request before connecting, naming it; after close it fails every request', async () => {
+    const undici = require('undici') as typeof import('undici');
+    const listener = await trap();
+    const { context, refused } = refusing(listener.port);
+    const interception = createInterception({
+      ...context,
+      Agent: undici.Agent as unknown as Parameters<typeof createInterception>[0]['Agent'],
+      transport: 'undici',
+    });
+    const dispatcher = interception.dispatcher as unknown as import('undici').Dispatcher;
+    const url = `http://127.0.0.1:${listener.port}/collect`;
+    const first = await undici.request(url, { method: 'POST', body: 'x', dispatcher }).catch((e: Error) => e);
+    await interception.close();
+    const late = await undici.request('http://127.0.0.1:1/late', { dispatcher }).catch((e: Error) => e);
+    expect(first).toMatchObject({ code: 'ECONNREFUSED' });
+    expect(refused).toEqual([
+      blockedMessage({ transport: 'undici', host: '127.0.0.1', port: listener.port, request: `POST ${url}` }),
+    ]);
+    expect((late as Error).message).toContain('the test file had already finished');
+    expect(listener.connections).toBe(0);
+    await listener.close();
+  });
+});
+
+describe('the serving bridge', () => {
+  it('answers a served connection through the hooks, in the async context of the write that sent the request', async () => {
+    const run = new AsyncLocalStorage<string>();
+    const seen: Array<[string, string | undefined, string]> = [];
+    const bridge = await ServingBridge.start(
+      {
+        handle: async (request) => {
+          seen.push([request.url, run.getStore(), await request.text()]);
+          return new Response('served', { headers: { 'x-served': 'yes' } });
+        },
+        unhandled: () => {},
+      },
+      net.Socket.prototype.connect,
+    );
+    const ask = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = new net.Socket();
+        bridge.attach(socket, 'https://api.example.test', 'tls');
+        let data = '';
+        socket.on('data', (chunk) => {
+          data += chunk;
+        });
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: api.example.test\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`,
+        );
+      });
+    const answers = await Promise.all([
+      run.run('first', () => ask('/v1/a')),
+      run.run('second', () => ask('/v1/b')),
+    ]);
+    await bridge.close();
+    expect(
+      answers.map((a) => [a.startsWith('HTTP/1.1 200'), a.includes('x-served: yes'), a.includes('served')]),
+    ).toEqual([
+      [true, true, true],
+      [true, true, true],
+    ]);
+    expect(seen.sort()).toEqual([
+      ['https://api.example.test/v1/a', 'first', 'hi'],
+      ['https://api.example.test/v1/b', 'second', 'hi'],
+    ]);
+  });
+});
+
+describe('worker threads', () => {
+  it('start with the guards installed: their undici dispatcher is the interception one', async () => {
+    const kind = await new Promise((resolve, reject) => {
+      const worker = new workerThreads.Worker(
+        `const { parentPort } = require('node:worker_threads');
+         parentPort.postMessage(globalThis[Symbol.for('undici.globalDispatcher.1')]?.constructor.name);`,
+        { eval: true },
+      );
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    expect(kind).toBe('InterceptionDispatcher');
+  });
+});

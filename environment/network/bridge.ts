@@ -1,0 +1,263 @@
+/**
+ * Serves provider and world hosts to clients that speak HTTP on a socket of their own (undici's
+ * agents, pools and clients, http2): the connection guard connects such a socket here, on
+ * loopback, instead of to the host, and this server hands each request to the runtime as a
+ * WHATWG `Request`, as msw's catch-all does. Requests run in the async context of the client
+ * call that wrote them, so a model call made inside `understudy.run` belongs to that run.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { once } from 'node:events';
+import http from 'node:http';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+
+export interface ServingHooks {
+  handle(request: Request): Promise<Response | undefined> | Response | undefined;
+  /** A request to a served host that nothing answers; the client then sees the connection drop. */
+  unhandled(method: string, url: string, transport: string): void;
+}
+
+type Snapshot = <R>(fn: () => R) => R;
+
+interface Connection {
+  origin: string;
+  transport: string;
+  /** The async context of the client's latest write: the request the server reads next. */
+  context?: Snapshot;
+}
+
+type Connect = typeof net.Socket.prototype.connect;
+
+/** Set by the client side of an HTTP/2 stream, read and dropped by the server side. */
+const CONTEXT_HEADER = 'x-jest-understudy-context';
+
+/** Connection-level headers that neither a `Request` nor HTTP/2 carries. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  CONTEXT_HEADER,
+]);
+
+export class ServingBridge {
+  /** Open client connections, by the local port the server sees as their remote port. */
+  private readonly connections = new Map<number, Connection>();
+  private readonly streamContexts = new Map<string, Snapshot>();
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
+  private streamIds = 0;
+
+  private constructor(
+    private readonly hooks: ServingHooks,
+    private readonly realConnect: Connect,
+    private readonly h1: http.Server,
+    private readonly h2: http2.Http2Server,
+  ) {
+    h1.on('request', (req, res) => this.serve(req, res, this.connections.get(req.socket.remotePort ?? -1)));
+    // Nothing serves WebSocket (or any upgrade) on a provider or world host: the test fails.
+    h1.on('upgrade', (req: http.IncomingMessage, socket: net.Socket) => {
+      const connection = this.connections.get(req.socket.remotePort ?? -1);
+      if (connection) {
+        const url = new URL(req.url ?? '/', connection.origin);
+        if (req.headers.upgrade?.toLowerCase() === 'websocket') {
+          url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
+          hooks.unhandled('GET', url.href, 'websocket');
+        } else hooks.unhandled(req.method ?? 'GET', url.href, connection.transport);
+      }
+      socket.destroy();
+    });
+    h2.on('session', (session) => {
+      this.sessions.add(session);
+      session.once('close', () => this.sessions.delete(session));
+    });
+    h2.on('request', (req, res) => {
+      const id = req.headers[CONTEXT_HEADER];
+      const connection = this.connections.get(req.socket.remotePort ?? -1);
+      const context = typeof id === 'string' ? this.streamContexts.get(id) : undefined;
+      if (typeof id === 'string') this.streamContexts.delete(id);
+      this.serve(req, res, connection && { ...connection, context });
+    });
+  }
+
+  static async start(hooks: ServingHooks, realConnect: Connect): Promise<ServingBridge> {
+    const h1 = http.createServer();
+    const h2 = http2.createServer();
+    await Promise.all([listen(h1), listen(h2)]);
+    return new ServingBridge(hooks, realConnect, h1, h2);
+  }
+
+  /** Connects `socket` (not yet connected) to the HTTP/1.1 server in place of `origin`. */
+  attach(socket: net.Socket, origin: string, transport: string): void {
+    const connection: Connection = { origin, transport };
+    // Every write reaches the stream's `_write`/`_writev`, in the context of the call that flushed it
+    // (clients write through paths that skip the socket's own `write`, e.g. cork/uncork).
+    type Writes = { _write: (...a: unknown[]) => void; _writev?: (...a: unknown[]) => void };
+    const writes = socket as unknown as Writes;
+    for (const key of ['_write', '_writev'] as const) {
+      const original = writes[key];
+      if (typeof original !== 'function') continue;
+      writes[key] = function (this: net.Socket, ...args: unknown[]) {
+        connection.context = AsyncLocalStorage.snapshot();
+        return original.apply(this, args);
+      };
+    }
+    this.open(socket, connection, port(this.h1));
+  }
+
+  /**
+   * `http2.connect` to a served origin: a session with the HTTP/2 server over loopback. Each
+   * stream carries the async context of the `session.request()` call that opened it.
+   */
+  connectHttp2(
+    connect: typeof http2.connect,
+    authority: string | URL,
+    options: http2.SecureClientSessionOptions | undefined,
+    listener: ((session: http2.ClientHttp2Session) => void) | undefined,
+    origin: string,
+    transport: string,
+  ): http2.ClientHttp2Session {
+    const connection: Connection = { origin, transport };
+    const createConnection = () => {
+      const socket = new net.Socket();
+      this.open(socket, connection, port(this.h2));
+      return socket;
+    };
+    const session = connect(authority, { ...options, createConnection }, listener);
+    const request = session.request;
+    const contexts = this.streamContexts;
+    const nextId = () => String(++this.streamIds);
+    session.request = function (this: http2.ClientHttp2Session, headers, streamOptions) {
+      const id = nextId();
+      contexts.set(id, AsyncLocalStorage.snapshot());
+      return request.call(this, { ...headers, [CONTEXT_HEADER]: id }, streamOptions);
+    } as typeof session.request;
+    return session;
+  }
+
+  async close(): Promise<void> {
+    for (const session of this.sessions) session.destroy();
+    this.h1.closeAllConnections();
+    await Promise.all([closed(this.h1), closed(this.h2)]);
+    this.connections.clear();
+    this.streamContexts.clear();
+  }
+
+  private open(socket: net.Socket, connection: Connection, serverPort: number): void {
+    socket.prependOnceListener('connect', () => {
+      const local = socket.localPort!;
+      this.connections.set(local, connection);
+      socket.once('close', () => {
+        if (this.connections.get(local) === connection) this.connections.delete(local);
+      });
+    });
+    (this.realConnect as (options: net.NetConnectOpts) => net.Socket).call(socket, {
+      port: serverPort,
+      host: '127.0.0.1',
+    });
+  }
+
+  private async serve(
+    req: http.IncomingMessage | http2.Http2ServerRequest,
+    res: http.ServerResponse | http2.Http2ServerResponse,
+    connection: Connection | undefined,
+  ): Promise<void> {
+    // Only the guard's own connections are served: anything else on this port is a stranger.
+    if (!connection) return void res.destroy();
+    try {
+      const method = req.method ?? 'GET';
+      const headers = new Headers();
+      const raw = req.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2)
+        if (!raw[i].startsWith(':') && !HOP_BY_HOP.has(raw[i].toLowerCase()))
+          headers.append(raw[i], raw[i + 1]);
+      const body = method === 'GET' || method === 'HEAD' ? undefined : await collect(req);
+      const aborted = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) aborted.abort(new Error('the client closed the connection'));
+      });
+      const request = new Request(connection.origin + req.url, {
+        method,
+        headers,
+        body: body as unknown as BodyInit | undefined,
+        signal: aborted.signal,
+      });
+      const handle = () => this.hooks.handle(request);
+      const response = await (connection.context ? connection.context(handle) : handle());
+      if (!response) {
+        this.hooks.unhandled(request.method, request.url, connection.transport);
+        return void res.destroy();
+      }
+      if (response.type === 'error') return void res.destroy();
+      await respond(req, res, response, method);
+    } catch (error) {
+      // As msw answers a handler that throws: a 500 that says why.
+      if (res.headersSent) return void res.destroy();
+      res.statusCode = 500;
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+      res.end(`jest-understudy could not serve this request: ${(error as Error)?.message ?? error}`);
+    }
+  }
+}
+
+async function respond(
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  res: http.ServerResponse | http2.Http2ServerResponse,
+  response: Response,
+  method: string,
+): Promise<void> {
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie' && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (req.httpVersionMajor < 2 && response.statusText)
+    (res as http.ServerResponse).statusMessage = response.statusText;
+  res.statusCode = response.status;
+  if (!response.body || method === 'HEAD') {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!(res as http.ServerResponse).write(value))
+        await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (res.destroyed) return void reader.cancel().catch(() => {});
+    }
+    res.end();
+  } catch {
+    // A stream that fails midway (a disconnect fault): the client sees the connection drop.
+    res.destroy();
+  }
+}
+
+async function collect(req: AsyncIterable<Buffer | string>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+function listen(server: http.Server | http2.Http2Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      server.unref();
+      resolve();
+    });
+  });
+}
+
+function closed(server: http.Server | http2.Http2Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+const port = (server: http.Server | http2.Http2Server) => (server.address() as AddressInfo).port;

@@ -1,0 +1,136 @@
+/**
+ * undici's global dispatcher, kept under `Symbol.for('undici.globalDispatcher.1')` (and `.2`)
+ * on a realm's global object and shared by every undici copy there: Node's own fetch and
+ * WebSocket on the host, the `undici` package (its `fetch`, `request`, `stream`, `pipeline`,
+ * `WebSocket`) in the sandbox. The interception dispatcher decides each request before a
+ * connection is made, so a refusal names the request: refused ones fail through an agent that
+ * never connects; the rest go on to a real agent, whose connections the socket guard serves
+ * (provider and world hosts) or passes (loopback).
+ */
+import { afterRefusal, type GuardContext } from './guard';
+import { blockedMessage, refusalError, requestTarget, type Target } from './policy';
+
+export const DISPATCHER_KEYS = [
+  Symbol.for('undici.globalDispatcher.1'),
+  Symbol.for('undici.globalDispatcher.2'),
+];
+
+/** The part of undici's Dispatcher this module relies on (Node's bundled undici, 6 or 7). */
+export interface Dispatcher {
+  dispatch(options: DispatchOptions, handler: unknown): boolean;
+  close(...args: unknown[]): unknown;
+  destroy(...args: unknown[]): unknown;
+}
+
+export interface DispatchOptions {
+  origin?: string | URL;
+  path: string;
+  method: string;
+  upgrade?: string | null;
+}
+
+export type AgentClass = new (options?: { connect?: unknown }) => Dispatcher;
+
+/**
+ * Node's bundled undici `Agent`, from the host's global dispatcher. Node creates it when its
+ * fetch first runs: a `data:` fetch makes it exist without a connection.
+ */
+export function bundledAgent(): AgentClass {
+  const host = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
+  if (host[DISPATCHER_KEYS[0]] === undefined) void fetch('data:,').catch(() => {});
+  const agent = host[DISPATCHER_KEYS[0]] as object | undefined;
+  // Node's Agent, or a subclass host code installed.
+  for (let proto = agent && Object.getPrototypeOf(agent); proto; proto = Object.getPrototypeOf(proto))
+    if (proto.constructor?.name === 'Agent') return proto.constructor as AgentClass;
+  throw new Error(
+    "jest-understudy: could not find undici's Agent behind Node's fetch; the network cannot be contained",
+  );
+}
+
+export interface InterceptionOptions extends GuardContext {
+  Agent: AgentClass;
+  /** How requests through this dispatcher are named in failures (`undici`, `fetch`, `worker fetch`). */
+  transport: string;
+}
+
+export interface Interception {
+  dispatcher: Dispatcher;
+  /** Closes the real agent: from then on every request fails, without a connection. */
+  close(): Promise<void>;
+}
+
+/** A dispatcher object for one realm, with the agents it owns. */
+export function createInterception(options: InterceptionOptions): Interception {
+  const { Agent } = options;
+  const inner = new Agent();
+  let closed = false;
+  // Never connects (and holds no socket): each attempt fails with the refusal error, through
+  // undici's own handler plumbing, whichever handler API the caller's undici speaks.
+  const refusing = new Agent({
+    connect: (opts: { hostname: string; port: string; protocol: string }, callback: (e: Error) => void) => {
+      const port = Number(opts.port) || (opts.protocol === 'http:' ? 80 : 443);
+      const error = refusalError({ transport: options.transport, host: opts.hostname, port });
+      if (closed) error.message = `${error.message}; the test file had already finished`;
+      callback(error);
+    },
+  });
+  const Base = Object.getPrototypeOf(Object.getPrototypeOf(Agent.prototype))
+    .constructor as new () => Dispatcher;
+  class InterceptionDispatcher extends Base {
+    dispatch(opts: DispatchOptions, handler: unknown): boolean {
+      // A request still being made after the file's teardown: an error, never the network.
+      if (closed) return refusing.dispatch(opts, handler);
+      const target = targetOf(opts, options.transport);
+      const verdict = target ? options.decide(target) : { action: 'pass' as const };
+      // Nothing serves WebSocket on a provider or world host.
+      if (verdict.action === 'pass' || (verdict.action === 'serve' && target?.transport !== 'websocket'))
+        return inner.dispatch(opts, handler);
+      const message = verdict.action === 'refuse' ? verdict.message : blockedMessage(target!);
+      afterRefusal(options, message, () => refusing.dispatch(opts, handler));
+      return true;
+    }
+
+    close(...args: unknown[]): unknown {
+      return inner.close(...args);
+    }
+
+    destroy(...args: unknown[]): unknown {
+      return inner.destroy(...args);
+    }
+  }
+  const dispatcher = new InterceptionDispatcher();
+  return {
+    dispatcher,
+    async close() {
+      closed = true;
+      await Promise.allSettled([inner.destroy()]);
+    },
+  };
+}
+
+function targetOf(opts: DispatchOptions, transport: string): Target | undefined {
+  let url: URL;
+  try {
+    url = new URL(opts.path, String(opts.origin));
+  } catch {
+    return undefined;
+  }
+  if (opts.upgrade !== 'websocket') return requestTarget(opts.method, url.href, transport);
+  // undici opens a WebSocket with an http(s) request; the failure names the ws(s) URL.
+  url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
+  return requestTarget('GET', url.href, transport.replace(/[^ ]+$/, 'websocket'));
+}
+
+/** Puts `dispatcher` in a realm's global slots; returns what puts the previous ones back. */
+export function installDispatcher(realm: object, dispatcher: Dispatcher): () => void {
+  const slots = realm as Record<symbol, unknown>;
+  const previous = DISPATCHER_KEYS.map((key) => ({ key, own: Object.hasOwn(slots, key), value: slots[key] }));
+  for (const key of DISPATCHER_KEYS) slots[key] = dispatcher;
+  return () => {
+    for (const { key, own, value } of previous) {
+      const descriptor = Object.getOwnPropertyDescriptor(slots, key);
+      if (!own && descriptor?.configurable) delete slots[key];
+      else slots[key] = value;
+    }
+  };
+}

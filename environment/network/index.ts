@@ -1,0 +1,96 @@
+/**
+ * Replay never leaves the process: this contains every transport of the test file's thread
+ * (and of the workers it starts) behind one network policy. Provider and world hosts are
+ * served by the runtime whichever client reaches them; loopback passes; anything else fails
+ * the test with a message naming the host, the port and the transport, and its caller gets a
+ * network error without a DNS query or a SYN leaving the process.
+ *
+ * Set up and torn down once per test file, in this order: msw (environment/msw.ts), then the
+ * guards around it; torn down the other way round, so nothing patched outlives the file.
+ */
+import dns from 'node:dns';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { UpstreamRequest } from '../../src/runtime/bridge';
+import { startInterception } from '../msw';
+import { ServingBridge } from './bridge';
+import { bundledAgent, createInterception, installDispatcher } from './dispatcher';
+import { blockedMessage, createPolicy, defaultRules, requestTarget, type Target } from './policy';
+import { containThread, type ThreadContainment } from './thread';
+import { createUpstream, type Upstream } from './upstream';
+import { listenForWorkerReports, preloadArgs } from './workers';
+
+export interface ContainmentHooks {
+  /** Serves a request or returns undefined when nothing in the runtime owns it. */
+  handle(request: Request): Promise<Response | undefined> | Response | undefined;
+  /** Whether the runtime serves this origin (`https://api.openai.com`): provider and world hosts. */
+  serves(origin: string): boolean;
+  /** Fails the current test (drained at its end). */
+  fail(message: string): void;
+}
+
+export interface Containment {
+  /** The host's fetch as msw patched it: the sandbox's fetch for what the runtime does not serve. */
+  fetch: typeof fetch;
+  /** Record and live modes: the real provider, past every interception. */
+  upstream(request: UpstreamRequest): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function contain(hooks: ContainmentHooks, sandbox: object): Promise<Containment> {
+  bundledAgent(); // before msw patches fetch: Node creates its agent on its first fetch
+  const real = { connect: net.Socket.prototype.connect, tlsConnect: tls.connect, lookup: dns.lookup, fetch };
+  const policy = createPolicy(defaultRules(hooks.serves));
+  const context = {
+    decide: (target: Target) => policy.decide(target),
+    refused: (message: string) => hooks.fail(message),
+    label: (transport: string) => transport,
+  };
+  const bridge = await ServingBridge.start(
+    {
+      handle: hooks.handle,
+      unhandled: (method, url, transport) => {
+        const target = requestTarget(method, url, transport);
+        if (target) hooks.fail(blockedMessage(target));
+      },
+    },
+    real.connect,
+  );
+  let interception: Awaited<ReturnType<typeof startInterception>> | undefined;
+  let thread: ThreadContainment | undefined;
+  let upstream: Upstream | undefined;
+  const closeAll = async () => {
+    await thread?.close();
+    interception?.close();
+    await Promise.allSettled([upstream?.close(), bridge.close()]);
+  };
+  try {
+    interception = await startInterception({
+      handle: hooks.handle,
+      decide: context.decide,
+      fail: hooks.fail,
+    });
+    thread = containThread({
+      ...context,
+      realm: globalThis,
+      fetchTransport: 'fetch',
+      preload: preloadArgs(),
+      realConnect: real.connect,
+      bridge,
+    });
+    // The sandbox is its own realm: the undici package there looks for its dispatcher on the sandbox
+    // global. It stays there, closed, after teardown (the sandbox goes with its file): an undici call
+    // the file left running then fails instead of finding no dispatcher, or creating a real one.
+    const inSandbox = createInterception({ ...context, Agent: thread.Agent, transport: 'undici' });
+    installDispatcher(sandbox, inSandbox.dispatcher);
+    thread.patches.add(() => void inSandbox.close());
+    thread.patches.add(listenForWorkerReports(hooks.fail));
+    upstream = createUpstream(thread.Agent, real);
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  const { fetch: mswFetch } = interception;
+  const realUpstream = upstream;
+  return { fetch: mswFetch, upstream: (request) => realUpstream.fetch(request), close: closeAll };
+}

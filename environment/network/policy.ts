@@ -1,0 +1,143 @@
+/**
+ * The one network policy every transport asks before anything leaves the process: is this
+ * connection served (a provider or world host, answered by the runtime), passed through, or
+ * refused (the test fails, the caller gets a network error)? Pure: no I/O, no patching.
+ *
+ * The decision is an ordered list of rules; the first that has an opinion wins. More rules
+ * (ports of servers in this process, `network.allow` patterns) slot in before the last one.
+ */
+import { isIP } from 'node:net';
+
+/**
+ * How the agent tried to reach the host: `fetch` (the sandbox's global fetch), `http`
+ * (node:http/https), `undici`, `websocket`, `net`, `tls`, `http2`, `dgram`, `dns`; a worker
+ * thread prefixes its own (`worker fetch`).
+ */
+export type Transport = string;
+
+export interface Target {
+  transport: Transport;
+  /** Host name or IP address as the caller gave it (no brackets). */
+  host: string;
+  /** Absent for a DNS query. */
+  port?: number;
+  /** The scheme the connection speaks, when it is HTTP: served hosts are matched by origin. */
+  protocol?: 'http:' | 'https:';
+  /** The request, when one is known (`POST https://tracker.invalid/v1/chat`). */
+  request?: string;
+  /** What was attempted, when it is not a request or a connection (`a dns lookup of tracker.invalid`). */
+  subject?: string;
+}
+
+export type Verdict = { action: 'serve' } | { action: 'pass' } | { action: 'refuse'; message: string };
+
+/** A rule decides or abstains (undefined). */
+export type Rule = (target: Target) => 'serve' | 'pass' | 'refuse' | undefined;
+
+export interface NetworkPolicy {
+  decide(target: Target): Verdict;
+}
+
+export function createPolicy(
+  rules: Rule[],
+  explain: (target: Target) => string = blockedMessage,
+): NetworkPolicy {
+  return {
+    decide(target) {
+      for (const rule of rules) {
+        const action = rule(target);
+        if (action === 'refuse') break;
+        if (action) return { action };
+      }
+      return { action: 'refuse', message: explain(target) };
+    },
+  };
+}
+
+/** Served hosts first (even on loopback: a local model server configured as a provider is mocked), then loopback. */
+export function defaultRules(serves: (origin: string) => boolean): Rule[] {
+  return [servedRule(serves), loopbackRule];
+}
+
+export function servedRule(serves: (origin: string) => boolean): Rule {
+  return (target) => {
+    const origin = originOf(target);
+    return origin !== undefined && serves(origin) ? 'serve' : undefined;
+  };
+}
+
+export const loopbackRule: Rule = (target) => (isLoopback(target.host) ? 'pass' : undefined);
+
+/** `https://api.openai.com`, normalized as `new URL(base).origin` is (default port dropped, IPv6 bracketed). */
+export function originOf(target: Target): string | undefined {
+  if (!target.protocol || target.port === undefined) return undefined;
+  const host = isIP(target.host) === 6 ? `[${target.host}]` : target.host;
+  try {
+    return new URL(`${target.protocol}//${host}:${target.port}`).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A request by URL (`GET https://…`, `ws://` and `wss://` for WebSocket). */
+export function requestTarget(method: string, url: string, transport: Transport): Target | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const websocket = u.protocol === 'ws:' || u.protocol === 'wss:';
+  if (!websocket && u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  const protocol = u.protocol === 'http:' || u.protocol === 'ws:' ? 'http:' : 'https:';
+  return {
+    transport,
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(u.port) || (protocol === 'http:' ? 80 : 443),
+    protocol,
+    request: `${websocket ? 'WebSocket' : method} ${u.href}`,
+  };
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`: addresses that never leave the machine. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === 'localhost.') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || /^(0+:){7}0*1$/.test(h) || /^::ffff:127\./.test(h);
+  return false;
+}
+
+export function hostPort(target: Target): string {
+  const host = isIP(target.host) === 6 ? `[${target.host}]` : target.host;
+  return target.port === undefined ? host : `${host}:${target.port}`;
+}
+
+/** The failure a refused target gives the test: what was tried, by which transport, and what would serve it. */
+export function blockedMessage(target: Target): string {
+  const subject = target.request ?? target.subject ?? `a connection to ${hostPort(target)}`;
+  const where = [`transport: ${target.transport}`, `host: ${target.host}`];
+  if (target.port !== undefined) where.push(`port: ${target.port}`);
+  return (
+    `${subject} reached the network layer, but nothing mocks it (${where.join(', ')}).\n` +
+    '  jest-understudy fails every request it does not serve, so a test never depends on the network.\n' +
+    '  For a model provider behind another host, add it to testEnvironmentOptions.understudy.providers.<name>.baseURL.'
+  );
+}
+
+/** The error the caller sees for a refused connection: a refused connect, as a network would give it. */
+export function refusalError(
+  target: Target,
+  code = 'ECONNREFUSED',
+  syscall = 'connect',
+): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException & { address?: string; port?: number } = new Error(
+    `${syscall} ${code} ${hostPort(target)}: jest-understudy blocked this ${target.transport} ` +
+      'connection (replay never reaches the network)',
+  );
+  error.code = code;
+  error.syscall = syscall;
+  error.address = target.host;
+  if (target.port !== undefined) error.port = target.port;
+  return error;
+}

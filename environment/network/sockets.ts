@@ -1,0 +1,156 @@
+/**
+ * The connection layer: every TCP connection of the process (net, tls, and what is built on
+ * them: undici's own agents, http, http2, ws) calls `net.Socket.prototype.connect`, and TLS
+ * ones start in `tls.connect`. The guard decides there, before Node looks a name up or sends
+ * a SYN: a served host is connected to the serving bridge instead, loopback goes on, anything
+ * else fails the test and the socket errors without ever connecting.
+ *
+ * msw 3 intercepts at the same prototype method and answers node:http requests there. The
+ * guard wraps it: sockets a `http.request` opens go to msw (whose catch-all applies the same
+ * policy), the guard's own sockets skip it.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+import { afterRefusal, type GuardContext, Patches, patch } from './guard';
+import { blockedMessage, originOf, refusalError, type Target } from './policy';
+import { netTarget, tlsTarget } from './targets';
+
+type Connect = typeof net.Socket.prototype.connect;
+
+export interface SocketGuardOptions extends GuardContext {
+  /** Node's own `connect`, below any interceptor. */
+  realConnect: Connect;
+  /** Connects a plain socket to the serving bridge in place of a served origin (the test's thread only). */
+  attach?: (socket: net.Socket, origin: string, transport: string) => void;
+}
+
+let internal = 0;
+
+/** Runs `open` with the guard out of the way: the bridge's and the real upstream's own connections. */
+export function asInternal<T>(open: () => T): T {
+  internal++;
+  try {
+    return open();
+  } finally {
+    internal--;
+  }
+}
+
+export function guardSockets(options: SocketGuardOptions): () => void {
+  const patches = new Patches();
+  const { realConnect, attach } = options;
+  const next = net.Socket.prototype.connect;
+  // With msw 3 a node:http request is answered on its socket: leave those sockets to msw.
+  const mswSockets = next !== realConnect;
+  let clientRequests = 0;
+  const toMsw = () => mswSockets && clientRequests > 0;
+
+  const refuse = (socket: net.Socket, target: Target, message: string) => {
+    afterRefusal(options, message, () => socket.destroy(refusalError(target)));
+    return socket;
+  };
+
+  patches.add(
+    patch(
+      net.Socket.prototype,
+      'connect',
+      () =>
+        function connect(this: net.Socket, ...args: unknown[]) {
+          if (internal > 0) return realConnect.apply(this, args as Parameters<Connect>);
+          if (toMsw()) return next.apply(this, args as Parameters<Connect>);
+          const endpoint = netTarget(args);
+          if (!endpoint) return next.apply(this, args as Parameters<Connect>);
+          const secure = this instanceof tls.TLSSocket;
+          const target: Target = {
+            transport: options.label(secure ? 'tls' : 'net'),
+            host: endpoint.host,
+            port: endpoint.port,
+            protocol: secure ? 'https:' : 'http:',
+          };
+          const verdict = options.decide(target);
+          if (verdict.action === 'pass') return next.apply(this, args as Parameters<Connect>);
+          if (verdict.action === 'serve' && attach && !secure) {
+            if (endpoint.callback) this.once('connect', endpoint.callback);
+            attach(this, originOf(target)!, target.transport);
+            return this;
+          }
+          // A TLS socket not opened by tls.connect cannot be served: it would handshake with the bridge.
+          return refuse(this, target, verdict.action === 'refuse' ? verdict.message : blockedMessage(target));
+        } as Connect,
+    ),
+  );
+
+  patches.add(
+    patch(
+      tls,
+      'connect',
+      (nextTls) =>
+        function connect(this: unknown, ...args: unknown[]) {
+          const endpoint = internal > 0 || toMsw() || !attach ? undefined : tlsTarget(args);
+          const target: Target | undefined = endpoint && {
+            transport: options.label('tls'),
+            host: endpoint.host,
+            port: endpoint.port,
+            protocol: 'https:',
+          };
+          // Passed and refused connections are decided again, and acted on, by the socket's own connect.
+          if (!target || !endpoint || options.decide(target).action !== 'serve')
+            return (nextTls as (...a: unknown[]) => tls.TLSSocket).apply(this, args);
+          const socket = servedTlsSocket(endpoint.servername ?? endpoint.host);
+          socket.once('connect', () => socket.emit('secureConnect'));
+          if (endpoint.callback) socket.once('secureConnect', endpoint.callback);
+          attach!(socket, originOf(target)!, target.transport);
+          return socket;
+        } as typeof tls.connect,
+    ),
+  );
+
+  if (mswSockets) {
+    const counted = <F extends (...a: any[]) => unknown>(f: F) =>
+      function (this: unknown, ...args: unknown[]) {
+        clientRequests++;
+        try {
+          return f.apply(this, args);
+        } finally {
+          clientRequests--;
+        }
+      } as unknown as F;
+    for (const module of [http, https]) {
+      patches.add(patch(module, 'request', counted));
+      patches.add(patch(module, 'get', counted));
+    }
+  }
+  return () => patches.restore();
+}
+
+/**
+ * A plain socket that passes for a TLS one: the bridge speaks HTTP in the clear, and the client
+ * (undici's connector, https) reads what a verified TLS socket would tell it.
+ */
+function servedTlsSocket(servername: string): tls.TLSSocket {
+  const socket = new net.Socket() as net.Socket & Record<string, unknown>;
+  Object.assign(socket, {
+    encrypted: true,
+    authorized: true,
+    authorizationError: null,
+    alpnProtocol: false,
+    servername,
+    getPeerCertificate: () => ({}),
+    getCertificate: () => null,
+    getProtocol: () => 'TLSv1.3',
+    getCipher: () => ({
+      name: 'TLS_AES_128_GCM_SHA256',
+      standardName: 'TLS_AES_128_GCM_SHA256',
+      version: 'TLSv1.3',
+    }),
+    getSession: () => undefined,
+    getTLSTicket: () => undefined,
+    isSessionReused: () => false,
+    setServername: () => {},
+    setMaxSendFragment: () => true,
+    exportKeyingMaterial: () => Buffer.alloc(0),
+  });
+  return socket as unknown as tls.TLSSocket;
+}

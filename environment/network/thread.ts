@@ -1,0 +1,68 @@
+/**
+ * Installs every guard of one thread (the test file's, or a worker's): sockets, TLS, http2,
+ * UDP, DNS, undici's global dispatcher and `Worker`. Returns what undoes them all.
+ */
+import net from 'node:net';
+import type { ServingBridge } from './bridge';
+import { guardDgram } from './dgram';
+import { type AgentClass, bundledAgent, createInterception, installDispatcher } from './dispatcher';
+import { guardDns } from './dns';
+import { type GuardContext, Patches } from './guard';
+import { guardHttp2 } from './http2';
+import { guardSockets } from './sockets';
+import { patchWorker } from './workers';
+
+export interface ThreadOptions extends GuardContext {
+  /** The thread's global object, where Node's own fetch and WebSocket find their dispatcher. */
+  realm: object;
+  /** How requests through the realm's dispatcher are named (`fetch`, `worker fetch`). */
+  fetchTransport: string;
+  /** What `new Worker()` appends to the worker's execArgv. */
+  preload: string[];
+  /** Node's own connect, when another interceptor (msw 3) already wraps the prototype's. */
+  realConnect?: typeof net.Socket.prototype.connect;
+  /** Serves provider and world hosts (the test's thread only). */
+  bridge?: ServingBridge;
+}
+
+export interface ThreadContainment {
+  Agent: AgentClass;
+  patches: Patches;
+  /** Undoes the patches, then closes the agents they used. */
+  close(): Promise<void>;
+}
+
+export function containThread(options: ThreadOptions): ThreadContainment {
+  const { bridge } = options;
+  const context: GuardContext = { decide: options.decide, refused: options.refused, label: options.label };
+  const Agent = bundledAgent();
+  const patches = new Patches();
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    patches.add(
+      guardSockets({
+        ...context,
+        realConnect: options.realConnect ?? net.Socket.prototype.connect,
+        attach: bridge && ((socket, origin, transport) => bridge.attach(socket, origin, transport)),
+      }),
+    );
+    patches.add(guardHttp2({ ...context, serve: bridge && ((...args) => bridge.connectHttp2(...args)) }));
+    patches.add(guardDgram(context));
+    patches.add(guardDns(context));
+    const interception = createInterception({ ...context, Agent, transport: options.fetchTransport });
+    closers.push(interception.close);
+    patches.add(installDispatcher(options.realm, interception.dispatcher));
+    patches.add(patchWorker(options.preload));
+  } catch (error) {
+    patches.restore();
+    throw error;
+  }
+  return {
+    Agent,
+    patches,
+    async close() {
+      patches.restore();
+      await Promise.allSettled(closers.splice(0).map((close) => close()));
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Record and live modes send model calls to the real provider. Those connections are the
+ * environment's own: they skip the guard, msw and the patched DNS lookup, and go out through
+ * Node's own connect and TLS, with undici's agent on top.
+ */
+import type dns from 'node:dns';
+import net, { isIP } from 'node:net';
+import type tls from 'node:tls';
+import type { UpstreamRequest } from '../../src/runtime/bridge';
+import type { Dispatcher } from './dispatcher';
+import { asInternal } from './sockets';
+
+export interface RealNetwork {
+  connect: typeof net.Socket.prototype.connect;
+  tlsConnect: typeof tls.connect;
+  lookup: typeof dns.lookup;
+  /** The host's fetch before msw patched it. */
+  fetch: typeof fetch;
+}
+
+interface ConnectOptions {
+  hostname: string;
+  port: string;
+  protocol: string;
+  servername?: string;
+}
+
+export interface Upstream {
+  fetch(request: UpstreamRequest): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export function createUpstream(
+  Agent: new (options: { connect: unknown }) => Dispatcher,
+  real: RealNetwork,
+): Upstream {
+  const connect = (opts: ConnectOptions, callback: (error: Error | null, socket?: net.Socket) => void) => {
+    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const secure = opts.protocol === 'https:';
+    const port = Number(opts.port) || (secure ? 443 : 80);
+    let settled = false;
+    const done = (error: Error | null, socket?: net.Socket) => {
+      if (settled) return;
+      settled = true;
+      callback(error, socket);
+    };
+    let socket: net.Socket;
+    if (secure) {
+      const servername = opts.servername ?? (isIP(host) ? undefined : host);
+      socket = asInternal(() =>
+        real.tlsConnect({ host, port, servername, ALPNProtocols: ['http/1.1'], lookup: real.lookup }),
+      );
+      socket.once('secureConnect', () => done(null, socket));
+    } else {
+      socket = new net.Socket();
+      (real.connect as (options: net.NetConnectOpts) => net.Socket).call(socket, {
+        host,
+        port,
+        lookup: real.lookup,
+      });
+      socket.once('connect', () => done(null, socket));
+    }
+    socket.setNoDelay(true);
+    socket.once('error', (error) => done(error));
+    return socket;
+  };
+  const agent = new Agent({ connect });
+  return {
+    fetch(r) {
+      const init: RequestInit & { dispatcher: Dispatcher } = {
+        method: r.method,
+        headers: r.headers,
+        signal: r.signal ?? null,
+        dispatcher: agent,
+      };
+      if (r.method !== 'GET' && r.method !== 'HEAD') init.body = r.body;
+      return real.fetch(r.url, init);
+    },
+    async close() {
+      await Promise.resolve(agent.destroy()).catch(() => {});
+    },
+  };
+}
