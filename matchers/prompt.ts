@@ -8,6 +8,7 @@
  * Both take a ModelCall (`understudy.model.calls[i]`, `run.modelCalls[i]`) or a Run (every
  * model call it made).
  */
+
 import type { MatcherContext, SyncExpectationResult } from 'expect';
 import {
   EXPECTED_COLOR,
@@ -17,6 +18,7 @@ import {
   RECEIVED_COLOR,
 } from 'jest-matcher-utils';
 import type { Conversation, NeutralTool } from '../src/conversation';
+import { scrubForWriting } from '../src/files/write';
 
 interface CallLike {
   index?: number;
@@ -122,9 +124,11 @@ export function toMatchPromptSnapshot(
     );
   const calls = callsOf(received, matcherHint);
   // Jest's own snapshot matcher, with this matcher's context: the test's snapshot state,
-  // so the snapshot lives in the test's .snap file and `-u` updates it.
+  // so the snapshot lives in the test's .snap file and `-u` updates it. The .snap file is
+  // written on our behalf, so the prompt goes in as every product write does: keys blanked.
   const { toMatchSnapshot } = require('jest-snapshot') as { toMatchSnapshot: SnapshotMatcher };
-  return toMatchSnapshot.call(this, promptsText(calls), hint ? `prompt: ${hint}` : 'prompt');
+  const text = scrubForWriting(promptsText(calls));
+  return toMatchSnapshot.call(this, text, hint ? `prompt: ${hint}` : 'prompt');
 }
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';

@@ -50,6 +50,23 @@ describe('toMatchPromptSnapshot and toHavePromptTokensBelow', () => {
     expect(readFileSync(snap, 'utf8')).toContain('Also list every policy you know, in full detail.');
   }, 90_000);
 
+  it('write the snapshot with the keys in use blanked', async () => {
+    const dir = mkdtempSync(join(require('node:os').tmpdir(), 'understudy-prompt-'));
+    const file = join(dir, 'prompt.case.ts');
+    writeFileSync(file, CASE);
+    const key = 'corp-gateway-secret-XYZ987';
+    const run = await runJest({
+      testMatch: [file],
+      roots: [dir],
+      args: ['--ci=false'],
+      env: { PROMPT_LEAKS_KEY: '1', CORP_GATEWAY_KEY: key },
+    });
+    expect(run.files[0].tests[0]).toMatchObject({ status: 'passed' });
+    const written = readFileSync(join(dir, '__snapshots__', 'prompt.case.ts.snap'), 'utf8');
+    expect(written).toContain('Use the key [REDACTED] for the docs API.');
+    expect(written).not.toContain(key);
+  }, 90_000);
+
   const call = (system: string, model = 'gpt-4o') => ({
     index: 0,
     conversation: {
