@@ -8,7 +8,7 @@
  * stripping, which cannot resolve extensionless runtime imports.
  */
 import type { ContractRule } from '../src/contracts/rules';
-import type { JsonSchema } from '../src/fixtures/fixtures.schema';
+import type { JsonSchema } from '../src/file-format/json-schema';
 import type { UnderstudyOptions } from '../src/runtime/bridge';
 
 type Described<K extends PropertyKey> = Record<K, JsonSchema & { description: string }>;

@@ -6,11 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { FileIssue } from '../fixtures/errors';
+import type { FileIssue } from '../file-format/issue';
 import { FixtureFileError } from '../fixtures/errors';
-import { formatOf } from '../fixtures/format';
+import { formatOf, parseFixtureText } from '../fixtures/format';
 import { loadFixtures } from '../fixtures/load';
-import { parseFixtureText } from '../fixtures/parse';
 import { readGoldenFile } from '../golden/load';
 
 export type FileKind = 'fixtures' | 'cassette' | 'golden' | 'world';

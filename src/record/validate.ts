@@ -4,12 +4,11 @@
  * metadata that says what the recording was made against.
  */
 import { readFileSync } from 'node:fs';
+import type { FileIssue } from '../file-format/issue';
+import { formatPath, type PathSegment } from '../file-format/json-path';
+import { createLocator } from '../file-format/locate';
 import { findSecretInUse } from '../files/secrets';
-import type { FileIssue } from '../fixtures/errors';
-import { formatOf } from '../fixtures/format';
-import { formatPath, type PathSegment } from '../fixtures/json-path';
-import { createLocator } from '../fixtures/locate';
-import { parseFixtureText } from '../fixtures/parse';
+import { formatOf, parseFixtureText } from '../fixtures/format';
 import { scrubText } from '../redact';
 
 export type CassetteIssueCode = 'CASSETTE_SECRET' | 'CASSETTE_METADATA';

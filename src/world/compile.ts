@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../ajv';
-import { formatPath, type PathSegment, pointerToSegments } from '../fixtures/json-path';
+import { formatPath, type PathSegment, pointerToSegments } from '../file-format/json-path';
 import { PROVIDERS } from '../providers/registry';
 import { type BuiltinDef, builtinCodes, type CompiledBehavior } from './behaviors';
 import { closest, didYouMean } from './dialect';
