@@ -9,7 +9,7 @@
  */
 import type { ContractRule } from '../src/contracts/rules';
 import type { JsonSchema } from '../src/file-format/json-schema';
-import type { UnderstudyOptions } from '../src/runtime/bridge';
+import type { UnderstudyOptions } from '../src/options';
 
 type Described<K extends PropertyKey> = Record<K, JsonSchema & { description: string }>;
 

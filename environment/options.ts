@@ -4,9 +4,9 @@ import { globSync } from 'tinyglobby';
 import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../src/file-format/issues';
 import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
+import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
-import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/runtime/bridge';
 import { schemaValidator } from '../src/validators';
 import { optionsSchema } from './options.schema';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { type DrillSetup, mockTool, runDrills, ToolMockError, understudy } from 'jest-understudy';
-import { getRuntime } from '../../src/runtime/runtime';
+import { getRuntime } from '../../src/sandbox/runtime';
 
 jest.mock('../../fixtures/worlds/behaviors/stamp', () => ({ stamp: () => 'stamp from a jest.mock' }));
 
@@ -95,8 +95,15 @@ describe('seed 000 · State, reset and evidence', () => {
     );
     expect(understudy.world.state['record-store'].records['record-1'].version).toBe(1);
     expect(drainFailures()).toEqual([
-      'World defect: the behavior of record-store/records.save threw Error: the disk is on fire',
-      'World defect: the behavior of record-store/records.save failed with "EXPLODED", which the operation does not declare (it has "BUSY", "TOO_LONG", "LOCKED")',
+      {
+        code: 'BEHAVIOR_ERROR',
+        message: 'World defect: the behavior of record-store/records.save threw Error: the disk is on fire',
+      },
+      {
+        code: 'BEHAVIOR_ERROR',
+        message:
+          'World defect: the behavior of record-store/records.save failed with "EXPLODED", which the operation does not declare (it has "BUSY", "TOO_LONG", "LOCKED")',
+      },
     ]);
   });
 
@@ -371,10 +378,11 @@ describe('seed 000 · Interception boundaries', () => {
     });
     expect(wrongMethod.status).toBe(405);
     const failures = drainFailures();
-    expect(failures[0]).toContain(
+    expect(failures.map((f) => f.code)).toEqual(['UNKNOWN_OPERATION', 'UNKNOWN_OPERATION']);
+    expect(failures[0].message).toContain(
       'GET https://records.example.test/v1/nothing-here: package "record-store" of the world has no such route',
     );
-    expect(failures[0]).toContain('GET /records/{id} (records.get)');
-    expect(failures[1]).toContain('does not accept POST (it accepts GET, PUT, DELETE)');
+    expect(failures[0].message).toContain('GET /records/{id} (records.get)');
+    expect(failures[1].message).toContain('does not accept POST (it accepts GET, PUT, DELETE)');
   });
 });

@@ -332,6 +332,12 @@ export const ERROR_CODES = {
     meaning: '`understudy report` was given a file that is not a jest-understudy trace.',
     action: 'Pass a `.trace.json` file the environment wrote.',
   },
+  TRACE_WRITTEN: {
+    area: 'traces',
+    meaning:
+      "Not a failure of its own: the test failed and its first error could not take the trace's path, so this entry names it.",
+    action: 'Open the trace and timeline it names.',
+  },
   TRACE_WRITE_FAILED: {
     area: 'traces',
     meaning: "A failing test's trace or timeline could not be written (the test's own failure is kept).",

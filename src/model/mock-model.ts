@@ -3,9 +3,8 @@ import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../con
 import { matchKeysOf } from '../conversation';
 import { UnderstudyError } from '../errors';
 import type { FixtureArgument } from '../fixtures/argument';
-import type { Fixture, FixtureChaos } from '../fixtures/types';
-import type { RedactHook } from '../record/build';
-import type { ModelCall } from '../run/types';
+import type { Fixture, FixtureChaos, RedactHook } from '../fixtures/types';
+import type { ModelCall } from './call';
 import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';

@@ -6,11 +6,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { formatOf, parseFixtureText } from '../fixtures/format';
 import { loadFixtures } from '../fixtures/load';
+import { cassetteMetadata } from '../fixtures/metadata';
 import type { Fixture } from '../fixtures/types';
 import { validateFixtureFile } from '../fixtures/validate';
 import { writeFixtures } from '../fixtures/write';
 import type { RecordedCall } from './build';
-import { cassetteMetadata } from './metadata';
 
 export { cassettePathOf } from './paths';
 
