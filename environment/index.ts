@@ -3,7 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
-import { type ErrorCode, isUnderstudyError, UnderstudyError } from '../src/errors';
+import { type ErrorCode, isUnderstudyError, markError, UnderstudyError } from '../src/errors';
 import { urlOf } from '../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../src/files/secrets';
 import { scrubForWriting } from '../src/files/write';
@@ -132,7 +132,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     // Test-realm intrinsics, kept so a call after teardown still gets an error the caller can catch.
     const { Promise: SandboxPromise, TypeError: SandboxTypeError } = this.global;
     const fetch = (input: unknown, init?: unknown) => {
-      if (this.closed) return SandboxPromise.reject(new SandboxTypeError(this.afterTeardown(input)));
+      if (this.closed)
+        return SandboxPromise.reject(
+          markError(new SandboxTypeError(this.afterTeardown(input)), 'FETCH_AFTER_TEARDOWN'),
+        );
       return (
         (bridge.runtime ?? bridge.loadRuntime?.())?.handleFetch(input, init) ??
         mswFetch(input as RequestInfo, init as RequestInit)

@@ -12,7 +12,8 @@ export type {
   NeutralUsage,
   ProviderId,
 } from './conversation';
-export { type ErrorCode, UnderstudyError } from './errors';
+export { type ErrorCode, isUnderstudyError, UnderstudyError } from './errors';
+export { type FileIssue, FileIssuesError } from './file-format/issue';
 
 import { lazyFunction } from './lazy';
 

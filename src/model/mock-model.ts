@@ -215,7 +215,10 @@ export class MockModel {
    */
   normalize(fn: ((text: string) => string) | undefined): this {
     if (fn !== undefined && typeof fn !== 'function')
-      throw new TypeError('understudy.model.normalize(fn): expected a function (text) => text, or undefined');
+      throw new UnderstudyError(
+        'BAD_ARGUMENT',
+        'understudy.model.normalize(fn): expected a function (text) => text, or undefined',
+      );
     this.normalizer = fn;
     return this;
   }
@@ -230,7 +233,8 @@ export class MockModel {
    */
   redact(fn: RedactHook | undefined): this {
     if (fn !== undefined && typeof fn !== 'function')
-      throw new TypeError(
+      throw new UnderstudyError(
+        'BAD_ARGUMENT',
         'understudy.model.redact(fn): expected a function (fixture) => fixture, or undefined',
       );
     this.redactHook = fn;
