@@ -1,6 +1,6 @@
 /**
  * How world-file problems are worded: the fixture files' issue helpers
- * (src/fixtures/issues.ts) with the world schema's definitions, hints and aliases.
+ * (src/file-format/issues.ts) with the world schema's definitions, hints and aliases.
  */
 import type { IssueDialect } from '../file-format/issues';
 import { suggestName } from '../file-format/suggest';

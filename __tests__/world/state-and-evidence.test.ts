@@ -1,5 +1,5 @@
 /**
- * Seed 000, "State, reset and evidence" and "Interception boundaries": each rule, as a case.
+ * "State, reset and evidence" and "Interception boundaries": each rule of the world, as a case.
  *
  * @understudy-world ../../fixtures/worlds/records.world.yaml
  */
@@ -16,7 +16,7 @@ const PROBE = { packageId: 'probe', operationId: 'probe.call' } as const;
 /** Drains the failures the world recorded for the current test (so the case can look at them). */
 const drainFailures = () => getRuntime().drainFailures();
 
-describe('seed 000 · State, reset and evidence', () => {
+describe('world · State, reset and evidence', () => {
   it('rule: a deterministic behavior module changes records, emits events and schedules consequences', () => {
     const archive = mockTool(understudy.world.bind(), { mode: 'sync', operation: ARCHIVE });
     expect(archive({ id: 'record-2' })).toEqual({
@@ -345,7 +345,7 @@ describe('seed 000 · State, reset and evidence', () => {
   });
 });
 
-describe('seed 000 · Interception boundaries', () => {
+describe('world · Interception boundaries', () => {
   it('rule: mockTool never falls through to a real dependency (not even when the world fails the call)', () => {
     let real = 0;
     const client = {
