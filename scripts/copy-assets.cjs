@@ -7,8 +7,11 @@ const { dirname, join } = require('node:path');
 const root = join(__dirname, '..');
 const ASSETS = ['src/trace/timeline.css', 'src/trace/timeline.js'];
 
-for (const asset of ASSETS) {
-  const to = join(root, 'dist', asset);
-  mkdirSync(dirname(to), { recursive: true });
-  copyFileSync(join(root, asset), to);
-}
+module.exports = { ASSETS };
+
+if (require.main === module)
+  for (const asset of ASSETS) {
+    const to = join(root, 'dist', asset);
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(join(root, asset), to);
+  }
