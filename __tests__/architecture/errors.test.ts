@@ -53,6 +53,20 @@ describe('the error-code table', () => {
     expect(unused).toEqual([]);
   });
 
+  it('every code the package raises is in the table (nothing raised with a code it does not document)', () => {
+    const raised = new Set<string>();
+    for (const file of ['src', 'environment', 'matchers', 'presets'].flatMap((dir) => sources(dir))) {
+      const text = readFileSync(join(root, file), 'utf8');
+      const pattern =
+        /(?:\bcode: |Error\(\s*|\w\.fail\(\s*|markError\([^;]*?,\s*|isUnderstudyError\([^,]+,\s*)'([A-Z][A-Z_]+)'/g;
+      for (const [, code] of text.matchAll(pattern)) raised.add(code);
+    }
+    // Node's own errno codes (a read failure as the fs module reports it) are not ours.
+    const ours = [...raised].filter((code) => !/^E[A-Z]+$/.test(code));
+    expect(ours.length).toBeGreaterThan(40);
+    expect(ours.filter((code) => !(code in ERROR_CODES))).toEqual([]);
+  });
+
   it('every engine failure of a world operation is documented under tool failures', () => {
     for (const code of Object.keys(ENGINE_ERRORS))
       expect(ERROR_CODES[code as keyof typeof ERROR_CODES]).toMatchObject({ area: 'tools' });

@@ -195,6 +195,12 @@ export const ERROR_CODES = {
     meaning: 'A fixture file could not be written.',
     action: 'Check that the folder exists and is writable.',
   },
+  VALIDATE_FAILED: {
+    area: 'files',
+    meaning:
+      '`understudy validate` could not check a file: its validator failed on it (the other files are still checked).',
+    action: 'Read the reason in the message; report it if the file is one jest-understudy should read.',
+  },
   WORLD_INVALID: {
     area: 'files',
     meaning: 'A world file (or a drill setup) does not follow the world schema.',
@@ -303,6 +309,18 @@ export const ERROR_CODES = {
     area: 'tools',
     meaning: 'An idempotency key was reused with different input.',
     action: 'The agent reuses keys wrongly: give each distinct request its own key.',
+  },
+  NOT_FOUND: {
+    area: 'tools',
+    meaning:
+      'A built-in `get` or `delete` behavior found no record with the key (unless the world names another code).',
+    action: 'Expected when the agent asks for what does not exist; otherwise seed the state the test needs.',
+  },
+  CONFLICT: {
+    area: 'tools',
+    meaning:
+      'A built-in `create` behavior found a record with the key already (unless the world names another code).',
+    action: 'The agent creates twice: check its retries, or give the record a new key.',
   },
   TIMEOUT: {
     area: 'tools',
