@@ -14,8 +14,8 @@ import { RunScope } from '../run/scope';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
-import { connectionDropped } from './serve';
 import { ModelServer, type ModelServerHost } from './serve-model';
+import { connectionDropped } from './wire';
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
 export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost {

@@ -34,7 +34,7 @@ import type { Recording, WireRequest } from '../record/recording';
 import type { EvidenceLog } from '../run/evidence';
 import type { RunRecorder } from '../run/host';
 import type { RunScope } from '../run/scope';
-import { toResponse, toStreamResponse } from './serve';
+import { toResponse, toStreamResponse } from './wire';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
 const CREATED = 1767225600;

@@ -1,6 +1,6 @@
 /**
- * The world: stateful tools, tool overrides, mockTool and drills. Only the public parts;
- * src/index.ts re-exports all of this from the package root.
+ * The world: stateful tools, tool overrides and mockTool. Only the public parts; src/index.ts
+ * re-exports all of this from the package root (drills are in src/drills).
  */
 export type { BehaviorContext } from './behaviors';
 export type { CriterionResult } from './criteria';
