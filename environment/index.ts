@@ -338,8 +338,8 @@ function shown(path: string): string {
 
 function toError(code: ErrorCode, message: string): Error {
   const error = new UnderstudyError(code, message);
-  // The stack would point into the environment; the message is what helps.
-  error.stack = `${error.name}: ${message}`;
+  // The stack would point into the environment; the message (and its code) is what helps.
+  error.stack = `${error.name} [${code}]: ${message}`;
   return error;
 }
 

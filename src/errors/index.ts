@@ -18,8 +18,12 @@ export class UnderstudyError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly code: Code;
   constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options && 'cause' in options ? { cause: options.cause } : undefined);
-    this.name = 'UnderstudyError';
     this.code = code;
+    // The first line of the stack names the code, as Node's own errors do (`TypeError [ERR_…]: …`),
+    // so a failure printed anywhere points at its entry in docs/errors.md.
+    this.name = `${new.target.name} [${code}]`;
+    void this.stack;
+    this.name = 'UnderstudyError';
   }
 }
 Object.defineProperty(UnderstudyError.prototype, MARKER, { value: true });
