@@ -344,4 +344,5 @@ function toError(code: ErrorCode, message: string): Error {
 }
 
 export type { Phase };
+export { OptionsError } from './options';
 export { UnderstudyEnvironment as TestEnvironment };
