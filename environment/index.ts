@@ -343,6 +343,6 @@ function toError(code: ErrorCode, message: string): Error {
   return error;
 }
 
-export type { Phase };
 export { OptionsError } from './options';
+export type { Phase };
 export { UnderstudyEnvironment as TestEnvironment };
