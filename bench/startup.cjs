@@ -20,8 +20,8 @@ const { readConfig } = require('jest-config');
 const { NullConsole } = require('@jest/console');
 const { TestEnvironment: NodeEnvironment } = require('jest-environment-node');
 const UnderstudyEnvironment = require('../environment/index.ts').default;
-const { BRIDGE_KEY } = require('../src/runtime/bridge.ts');
-const { Runtime } = require('../src/runtime/runtime.ts');
+const { BRIDGE_KEY } = require('../src/sandbox/bridge.ts');
+const { SandboxRuntime } = require('../src/sandbox/runtime.ts');
 
 const [outputPath, warmupArg, iterationsArg] = process.argv.slice(2);
 const warmup = Number(warmupArg ?? 10);
@@ -75,7 +75,7 @@ async function main() {
       await env.setup();
       const bridge = env.global[BRIDGE_KEY];
       if (!bridge) throw new Error('the environment did not expose its bridge');
-      bridge.runtime = new Runtime(bridge.options, bridge);
+      bridge.runtime = new SandboxRuntime(bridge.options, bridge);
       await env.teardown();
     },
   };

@@ -3,12 +3,13 @@ import { stripVTControlCharacters } from 'node:util';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
-import { credentialVariables, SECRETS_REGISTRY } from '../src/files/secrets';
+import { type ErrorCode, isUnderstudyError, markError, UnderstudyError } from '../src/errors';
+import { urlOf } from '../src/fetch-input';
+import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../src/files/secrets';
 import { scrubForWriting } from '../src/files/write';
-import { ciRefusal, noKeyMessage, REPLAY_KEYS, realKeys } from '../src/record/mode';
+import { ciRefusal, noKeyMessage, realKeys } from '../src/record/mode';
 import { usageFileOf } from '../src/record/usage';
-import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
-import { urlOf } from '../src/runtime/request';
+import { BRIDGE_KEY, type Bridge, type Failure } from '../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
 import { keepAsyncContext } from './fake-timers';
@@ -42,7 +43,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly bridge: Bridge;
   private containment: Containment | undefined;
   private readonly envTouched = new Map<string, string | undefined>();
-  private earlier: string[] = [];
+  private earlier: Failure[] = [];
   private readonly traces: TraceWriter;
   /** Credentials the test file's requests carried (its realm notes them here); no file written holds one. */
   private readonly secrets = new Set<string>();
@@ -68,7 +69,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     this.bridge.options.usageFile = usageFileOf(project.rootDir, context.testPath, project.id);
     const { traceDir, rootDir, testPath } = this.bridge.options;
     const problem = traceDirProblem(traceDir, rootDir, testPath);
-    if (problem) throw toError(problem);
+    if (problem) throw toError('OPTIONS_INVALID', problem);
     this.traces = new TraceWriter(traceDir, rootDir, testPath, () => this.secretsInUse());
     // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
     // clock reads the fake clock before Jest replaces, removes or resets it.
@@ -107,9 +108,9 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     // Record and live modes reach the real provider: never on CI, never without a key.
     const { mode } = bridge.options;
     const refusal = ciRefusal(mode, `UNDERSTUDY_MODE=${mode}`, process.env);
-    if (refusal) throw new Error(refusal);
+    if (refusal) throw toError('RECORD_REFUSED', refusal);
     if ((mode === 'record' || mode === 'live') && realKeys(this.global.process.env).length === 0)
-      throw new Error(noKeyMessage(mode, 'this test file'));
+      throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
     const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
     // Replay never leaves the process: every transport is served, passed (loopback) or refused.
@@ -119,7 +120,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         serves: (origin) => runtime()?.serves?.(origin) ?? false,
         fail: (message) => {
           // A client that retries a refused connection says the same thing once.
-          if (!bridge.unhandled.includes(message)) bridge.unhandled.push(message);
+          if (!bridge.unhandled.some((f) => f.message === message))
+            bridge.unhandled.push({ code: 'UNHANDLED_REQUEST', message });
         },
       },
       this.global,
@@ -130,7 +132,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     // Test-realm intrinsics, kept so a call after teardown still gets an error the caller can catch.
     const { Promise: SandboxPromise, TypeError: SandboxTypeError } = this.global;
     const fetch = (input: unknown, init?: unknown) => {
-      if (this.closed) return SandboxPromise.reject(new SandboxTypeError(this.afterTeardown(input)));
+      if (this.closed)
+        return SandboxPromise.reject(
+          markError(new SandboxTypeError(this.afterTeardown(input)), 'FETCH_AFTER_TEARDOWN'),
+        );
       return (
         (bridge.runtime ?? bridge.loadRuntime?.())?.handleFetch(input, init) ??
         mswFetch(input as RequestInfo, init as RequestInit)
@@ -181,7 +186,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     switch (event.name) {
       case 'test_start':
         // What failed in beforeAll hooks or at file level is charged to the next test.
-        this.earlier = drain().map((m) => `Before this test (in a beforeAll hook or at file level): ${m}`);
+        this.earlier = drain().map((f) => ({
+          ...f,
+          message: `Before this test (in a beforeAll hook or at file level): ${f.message}`,
+        }));
         bridge.currentTest = testName(event.test);
         bridge.runtime?.testStarted(bridge.currentTest);
         this.testStartedAt = performance.now();
@@ -213,8 +221,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         const name = bridge.currentTest ?? testName(event.test);
         bridge.currentTest = undefined;
         bridge.phase = undefined;
-        for (const message of [...this.earlier, ...drain()]) {
-          const error = toError(scrubForWriting(message, this.secretsInUse()));
+        for (const { code, message } of [...this.earlier, ...drain()]) {
+          const error = toError(code, scrubForWriting(message, this.secretsInUse()));
           this.errorPhases.set(error, 'understudy');
           event.test.errors.push(error);
         }
@@ -223,9 +231,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         break;
       }
       case 'run_finish': {
-        const fail = (message: string) =>
-          state.unhandledErrors.push(toError(scrubForWriting(message, this.secretsInUse())));
-        for (const message of drain()) fail(`After the last test (in an afterAll hook): ${message}`);
+        const fail = ({ code, message }: Failure) =>
+          state.unhandledErrors.push(toError(code, scrubForWriting(message, this.secretsInUse())));
+        for (const f of drain())
+          fail({ ...f, message: `After the last test (in an afterAll hook): ${f.message}` });
         // Record modes write the file's cassette now; every mode notes which fixtures answered.
         try {
           for (const message of (await bridge.runtime?.fileFinished?.(
@@ -233,7 +242,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           )) ?? [])
             fail(message);
         } catch (error) {
-          fail(`jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`);
+          fail({
+            code: isUnderstudyError(error) ? error.code : 'FILE_FINISH_FAILED',
+            message: `jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`,
+          });
         }
         break;
       }
@@ -272,12 +284,13 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       );
       if (failed) {
         const text = `\n\nUnderstudy trace:    ${shown(written.trace)}\nUnderstudy timeline: ${shown(written.html)}`;
-        if (!appendToError(test.errors[0], text)) test.errors.push(toError(text.trimStart()));
+        if (!appendToError(test.errors[0], text))
+          test.errors.push(toError('TRACE_WRITTEN', text.trimStart()));
       }
     } catch (error) {
       // A trace that cannot be written must not hide the test's own result.
       const message = `jest-understudy could not write the trace of this test: ${(error as Error)?.message ?? error}`;
-      if (failed) test.errors.push(toError(message));
+      if (failed) test.errors.push(toError('TRACE_WRITE_FAILED', message));
       else process.stderr.write(`${message}\n`);
     }
   }
@@ -323,13 +336,13 @@ function shown(path: string): string {
   return rel.startsWith('..') ? path : rel;
 }
 
-function toError(message: string): Error {
-  const error = new Error(message);
-  error.name = 'UnderstudyError';
-  // The stack would point into the environment; the message is what helps.
-  error.stack = `${error.name}: ${message}`;
+function toError(code: ErrorCode, message: string): Error {
+  const error = new UnderstudyError(code, message);
+  // The stack would point into the environment; the message (and its code) is what helps.
+  error.stack = `${error.name} [${code}]: ${message}`;
   return error;
 }
 
+export { OptionsError } from './options';
 export type { Phase };
 export { UnderstudyEnvironment as TestEnvironment };

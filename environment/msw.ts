@@ -8,6 +8,7 @@
  * network policy (./network/policy): loopback passes through, the rest fails the test.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { markError } from '../src/errors';
 import { blockedMessage, requestTarget, type Target, type Verdict } from './network/policy';
 
 export interface Interception {
@@ -74,7 +75,7 @@ export async function startInterception(hooks: InterceptionHooks): Promise<Inter
     const message = refusal(url === undefined ? undefined : requestTarget('GET', url, 'websocket'));
     if (message === undefined) return;
     hooks.fail(message);
-    throw new Error(message);
+    throw markError(new Error(message), 'UNHANDLED_REQUEST');
   };
   const options =
     major >= 3

@@ -8,8 +8,8 @@
  * stripping, which cannot resolve extensionless runtime imports.
  */
 import type { ContractRule } from '../src/contracts/rules';
-import type { JsonSchema } from '../src/fixtures/fixtures.schema';
-import type { UnderstudyOptions } from '../src/runtime/bridge';
+import type { JsonSchema } from '../src/file-format/json-schema';
+import type { UnderstudyOptions } from '../src/options';
 
 type Described<K extends PropertyKey> = Record<K, JsonSchema & { description: string }>;
 

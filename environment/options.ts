@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
-import { type FileIssue, formatIssue } from '../src/fixtures/errors';
-import { findingsFromAjv, type IssueDialect, toIssues } from '../src/fixtures/issues';
-import { formatPath, type PathSegment, reroot } from '../src/fixtures/json-path';
+import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
+import { findingsFromAjv, type IssueDialect, toIssues } from '../src/file-format/issues';
+import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
+import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
-import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/runtime/bridge';
 import { schemaValidator } from '../src/validators';
 import { optionsSchema } from './options.schema';
 
@@ -14,16 +14,15 @@ const TRACE_MODES: readonly TraceMode[] = ['on-failure', 'always', 'off'];
 const WHERE = 'testEnvironmentOptions.understudy';
 
 /** Bad options or environment variables: every problem, each named by its option path. */
-export class OptionsError extends Error {
-  readonly code = 'OPTIONS_INVALID';
-  readonly issues: readonly FileIssue[];
+export class OptionsError extends FileIssuesError<'OPTIONS_INVALID', string> {
+  override readonly name = 'OptionsError';
   /** `message` replaces the list of issues as the text (one problem outside the options object). */
   constructor(issues: readonly FileIssue[], message?: string) {
-    super(
-      message ??
-        `jest-understudy: invalid ${WHERE}: ${issues.length === 1 ? 'a problem' : `${issues.length} problems`}\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
-    );
-    this.issues = issues;
+    super(issues, {
+      subject: `jest-understudy: invalid ${WHERE}`,
+      code: 'OPTIONS_INVALID',
+      ...(message !== undefined && { message }),
+    });
   }
 }
 

@@ -10,7 +10,7 @@ import {
 } from 'jest-matcher-utils';
 import { argsPredicate, trimToShape } from './args';
 import { stepText } from './format';
-import { assertRunLike, isAsymmetricMatcher, isPlainObject } from './guards';
+import { assertRunLike, isAsymmetricMatcher, isPlainObject, matcherError } from './guards';
 import type { RunLike } from './types';
 
 export function toHaveCalledTool(
@@ -26,7 +26,7 @@ export function toHaveCalledTool(
   });
   assertRunLike(received, hint);
   if (typeof name !== 'string' || name === '') {
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${EXPECTED_COLOR('name')} must be a non-empty tool name string`,
@@ -35,7 +35,7 @@ export function toHaveCalledTool(
     );
   }
   if (args !== undefined && !isPlainObject(args) && !isAsymmetricMatcher(args)) {
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${EXPECTED_COLOR('args')} must be an object or an asymmetric matcher`,

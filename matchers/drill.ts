@@ -6,6 +6,7 @@ import {
   printWithType,
   RECEIVED_COLOR,
 } from 'jest-matcher-utils';
+import { matcherError } from './guards';
 
 interface CriterionLike {
   description: string;
@@ -34,7 +35,7 @@ export interface DrillResultLike {
 function assertDrillResult(received: unknown, hint: string): asserts received is DrillResultLike {
   const r = received as Partial<DrillResultLike> | null;
   if (typeof r !== 'object' || r === null || typeof r.verdict !== 'string' || !Array.isArray(r.reasons)) {
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${RECEIVED_COLOR('received')} value must be the result of runDrills (with a verdict and reasons)`,

@@ -6,7 +6,7 @@ import {
   printReceived,
   printWithType,
 } from 'jest-matcher-utils';
-import { assertRunLike, isAsymmetricMatcher } from './guards';
+import { assertRunLike, isAsymmetricMatcher, matcherError } from './guards';
 
 export function toHaveFinalMessage(
   this: MatcherContext,
@@ -33,7 +33,7 @@ export function toHaveFinalMessage(
     pass = this.equals(actual, expected, this.customTesters);
     wanted = `equal to ${printExpected(expected)}`;
   } else {
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${EXPECTED_COLOR('expected')} value must be a string, a RegExp or an asymmetric matcher`,

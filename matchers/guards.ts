@@ -1,4 +1,5 @@
 import { matcherErrorMessage, printReceived, printWithType, RECEIVED_COLOR } from 'jest-matcher-utils';
+import { markError } from '../src/errors';
 import type { AsymmetricMatcherLike, RunLike } from './types';
 
 export function isAsymmetricMatcher(value: unknown): value is AsymmetricMatcherLike {
@@ -16,13 +17,21 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * A matcher used wrongly (not a failed assertion): a plain Error, as Jest's own matchers throw,
+ * with the code `BAD_ARGUMENT`.
+ */
+export function matcherError(message: string): Error {
+  return markError(new Error(message), 'BAD_ARGUMENT');
+}
+
+/**
  * Throws a matcher error (not a failed assertion) when `received` is not run-like:
  * `.not` must not turn "you passed the wrong thing" into a pass.
  */
 export function assertRunLike(received: unknown, hint: string): asserts received is RunLike {
   const toolCalls = (received as { toolCalls?: unknown } | null | undefined)?.toolCalls;
   if (typeof received !== 'object' || received === null || !Array.isArray(toolCalls)) {
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${RECEIVED_COLOR('received')} value must be a Run from understudy.run / createAgentHarness ` +
@@ -35,7 +44,7 @@ export function assertRunLike(received: unknown, hint: string): asserts received
     (call) => typeof call !== 'object' || call === null || typeof call.name !== 'string',
   );
   if (bad !== -1) {
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${RECEIVED_COLOR('received')}.toolCalls must hold objects with a string name`,

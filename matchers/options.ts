@@ -1,5 +1,5 @@
 import { EXPECTED_COLOR, matcherErrorMessage, printExpected, printWithType } from 'jest-matcher-utils';
-import { isAsymmetricMatcher } from './guards';
+import { isAsymmetricMatcher, matcherError } from './guards';
 import type { ArgsMode, TrajectoryMode, TrajectoryOptions } from './types';
 
 export interface ExpectedStep {
@@ -17,7 +17,7 @@ const STEP_KEYS = ['name', 'args'];
 const list = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
 function usageError(hint: string, generic: string, label: string, value: unknown): Error {
-  return new Error(matcherErrorMessage(hint, generic, printWithType(label, value, printExpected)));
+  return matcherError(matcherErrorMessage(hint, generic, printWithType(label, value, printExpected)));
 }
 
 /** Normalizes `expected` to steps, rejecting shapes that would silently match too much. */

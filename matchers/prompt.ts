@@ -19,6 +19,7 @@ import {
 } from 'jest-matcher-utils';
 import type { Conversation, NeutralTool } from '../src/conversation';
 import { scrubForWriting } from '../src/files/write';
+import { matcherError } from './guards';
 
 interface CallLike {
   index?: number;
@@ -36,7 +37,7 @@ function callsOf(received: unknown, hint: string): CallLike[] {
   const calls = (received as { modelCalls?: unknown } | null)?.modelCalls;
   if (Array.isArray(calls) && calls.every(isCall)) {
     if (calls.length === 0)
-      throw new Error(
+      throw matcherError(
         matcherErrorMessage(
           hint,
           `${RECEIVED_COLOR('received')} run made no model calls, so it carried no prompt`,
@@ -44,7 +45,7 @@ function callsOf(received: unknown, hint: string): CallLike[] {
       );
     return calls;
   }
-  throw new Error(
+  throw matcherError(
     matcherErrorMessage(
       hint,
       `${RECEIVED_COLOR('received')} value must be a model call (understudy.model.calls[i], run.modelCalls[i]) or a Run`,
@@ -115,7 +116,7 @@ export function toMatchPromptSnapshot(
     },
   );
   if (hint !== undefined && typeof hint !== 'string')
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         matcherHint,
         `${EXPECTED_COLOR('hint')} must be a string`,
@@ -201,7 +202,7 @@ export function toHavePromptTokensBelow(
     secondArgument: options === undefined ? undefined : 'options',
   });
   if (typeof limit !== 'number' || !(limit > 0))
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${EXPECTED_COLOR('limit')} must be a positive number`,
@@ -214,7 +215,7 @@ export function toHavePromptTokensBelow(
     (o.encoding !== undefined && !ENCODINGS.includes(o.encoding)) ||
     (o.scope !== undefined && o.scope !== 'request' && o.scope !== 'system+tools')
   )
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${EXPECTED_COLOR('options')} must be { encoding?: ${ENCODINGS.map((e) => `"${e}"`).join(' | ')}, scope?: "request" | "system+tools" }`,

@@ -6,7 +6,7 @@ import {
   printReceived,
   printWithType,
 } from 'jest-matcher-utils';
-import { assertRunLike, isAsymmetricMatcher } from './guards';
+import { assertRunLike, isAsymmetricMatcher, matcherError } from './guards';
 
 export function toHaveTerminalState(
   this: MatcherContext,
@@ -19,7 +19,7 @@ export function toHaveTerminalState(
   });
   assertRunLike(received, hint);
   if (typeof state !== 'string' && !isAsymmetricMatcher(state)) {
-    throw new Error(
+    throw matcherError(
       matcherErrorMessage(
         hint,
         `${EXPECTED_COLOR('state')} must be a terminal state string (e.g. "succeeded") or an asymmetric matcher`,

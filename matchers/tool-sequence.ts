@@ -1,6 +1,6 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
 import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from 'jest-matcher-utils';
-import { noteExpectation } from '../src/runtime/expectations';
+import { noteExpectation } from '../src/sandbox/expectations';
 import { argsPredicate } from './args';
 import { sideBySide, stepText } from './format';
 import { assertRunLike } from './guards';

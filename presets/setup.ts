@@ -6,12 +6,12 @@
 import { expect } from '@jest/globals';
 import { lazyMatchers } from '../matchers/lazy';
 import { replaysCassette } from '../src/record/paths';
-import { BRIDGE_KEY, type Bridge } from '../src/runtime/bridge';
+import { BRIDGE_KEY, type Bridge } from '../src/sandbox/bridge';
 
 expect.extend(lazyMatchers);
 const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
 if (bridge) {
-  bridge.loadRuntime = () => require('../src/runtime/runtime').getRuntime();
+  bridge.loadRuntime = () => require('../src/sandbox/runtime').getRuntime();
   // Every fixture source (a configured world or fixture file, the file's cassette) is loaded now,
   // so a broken one fails the file before its tests instead of failing a request an agent may swallow.
   const { options } = bridge;

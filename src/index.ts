@@ -12,10 +12,21 @@ export type {
   NeutralUsage,
   ProviderId,
 } from './conversation';
-export { type ErrorCode, UnderstudyError } from './errors';
+export { type ErrorCode, isUnderstudyError, UnderstudyError } from './errors';
+export { type FileIssue, FileIssuesError } from './file-format/issue';
 
 import { lazyFunction } from './lazy';
 
+export type {
+  BehaviorOverride,
+  DrillAgentContext,
+  DrillBuild,
+  DrillResult,
+  DrillSetup,
+  DrillTask,
+  DrillTrial,
+  RunDrillsOptions,
+} from './drills/run-drills';
 export { FixtureFileError, type FixtureIssue, type FixtureIssueCode } from './fixtures/errors';
 export {
   type ScriptBuilder,
@@ -32,6 +43,7 @@ export type {
   FixtureResponse,
   FixtureToolCall,
   FixtureUsage,
+  RedactHook,
   StreamShaping,
   TextPattern,
 } from './fixtures/types';
@@ -46,6 +58,7 @@ export type { GoldenFile, GoldenStep, GoldenTask } from './golden/types';
 const fixtureLoad = (): typeof import('./fixtures/load') => require('./fixtures/load');
 const fixtureWrite = (): typeof import('./fixtures/write') => require('./fixtures/write');
 const fixtureValidate = (): typeof import('./fixtures/validate') => require('./fixtures/validate');
+const drills = (): typeof import('./drills/run-drills') => require('./drills/run-drills');
 const goldenDescribe = (): typeof import('./golden/describe') => require('./golden/describe');
 const goldenExport = (): typeof import('./golden/export') => require('./golden/export');
 const goldenLoad = (): typeof import('./golden/load') => require('./golden/load');
@@ -54,25 +67,22 @@ export const loadFixtures = lazyFunction(fixtureLoad, 'loadFixtures');
 export const loadFixtureFiles = lazyFunction(fixtureLoad, 'loadFixtureFiles');
 export const writeFixtures = lazyFunction(fixtureWrite, 'writeFixtures');
 export const validateFixtureFile = lazyFunction(fixtureValidate, 'validateFixtureFile');
+// Drills load the world compiler and file loader (ajv, js-yaml).
+export const runDrills = lazyFunction(drills, 'runDrills');
 export const describeGoldenTasks = lazyFunction(goldenDescribe, 'describeGoldenTasks');
 export const checkGoldenTask = lazyFunction(goldenDescribe, 'checkGoldenTask');
 export const exportTask = lazyFunction(goldenExport, 'exportTask');
 export const toJsonl = lazyFunction(goldenExport, 'toJsonl');
 export const loadGoldenFile = lazyFunction(goldenLoad, 'loadGoldenFile');
 export const record = lazyFunction(standalone, 'record');
+export type { ModelCall } from './model/call';
 export type { MockModel } from './model/mock-model';
-export type { RedactHook } from './record/build';
+export type { UnderstudyOptions } from './options';
 export type { UnderstudyMode } from './record/mode';
 export type { RecordOptions } from './record/standalone';
 export { REDACTED, type ScrubOptions, scrubSecrets, scrubText } from './redact';
-export {
-  type AgentHarness,
-  type AgentHarnessOptions,
-  createAgentHarness,
-  type HarnessRunRequest,
-} from './run/harness';
+export type { AgentHarness, AgentHarnessOptions, HarnessRunRequest } from './run/harness';
 export type { RunContext, RunOptions } from './run/run';
-export type { ModelCall, Run, TerminalState, ToolCall, TraceSpan } from './run/types';
-export type { UnderstudyOptions } from './runtime/bridge';
-export { type Understudy, understudy } from './understudy';
+export type { Run, RunOperation, TerminalState, ToolCall, TraceSpan } from './run/types';
+export { createAgentHarness, type Understudy, understudy } from './understudy';
 export * from './world';

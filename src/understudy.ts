@@ -1,7 +1,8 @@
 import type { MockModel } from './model/mock-model';
+import { type AgentHarness, type AgentHarnessOptions, createHarness } from './run/harness';
 import { executeRun, type RunContext, type RunOptions } from './run/run';
 import type { Run } from './run/types';
-import { getRuntime } from './runtime/runtime';
+import { getRuntime } from './sandbox/runtime';
 import type { FileWorld } from './world/host';
 
 export interface Understudy {
@@ -28,3 +29,13 @@ export const understudy: Understudy = {
     return executeRun(getRuntime(), agent, options);
   },
 };
+
+/**
+ * A reusable agent under test: its fixtures, record / live mode, and `run(input)` returning a
+ * `Run` like `understudy.run`.
+ */
+export function createAgentHarness<Input = string, Output = unknown>(
+  options: AgentHarnessOptions<Input, Output>,
+): AgentHarness<Input, Output> {
+  return createHarness(getRuntime, options);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ModelCall } from '../../src/run/types';
-import { EvidenceLog } from '../../src/runtime/evidence';
+import type { ModelCall } from '../../src/model/call';
+import { EvidenceLog } from '../../src/run/evidence';
 import {
   cutText,
   describeOmissions,

@@ -1,64 +1,22 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { describe, expect, it } from '@jest/globals';
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
-import { type Fixture, script, understudy } from 'jest-understudy';
+import { generateText, stepCountIs, streamText } from 'ai';
+import { type Run, script, understudy } from 'jest-understudy';
+import { aiSdkWeatherTools } from './support/ai-sdk-weather';
+import { ANSWER, expectWeatherRun, QUESTION, weatherFixtures } from './support/weather';
 
 const anthropic = createAnthropic({ apiKey: 'x' });
 
-const tools = {
-  get_weather: tool({
-    description: 'Weather by city',
-    inputSchema: jsonSchema<{ city: string }>({
-      type: 'object',
-      properties: { city: { type: 'string' } },
-      required: ['city'],
-    }),
-    execute: async ({ city }) => ({ city, tempC: city === 'Paris' ? 18 : 25 }),
-  }),
-  get_time: tool({
-    description: 'Local time by time zone',
-    inputSchema: jsonSchema<{ tz: string }>({
-      type: 'object',
-      properties: { tz: { type: 'string' } },
-      required: ['tz'],
-    }),
-    execute: async ({ tz }) => ({ tz, time: '09:30' }),
-  }),
-};
+const tools = aiSdkWeatherTools();
 
-const fixtures: Fixture[] = [
-  {
-    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
-    response: {
-      chunkSize: 4,
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-      usage: { inputTokens: 200, outputTokens: 40, cachedInputTokens: 150 },
-    },
-  },
-  {
-    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
-    response: { content: 'It is 18°C in Paris at 09:30.', chunkSize: 7 },
-  },
-];
+const fixtures = weatherFixtures({
+  tools: 4,
+  answer: 7,
+  usage: { inputTokens: 200, outputTokens: 40, cachedInputTokens: 150 },
+});
 
-function expectParallelLoop(run: Awaited<ReturnType<typeof understudy.run>>, streamed: boolean) {
-  expect(run.terminalState).toBe('succeeded');
-  expect(run.finalMessage).toBe('It is 18°C in Paris at 09:30.');
-  expect(run.toolCalls).toEqual([
-    expect.objectContaining({
-      name: 'get_weather',
-      arguments: { city: 'Paris' },
-      result: { city: 'Paris', tempC: 18 },
-    }),
-    expect.objectContaining({
-      name: 'get_time',
-      arguments: { tz: 'Europe/Paris' },
-      result: { tz: 'Europe/Paris', time: '09:30' },
-    }),
-  ]);
+function expectParallelLoop(run: Run, streamed: boolean) {
+  expectWeatherRun(run);
   expect(run.modelCalls.map((c) => c.streamed)).toEqual([streamed, streamed]);
   const second = run.modelCalls[1].conversation;
   expect(second.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(
@@ -75,14 +33,14 @@ describe('Vercel AI SDK (@ai-sdk/anthropic)', () => {
       result = await generateText({
         model: anthropic('claude-sonnet-4-6'),
         system: 'You are a travel helper.',
-        prompt: 'Weather and time in Paris?',
+        prompt: QUESTION,
         tools,
         stopWhen: stepCountIs(5),
       });
       return result.text;
     });
     expectParallelLoop(run, false);
-    expect(run.output).toBe('It is 18°C in Paris at 09:30.');
+    expect(run.output).toBe(ANSWER);
     if (!result) throw new Error('no result');
     expect(result.steps).toHaveLength(2);
     expect(result.steps[0].finishReason).toBe('tool-calls');
@@ -107,7 +65,7 @@ describe('Vercel AI SDK (@ai-sdk/anthropic)', () => {
       const result = streamText({
         model: anthropic('claude-sonnet-4-6'),
         system: 'You are a travel helper.',
-        prompt: 'Weather and time in Paris?',
+        prompt: QUESTION,
         tools,
         stopWhen: stepCountIs(5),
       });
@@ -123,7 +81,7 @@ describe('Vercel AI SDK (@ai-sdk/anthropic)', () => {
       return result.text;
     });
     expectParallelLoop(run, true);
-    expect(run.output).toBe('It is 18°C in Paris at 09:30.');
+    expect(run.output).toBe(ANSWER);
     expect(deltas.join('')).toBe('{"city":"Paris"}{"tz":"Europe/Paris"}');
     expect(deltas.length).toBeGreaterThan(4);
   });

@@ -1,49 +1,15 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { describe, expect, it } from '@jest/globals';
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
-import { type Fixture, script, understudy } from 'jest-understudy';
+import { generateText, stepCountIs, streamText } from 'ai';
+import { script, understudy } from 'jest-understudy';
+import { aiSdkWeatherTools } from './support/ai-sdk-weather';
+import { ANSWER, expectWeatherRun, QUESTION, weatherFixtures } from './support/weather';
 
 const openai = createOpenAI({ apiKey: 'x' });
 
-const tools = {
-  get_weather: tool({
-    description: 'Weather by city',
-    inputSchema: jsonSchema<{ city: string }>({
-      type: 'object',
-      properties: { city: { type: 'string' } },
-      required: ['city'],
-      additionalProperties: false,
-    }),
-    execute: async ({ city }) => ({ city, tempC: city === 'Paris' ? 18 : 25 }),
-  }),
-  get_time: tool({
-    description: 'Local time in a time zone',
-    inputSchema: jsonSchema<{ tz: string }>({
-      type: 'object',
-      properties: { tz: { type: 'string' } },
-      required: ['tz'],
-      additionalProperties: false,
-    }),
-    execute: async ({ tz }) => ({ tz, time: '09:30' }),
-  }),
-};
+const tools = aiSdkWeatherTools({ closed: true });
 
-const weatherFixtures: Fixture[] = [
-  {
-    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
-    response: {
-      chunkSize: 6,
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-    },
-  },
-  {
-    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
-    response: { content: 'It is 18°C in Paris at 09:30.', chunkSize: 6 },
-  },
-];
+const fixtures = () => weatherFixtures({ tools: 6, answer: 6 });
 
 const models = [
   { label: "openai('gpt-4o') — Responses API", model: () => openai('gpt-4o'), protocol: 'openai.responses' },
@@ -58,13 +24,13 @@ describe('Vercel AI SDK (@ai-sdk/openai) multi-step tool loops', () => {
   for (const { label, model, protocol } of models) {
     describe(label, () => {
       it('generateText runs parallel tools and stops with the answer', async () => {
-        understudy.model.use(weatherFixtures);
+        understudy.model.use(fixtures());
         let steps = 0;
         const run = await understudy.run(async () => {
           const result = await generateText({
             model: model(),
             system: 'You are a travel helper.',
-            prompt: 'Weather and time in Paris?',
+            prompt: QUESTION,
             tools,
             stopWhen: stepCountIs(5),
           });
@@ -76,13 +42,8 @@ describe('Vercel AI SDK (@ai-sdk/openai) multi-step tool loops', () => {
           return result.text;
         });
         expect(steps).toBe(2);
-        expect(run.terminalState).toBe('succeeded');
-        expect(run.output).toBe('It is 18°C in Paris at 09:30.');
-        expect(run.toolsCalled).toEqual(['get_weather', 'get_time']);
-        expect(run.toolCalls.map((c) => [c.arguments, c.result])).toEqual([
-          [{ city: 'Paris' }, { city: 'Paris', tempC: 18 }],
-          [{ tz: 'Europe/Paris' }, { tz: 'Europe/Paris', time: '09:30' }],
-        ]);
+        expectWeatherRun(run);
+        expect(run.output).toBe(ANSWER);
         expect(run.modelCalls.map((c) => [c.protocol, c.streamed])).toEqual([
           [protocol, false],
           [protocol, false],
@@ -90,12 +51,12 @@ describe('Vercel AI SDK (@ai-sdk/openai) multi-step tool loops', () => {
       });
 
       it('streamText reassembles streamed parallel calls with their ids and arguments', async () => {
-        understudy.model.use(weatherFixtures);
+        understudy.model.use(fixtures());
         const deltas: string[] = [];
         const run = await understudy.run(async () => {
           const result = streamText({
             model: model(),
-            prompt: 'Weather and time in Paris?',
+            prompt: QUESTION,
             tools,
             stopWhen: stepCountIs(5),
           });
@@ -108,14 +69,10 @@ describe('Vercel AI SDK (@ai-sdk/openai) multi-step tool loops', () => {
           ]);
           return result.text;
         });
-        expect(deltas.join('')).toBe('It is 18°C in Paris at 09:30.');
+        expect(deltas.join('')).toBe(ANSWER);
         expect(deltas.length).toBeGreaterThan(1);
-        expect(run.output).toBe('It is 18°C in Paris at 09:30.');
-        expect(run.toolCalls.every((c) => c.answered)).toBe(true);
-        expect(run.toolCalls.map((c) => c.result)).toEqual([
-          { city: 'Paris', tempC: 18 },
-          { tz: 'Europe/Paris', time: '09:30' },
-        ]);
+        expectWeatherRun(run);
+        expect(run.output).toBe(ANSWER);
         expect(run.modelCalls.map((c) => [c.protocol, c.streamed])).toEqual([
           [protocol, true],
           [protocol, true],

@@ -1,25 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from '@jest/globals';
-import { type Fixture, script, understudy } from 'jest-understudy';
+import { script, understudy } from 'jest-understudy';
+import { ANSWER, expectWeatherRun, QUESTION, runTool, TOOLS, weatherFixtures } from './support/weather';
 
-const tools: Tool[] = [
-  {
-    name: 'get_weather',
-    description: 'Weather by city',
-    input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  },
-  {
-    name: 'get_time',
-    description: 'Local time by time zone',
-    input_schema: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
-  },
-];
-
-const impl: Record<string, (args: any) => unknown> = {
-  get_weather: ({ city }) => ({ city, tempC: city === 'Paris' ? 18 : 25 }),
-  get_time: ({ tz }) => ({ tz, time: '09:30' }),
-};
+const tools: Tool[] = TOOLS.map(({ parameters, ...t }) => ({ ...t, input_schema: parameters }));
 
 type Mode = 'create' | 'create-stream' | 'stream-helper';
 
@@ -65,52 +50,20 @@ async function agent(question: string, mode: Mode): Promise<string> {
     const results: ToolResultBlockParam[] = calls.map((call) => ({
       type: 'tool_result',
       tool_use_id: call.id,
-      content: JSON.stringify(impl[call.name](call.input)),
+      content: JSON.stringify(runTool(call.name, call.input)),
     }));
     messages.push({ role: 'user', content: results });
   }
   throw new Error('too many steps');
 }
 
-const weatherFixtures: Fixture[] = [
-  {
-    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
-    response: {
-      chunkSize: 4,
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-    },
-  },
-  {
-    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
-    response: { content: 'It is 18°C in Paris at 09:30.', chunkSize: 6 },
-  },
-];
-
 describe('Anthropic Messages through the official client', () => {
   for (const mode of ['create', 'create-stream', 'stream-helper'] as const) {
     it(`runs a parallel tool loop (${mode})`, async () => {
-      understudy.model.use(weatherFixtures);
-      const run = await understudy.run(() => agent('Weather and time in Paris?', mode));
-      expect(run.terminalState).toBe('succeeded');
-      expect(run.output).toBe('It is 18°C in Paris at 09:30.');
-      expect(run.finalMessage).toBe('It is 18°C in Paris at 09:30.');
-      expect(run.toolsCalled).toEqual(['get_weather', 'get_time']);
-      expect(run.toolCalls[0]).toMatchObject({
-        name: 'get_weather',
-        arguments: { city: 'Paris' },
-        result: { city: 'Paris', tempC: 18 },
-        answered: true,
-      });
-      expect(run.toolCalls[1]).toMatchObject({
-        name: 'get_time',
-        arguments: { tz: 'Europe/Paris' },
-        result: { tz: 'Europe/Paris', time: '09:30' },
-        answered: true,
-      });
-      expect(run.toolCalls[0].id).not.toBe(run.toolCalls[1].id);
+      understudy.model.use(weatherFixtures({ tools: 4, answer: 6 }));
+      const run = await understudy.run(() => agent(QUESTION, mode));
+      expectWeatherRun(run);
+      expect(run.output).toBe(ANSWER);
       expect(run).toHaveCalledToolSequence(['get_weather', 'get_time']);
       const streamed = mode !== 'create';
       expect(run.modelCalls.map((c) => c.streamed)).toEqual([streamed, streamed]);

@@ -9,7 +9,8 @@ import {
   Type,
 } from '@google/genai';
 import { describe, expect, it } from '@jest/globals';
-import { type Fixture, script, understudy } from 'jest-understudy';
+import { script, understudy } from 'jest-understudy';
+import { ANSWER, expectWeatherRun, QUESTION, runTool, weatherFixtures } from './support/weather';
 
 const MODEL = 'gemini-2.5-flash';
 
@@ -25,11 +26,6 @@ const functionDeclarations: FunctionDeclaration[] = [
     parameters: { type: Type.OBJECT, properties: { tz: { type: Type.STRING } }, required: ['tz'] },
   },
 ];
-
-const impl: Record<string, (args: any) => unknown> = {
-  get_weather: ({ city }) => ({ city, tempC: city === 'Paris' ? 18 : 25 }),
-  get_time: ({ tz }) => ({ tz, time: '09:30' }),
-};
 
 interface AgentOptions {
   stream: boolean;
@@ -71,7 +67,7 @@ async function agent(question: string, { stream, dropIds = false }: AgentOptions
         functionResponse: {
           ...(dropIds ? {} : { id: call.id }),
           name: call.name,
-          response: { output: impl[call.name ?? ''](call.args) },
+          response: { output: runTool(call.name ?? '', call.args) },
         },
       })),
     });
@@ -79,50 +75,16 @@ async function agent(question: string, { stream, dropIds = false }: AgentOptions
   throw new Error('too many steps');
 }
 
-const weatherFixtures: Fixture[] = [
-  {
-    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
-    response: {
-      chunkSize: 5,
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-    },
-  },
-  {
-    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
-    response: { chunkSize: 5, content: 'It is 18°C in Paris at 09:30.' },
-  },
-];
-
 describe('Gemini generateContent through @google/genai', () => {
   for (const stream of [false, true]) {
     for (const dropIds of [false, true]) {
       const label = `${stream ? 'generateContentStream' : 'generateContent'}${dropIds ? ', ids dropped by the agent' : ''}`;
       it(`runs a parallel function-call loop (${label})`, async () => {
-        understudy.model.use(weatherFixtures);
-        const run = await understudy.run(() => agent('Weather and time in Paris?', { stream, dropIds }));
-        expect(run.terminalState).toBe('succeeded');
-        expect(run.output).toBe('It is 18°C in Paris at 09:30.');
-        expect(run.finalMessage).toBe('It is 18°C in Paris at 09:30.');
-        expect(run.toolsCalled).toEqual(['get_weather', 'get_time']);
-        expect(run.toolCalls).toEqual([
-          expect.objectContaining({
-            name: 'get_weather',
-            arguments: { city: 'Paris' },
-            result: { city: 'Paris', tempC: 18 },
-            answered: true,
-          }),
-          expect.objectContaining({
-            name: 'get_time',
-            arguments: { tz: 'Europe/Paris' },
-            result: { tz: 'Europe/Paris', time: '09:30' },
-            answered: true,
-          }),
-        ]);
+        understudy.model.use(weatherFixtures({ tools: 5, answer: 5 }));
+        const run = await understudy.run(() => agent(QUESTION, { stream, dropIds }));
+        expectWeatherRun(run);
+        expect(run.output).toBe(ANSWER);
         expect(run.toolCalls[0].id).toMatch(/^call_[a-z0-9]{24}$/);
-        expect(run.toolCalls[0].id).not.toBe(run.toolCalls[1].id);
         // The second request carried the calls and results back under the same ids.
         const second = run.modelCalls[1].conversation;
         expect(second.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(
@@ -209,7 +171,11 @@ describe('Gemini generateContent through @google/genai', () => {
         while (turn.calls.length > 0) {
           turn = await send(
             turn.calls.map((c) => ({
-              functionResponse: { id: c.id, name: c.name, response: { output: impl[c.name ?? ''](c.args) } },
+              functionResponse: {
+                id: c.id,
+                name: c.name,
+                response: { output: runTool(c.name ?? '', c.args) },
+              },
             })),
           );
         }
@@ -230,20 +196,20 @@ describe('Gemini generateContent through @google/genai', () => {
 
   for (const stream of [false, true]) {
     it(`lets the SDK's automatic function calling run the loop with a CallableTool (${stream ? 'stream' : 'unary'})`, async () => {
-      understudy.model.use(weatherFixtures);
+      understudy.model.use(weatherFixtures({ tools: 5, answer: 5 }));
       const callable: CallableTool = {
         tool: async () => ({ functionDeclarations }),
         // AFC calls the tool once per call when streaming, with all calls at once otherwise.
         callTool: async (calls) =>
           calls.map((c) => ({
-            functionResponse: { id: c.id, name: c.name, response: { output: impl[c.name ?? ''](c.args) } },
+            functionResponse: { id: c.id, name: c.name, response: { output: runTool(c.name ?? '', c.args) } },
           })),
       };
       const run = await understudy.run(async () => {
         const ai = new GoogleGenAI({ apiKey: 'x' });
         const params = {
           model: MODEL,
-          contents: 'Weather and time in Paris?',
+          contents: QUESTION,
           config: { tools: [callable] },
         };
         if (!stream) return (await ai.models.generateContent(params)).text;
@@ -254,7 +220,7 @@ describe('Gemini generateContent through @google/genai', () => {
         }
         return text;
       });
-      expect(run.output).toBe('It is 18°C in Paris at 09:30.');
+      expect(run.output).toBe(ANSWER);
       expect(run.terminalState).toBe('succeeded');
       expect(run.toolCalls.map((c) => [c.name, c.arguments, c.result])).toEqual([
         ['get_weather', { city: 'Paris' }, { city: 'Paris', tempC: 18 }],

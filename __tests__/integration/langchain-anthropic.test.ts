@@ -9,17 +9,19 @@ import {
   type ToolMessage,
 } from '@langchain/core/messages';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
-import { type Fixture, understudy } from 'jest-understudy';
+import { understudy } from 'jest-understudy';
 import { z } from 'zod';
+import { ANSWER, expectWeatherRun, QUESTION, TOOLS, time, weather, weatherFixtures } from './support/weather';
 
-const getWeather = tool(async ({ city }) => JSON.stringify({ city, tempC: city === 'Paris' ? 18 : 25 }), {
-  name: 'get_weather',
-  description: 'Weather by city',
+const [forWeather, forTime] = TOOLS;
+const getWeather = tool(async (input) => JSON.stringify(weather(input)), {
+  name: forWeather.name,
+  description: forWeather.description,
   schema: z.object({ city: z.string() }),
 });
-const getTime = tool(async ({ tz }) => JSON.stringify({ tz, time: '09:30' }), {
-  name: 'get_time',
-  description: 'Local time in a time zone',
+const getTime = tool(async (input) => JSON.stringify(time(input)), {
+  name: forTime.name,
+  description: forTime.description,
   schema: z.object({ tz: z.string() }),
 });
 const byName: Record<string, StructuredToolInterface> = {
@@ -62,24 +64,12 @@ async function agent(
   throw new Error('too many steps');
 }
 
-const fixtures: Fixture[] = [
-  {
-    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
-    response: {
-      content: 'Let me check.',
-      chunkSize: 5,
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-      usage: { inputTokens: 300, outputTokens: 50, cachedInputTokens: 200 },
-    },
-  },
-  {
-    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
-    response: { content: 'It is 18°C in Paris at 09:30.', chunkSize: 5 },
-  },
-];
+const fixtures = weatherFixtures({
+  tools: 5,
+  answer: 5,
+  preamble: 'Let me check.',
+  usage: { inputTokens: 300, outputTokens: 50, cachedInputTokens: 200 },
+});
 
 describe('LangChain.js ChatAnthropic with bindTools', () => {
   for (const mode of ['invoke', 'stream', 'streaming-invoke'] as const) {
@@ -87,27 +77,12 @@ describe('LangChain.js ChatAnthropic with bindTools', () => {
       understudy.model.use(fixtures);
       let first: AIMessage | AIMessageChunk | undefined;
       const run = await understudy.run(async () => {
-        const out = await agent('Weather and time in Paris?', mode);
+        const out = await agent(QUESTION, mode);
         first = out.first;
         return out.text;
       });
-      expect(run.terminalState).toBe('succeeded');
-      expect(run.output).toBe('It is 18°C in Paris at 09:30.');
-      expect(run.finalMessage).toBe('It is 18°C in Paris at 09:30.');
-      expect(run.toolCalls).toEqual([
-        expect.objectContaining({
-          name: 'get_weather',
-          arguments: { city: 'Paris' },
-          result: { city: 'Paris', tempC: 18 },
-          answered: true,
-        }),
-        expect.objectContaining({
-          name: 'get_time',
-          arguments: { tz: 'Europe/Paris' },
-          result: { tz: 'Europe/Paris', time: '09:30' },
-          answered: true,
-        }),
-      ]);
+      expectWeatherRun(run);
+      expect(run.output).toBe(ANSWER);
       const streamed = mode !== 'invoke';
       expect(run.modelCalls.map((c) => c.streamed)).toEqual([streamed, streamed]);
       expect(first?.tool_calls?.map((c) => c.id)).toEqual(run.toolCalls.map((c) => c.id));

@@ -8,31 +8,10 @@ import {
   ToolMessage,
 } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
-import { type Fixture, script, understudy } from 'jest-understudy';
+import { script, understudy } from 'jest-understudy';
+import { ANSWER, expectWeatherRun, QUESTION, runTool, TOOLS, weatherFixtures } from './support/weather';
 
-const tools = [
-  {
-    type: 'function' as const,
-    function: {
-      name: 'get_weather',
-      description: 'Weather by city',
-      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    },
-  },
-  {
-    type: 'function' as const,
-    function: {
-      name: 'get_time',
-      description: 'Local time in a time zone',
-      parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
-    },
-  },
-];
-
-const impl: Record<string, (args: any) => unknown> = {
-  get_weather: ({ city }) => ({ city, tempC: city === 'Paris' ? 18 : 25 }),
-  get_time: ({ tz }) => ({ tz, time: '09:30' }),
-};
+const tools = TOOLS.map((t) => ({ type: 'function' as const, function: t }));
 
 /** invoke → run tool calls → ToolMessage → invoke, as a LangChain tool loop is written by hand. */
 async function agent(question: string, opts: { useResponsesApi: boolean; stream: boolean }): Promise<string> {
@@ -56,48 +35,23 @@ async function agent(question: string, opts: { useResponsesApi: boolean; stream:
     messages.push(reply);
     if (!reply.tool_calls?.length) return reply.text;
     for (const call of reply.tool_calls) {
-      const result = impl[call.name](call.args);
+      const result = runTool(call.name, call.args);
       messages.push(new ToolMessage({ tool_call_id: call.id!, content: JSON.stringify(result) }));
     }
   }
   throw new Error('too many steps');
 }
 
-const weatherFixtures: Fixture[] = [
-  {
-    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
-    response: {
-      chunkSize: 5,
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-    },
-  },
-  {
-    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
-    response: { content: 'It is 18°C in Paris at 09:30.', chunkSize: 5 },
-  },
-];
-
 describe('LangChain.js ChatOpenAI with bindTools', () => {
   for (const useResponsesApi of [false, true]) {
     for (const stream of [false, true]) {
       const protocol = useResponsesApi ? 'openai.responses' : 'openai.chat';
       it(`runs a parallel tool loop over ${protocol} (${stream ? 'stream' : 'invoke'})`, async () => {
-        understudy.model.use(weatherFixtures);
-        const run = await understudy.run(() =>
-          agent('Weather and time in Paris?', { useResponsesApi, stream }),
-        );
-        expect(run.terminalState).toBe('succeeded');
-        expect(run.output).toBe('It is 18°C in Paris at 09:30.');
-        expect(run.finalMessage).toBe('It is 18°C in Paris at 09:30.');
-        expect(run.toolsCalled).toEqual(['get_weather', 'get_time']);
-        expect(run.toolCalls.map((c) => [c.arguments, c.result])).toEqual([
-          [{ city: 'Paris' }, { city: 'Paris', tempC: 18 }],
-          [{ tz: 'Europe/Paris' }, { tz: 'Europe/Paris', time: '09:30' }],
-        ]);
-        expect(run.toolCalls.every((c) => c.answered && /^call_/.test(c.id))).toBe(true);
+        understudy.model.use(weatherFixtures({ tools: 5, answer: 5 }));
+        const run = await understudy.run(() => agent(QUESTION, { useResponsesApi, stream }));
+        expectWeatherRun(run);
+        expect(run.output).toBe(ANSWER);
+        expect(run.toolCalls.every((c) => /^call_/.test(c.id))).toBe(true);
         expect(run.modelCalls.map((c) => [c.protocol, c.streamed])).toEqual([
           [protocol, stream],
           [protocol, stream],

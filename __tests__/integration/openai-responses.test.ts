@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { type Fixture, script, understudy } from 'jest-understudy';
+import { type Run, script, understudy } from 'jest-understudy';
 import OpenAI from 'openai';
 import type {
   FunctionTool,
@@ -10,27 +10,9 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import { matchKeysOf } from '../../src/conversation';
+import { ANSWER, expectWeatherRun, QUESTION, runTool, TOOLS, weatherFixtures } from './support/weather';
 
-const tools: FunctionTool[] = [
-  {
-    type: 'function',
-    name: 'get_weather',
-    description: 'Weather by city',
-    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-    strict: false,
-  },
-  {
-    type: 'function',
-    name: 'get_time',
-    parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
-    strict: false,
-  },
-];
-
-const impl: Record<string, (args: any) => unknown> = {
-  get_weather: ({ city }) => ({ city, tempC: city === 'Paris' ? 18 : 25 }),
-  get_time: ({ tz }) => ({ tz, time: '09:30' }),
-};
+const tools: FunctionTool[] = TOOLS.map((t) => ({ type: 'function', ...t, strict: false }));
 
 const INSTRUCTIONS = 'You are a travel helper.';
 
@@ -39,7 +21,7 @@ function runCalls(response: Response): ResponseInputItem[] {
   const outputs: ResponseInputItem[] = [];
   for (const item of response.output) {
     if (item.type !== 'function_call') continue;
-    const result = impl[item.name](JSON.parse(item.arguments));
+    const result = runTool(item.name, JSON.parse(item.arguments));
     outputs.push({ type: 'function_call_output', call_id: item.call_id, output: JSON.stringify(result) });
   }
   return outputs;
@@ -93,50 +75,21 @@ async function chainingAgent(question: string, mode: Mode): Promise<string> {
   throw new Error('too many steps');
 }
 
-const weatherFixtures: Fixture[] = [
-  {
-    match: { userMessage: 'Paris', turnIndex: 0, hasToolResult: false },
-    response: {
-      chunkSize: 7,
-      toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Paris' } },
-        { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
-      ],
-    },
-  },
-  {
-    match: { userMessage: 'Paris', turnIndex: 1, hasToolResult: true },
-    response: { content: 'It is 18°C in Paris at 09:30.', chunkSize: 5 },
-  },
-];
+const fixtures = () => weatherFixtures({ tools: 7, answer: 5 });
 
-function expectWeatherRun(run: Awaited<ReturnType<typeof understudy.run>>) {
-  expect(run.terminalState).toBe('succeeded');
-  expect(run.output).toBe('It is 18°C in Paris at 09:30.');
-  expect(run.finalMessage).toBe('It is 18°C in Paris at 09:30.');
-  expect(run.toolsCalled).toEqual(['get_weather', 'get_time']);
-  expect(run.toolCalls[0]).toMatchObject({
-    name: 'get_weather',
-    arguments: { city: 'Paris' },
-    result: { city: 'Paris', tempC: 18 },
-    answered: true,
-  });
-  expect(run.toolCalls[1]).toMatchObject({
-    name: 'get_time',
-    arguments: { tz: 'Europe/Paris' },
-    result: { tz: 'Europe/Paris', time: '09:30' },
-  });
+function expectResponsesRun(run: Run) {
+  expectWeatherRun(run);
+  expect(run.output).toBe(ANSWER);
   expect(run.toolCalls[0].id).toMatch(/^call_[a-z0-9]{24}$/);
-  expect(run.toolCalls[0].id).not.toBe(run.toolCalls[1].id);
   expect(run.modelCalls).toHaveLength(2);
 }
 
 describe('OpenAI Responses API through the official client', () => {
   for (const mode of ['create', 'create-stream', 'stream-helper'] as const) {
     it(`resends the full input each turn: parallel tool loop (${mode})`, async () => {
-      understudy.model.use(weatherFixtures);
-      const run = await understudy.run(() => resendingAgent('Weather and time in Paris?', mode));
-      expectWeatherRun(run);
+      understudy.model.use(fixtures());
+      const run = await understudy.run(() => resendingAgent(QUESTION, mode));
+      expectResponsesRun(run);
       expect(run.modelCalls.map((c) => c.streamed)).toEqual(
         mode === 'create' ? [false, false] : [true, true],
       );
@@ -147,15 +100,15 @@ describe('OpenAI Responses API through the official client', () => {
     });
 
     it(`chains by previous_response_id: the model sees the stored thread (${mode})`, async () => {
-      understudy.model.use(weatherFixtures);
-      const run = await understudy.run(() => chainingAgent('Weather and time in Paris?', mode));
-      expectWeatherRun(run);
+      understudy.model.use(fixtures());
+      const run = await understudy.run(() => chainingAgent(QUESTION, mode));
+      expectResponsesRun(run);
       const [first, second] = run.modelCalls;
       // Only tool outputs went over the wire; the thread came from the store.
       expect((second.request as { input: unknown[] }).input).toHaveLength(2);
       expect(second.conversation.messages).toEqual([
         { role: 'system', text: INSTRUCTIONS },
-        { role: 'user', text: 'Weather and time in Paris?' },
+        { role: 'user', text: QUESTION },
         { role: 'assistant', text: null, toolCalls: first.response?.toolCalls },
         { role: 'tool', text: '{"city":"Paris","tempC":18}', toolCallId: run.toolCalls[0].id },
         { role: 'tool', text: '{"tz":"Europe/Paris","time":"09:30"}', toolCallId: run.toolCalls[1].id },

@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
-import type { RunLike } from '../../matchers';
+import type { RunLike } from 'jest-understudy/matchers';
 
 type CallSpec = string | [name: string, args: Record<string, unknown>];
 

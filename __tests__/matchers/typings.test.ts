@@ -1,7 +1,7 @@
 // Type-level checks (run by `tsc`) that both the global `expect` and the one from
 // @jest/globals know the matchers, plus a smoke test through the global `expect`.
 import { expect as importedExpect } from '@jest/globals';
-import { matchers, registerMatchers } from '../../matchers';
+import { matchers, registerMatchers } from 'jest-understudy/matchers';
 import { runOf } from './helpers';
 
 registerMatchers(expect);

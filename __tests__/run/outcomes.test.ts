@@ -8,7 +8,7 @@ import { type Run, understudy } from 'jest-understudy';
 import { format } from 'pretty-format';
 import { OutcomeWatch, peek } from '../../src/run/outcomes';
 import { RunScope } from '../../src/run/scope';
-import { getRuntime } from '../../src/runtime/runtime';
+import { getRuntime } from '../../src/sandbox/runtime';
 
 const crash = async () => {
   throw new Error('boom');

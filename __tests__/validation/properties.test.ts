@@ -18,7 +18,7 @@ import {
 import { dump } from 'js-yaml';
 import { OptionsError, resolveOptions } from '../../environment/options';
 import { validateFile } from '../../src/cli/validators';
-import type { FileIssue } from '../../src/fixtures/errors';
+import type { FileIssue } from '../../src/file-format/issue';
 import { tempFolder } from '../fixtures/temp';
 
 const SEED = 20260901;

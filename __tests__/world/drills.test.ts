@@ -1,6 +1,7 @@
 /**
- * runDrills beyond the seed's rules: what the agent gets, criteria and verdicts over trials,
- * reproduction of random faults from build + seed, and runs seeing the world.
+ * runDrills beyond the world's rules (tool-overrides.test.ts, state-and-evidence.test.ts): what the
+ * agent gets, criteria and verdicts over trials, reproduction of random faults from build + seed, and
+ * runs seeing the world.
  *
  * @understudy-world ../../fixtures/worlds/records.world.yaml
  */

@@ -1,5 +1,5 @@
 /**
- * The engine beyond the seed's override rules: built-in behaviors, permissions, budgets,
+ * The engine beyond the override rules (tool-overrides.test.ts): built-in behaviors, permissions, budgets,
  * faults (seeded), the world clock and Jest fake timers, scheduled events.
  *
  * @understudy-world ../../fixtures/worlds/records.world.yaml

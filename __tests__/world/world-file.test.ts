@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
 import { understudy, WorldFileError } from 'jest-understudy';
-import type { JsonSchema } from '../../src/fixtures/fixtures.schema';
+import type { JsonSchema } from '../../src/file-format/json-schema';
 import { worldSchema } from '../../src/world/world.schema';
 import { tempFolder, thrown } from '../fixtures/temp';
 

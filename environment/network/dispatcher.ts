@@ -7,6 +7,7 @@
  * never connects; the rest go on to a real agent, whose connections the socket guard serves
  * (provider and world hosts) or passes (loopback).
  */
+import { UnderstudyError } from '../../src/errors';
 import { afterRefusal, type GuardContext } from './guard';
 import { blockedMessage, refusalError, requestTarget, type Target } from './policy';
 
@@ -42,7 +43,8 @@ export function bundledAgent(): AgentClass {
   // Node's Agent, or a subclass host code installed.
   for (let proto = agent && Object.getPrototypeOf(agent); proto; proto = Object.getPrototypeOf(proto))
     if (proto.constructor?.name === 'Agent') return proto.constructor as AgentClass;
-  throw new Error(
+  throw new UnderstudyError(
+    'CONTAINMENT_FAILED',
     "jest-understudy: could not find undici's Agent behind Node's fetch; the network cannot be contained",
   );
 }

@@ -11,7 +11,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
-import type { UpstreamRequest } from '../../src/runtime/bridge';
+import type { UpstreamRequest } from '../../src/record/recording';
 import { startInterception } from '../msw';
 import { ServingBridge } from './bridge';
 import { bundledAgent, createInterception, installDispatcher } from './dispatcher';

@@ -6,7 +6,7 @@
 import type dns from 'node:dns';
 import net, { isIP } from 'node:net';
 import type tls from 'node:tls';
-import type { UpstreamRequest } from '../../src/runtime/bridge';
+import type { UpstreamRequest } from '../../src/record/recording';
 import type { Dispatcher } from './dispatcher';
 import { asInternal } from './sockets';
 

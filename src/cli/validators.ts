@@ -1,16 +1,14 @@
 /**
  * `understudy validate`: which kind of file each argument is, and the validator for it.
  * Kinds are told by name first (`*.golden.yaml`, `*.world.yaml`, `*.cassette.json`,
- * `*.fixture.json`…), then by content. A kind whose validator is not part of this build
- * is reported as skipped, not as an error.
+ * `*.fixture.json`…), then by content; a file of no kind it can tell is skipped.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { FileIssue } from '../fixtures/errors';
+import type { FileIssue } from '../file-format/issue';
 import { FixtureFileError } from '../fixtures/errors';
-import { formatOf } from '../fixtures/format';
+import { formatOf, parseFixtureText } from '../fixtures/format';
 import { loadFixtures } from '../fixtures/load';
-import { parseFixtureText } from '../fixtures/parse';
 import { readGoldenFile } from '../golden/load';
 
 export type FileKind = 'fixtures' | 'cassette' | 'golden' | 'world';
@@ -69,22 +67,14 @@ function validateFixtures(file: string, kind: FileKind): Verdict {
   }
 }
 
-/** Loads an optional module of this build (e.g. the world), or undefined when it is not there. */
-function optional<T>(load: () => T): T | undefined {
-  try {
-    return load();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') return undefined;
-    throw error;
-  }
-}
+// The world loader and the cassette checks are required on first use: most runs of the
+// command read fixture files only.
+const worldLoad = (): typeof import('../world/load') => require('../world/load');
+const cassetteChecks = (): typeof import('../record/validate') => require('../record/validate');
 
 function validateWorld(file: string): Verdict {
-  const world = optional(() => require('../world/load') as Partial<typeof import('../world/load')>);
-  if (!world?.checkWorldFile)
-    return { kind: 'world', skipped: 'world files cannot be validated by this build' };
   // Checked without loading behavior modules: validating a file never runs the user's code.
-  const result = world.checkWorldFile(file);
+  const result = worldLoad().checkWorldFile(file);
   if ('issues' in result) return { kind: 'world', ok: false, issues: [...result.issues] };
   return {
     kind: 'world',
@@ -94,13 +84,10 @@ function validateWorld(file: string): Verdict {
 }
 
 function validateCassette(file: string): Verdict {
-  // A cassette is a fixture file with recording metadata; the record module may check more.
-  const record = optional(
-    () => require('../record/validate') as { validateCassetteFile?: (path: string) => FileIssue[] },
-  );
+  // A cassette is a fixture file with recording metadata: no secret left in it, metadata that agrees.
   const base = validateFixtures(file, 'cassette');
-  if (!('ok' in base) || !base.ok || !record?.validateCassetteFile) return base;
-  const issues = record.validateCassetteFile(file);
+  if (!('ok' in base) || !base.ok) return base;
+  const issues = cassetteChecks().validateCassetteFile(file);
   return issues.length > 0 ? { kind: 'cassette', ok: false, issues } : base;
 }
 

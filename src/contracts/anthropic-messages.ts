@@ -1,8 +1,8 @@
 /** Anthropic Messages: what the API checks in `messages`, `system` and `tools` before it answers. */
 import { anthropicError } from '../providers/anthropic-messages/errors';
 import { loadThread } from '../providers/anthropic-messages/threads';
+import { issuedFor, thinkingBeforeTool } from '../providers/tokens';
 import type { ContractRule } from './rules';
-import { issuedFor, thinkingBeforeTool } from './tokens';
 import { anthropicToolProblem } from './tool-definitions';
 import { type RequestFacts, type Violation, violation } from './violation';
 

@@ -1,7 +1,8 @@
 /** Gemini `generateContent`: what the API checks in `contents` and `tools` before it answers. */
 import type { NeutralError } from '../conversation';
+import { isGemini3 } from '../providers/gemini/models';
+import { issuedFor } from '../providers/tokens';
 import type { ContractRule } from './rules';
-import { issuedFor } from './tokens';
 import { geminiToolProblem } from './tool-definitions';
 import { type RequestFacts, type Violation, violation } from './violation';
 
@@ -111,11 +112,6 @@ function toolResults(contents: unknown[]): Violation | undefined {
 
 /** Signatures Google documents for function calls whose real signature is lost. */
 const SENTINELS = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
-
-/** Gemini 3 models think before every function call and check the signatures on the way back. */
-export function isGemini3(model: string): boolean {
-  return /^(?:models\/)?gemini-3(?:[.-]|$)/.test(model);
-}
 
 /**
  * Gemini 3: in the current turn (since the latest user text), the first function call of

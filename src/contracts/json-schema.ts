@@ -4,7 +4,7 @@
  * file and kept; ajv is required on first use, as requests without schemas never need it.
  */
 import type { ValidateFunction } from 'ajv';
-import { formatPath, pointerToSegments } from '../fixtures/json-path';
+import { formatPath, pointerToSegments } from '../file-format/json-path';
 
 interface Engines {
   draft07: import('ajv').default;

@@ -4,8 +4,8 @@
  * does not have: a typo, or a model the agent was never meant to use.
  */
 import type { NeutralError, ProviderId } from '../conversation';
+import { modelMatcher } from '../fixtures/patterns';
 import { type Fixture, sourceOf } from '../fixtures/types';
-import { modelMatcher } from '../model/match';
 import { anthropicError } from '../providers/anthropic-messages/errors';
 import { type Violation, violation } from './violation';
 

@@ -1,7 +1,8 @@
 /** OpenAI Responses API: what the API checks in `input` (with the stored chain) and `tools`. */
-import type { ConversationStore, NeutralError } from '../conversation';
+import type { NeutralError } from '../conversation';
+import { chainItemIds } from '../providers/openai-responses/items';
+import { issuedFor } from '../providers/tokens';
 import type { ContractRule } from './rules';
-import { issuedFor } from './tokens';
 import { openaiToolProblem } from './tool-definitions';
 import { type RequestFacts, type Violation, violation } from './violation';
 
@@ -12,37 +13,6 @@ const inputError = (message: string, status = 400, code?: string): NeutralError 
   param: 'input',
   ...(code ? { code } : {}),
 });
-
-const itemsKey = (responseId: string) => `responses.items:${responseId}`;
-
-/**
- * Keeps the ids of a stored response's output items and the response it chained from, so a
- * later request that chains from it can be checked for items the chain already holds.
- */
-export function noteResponseItems(
-  store: ConversationStore,
-  responseId: string,
-  previous: string | null,
-  itemIds: string[],
-): void {
-  store.set(itemsKey(responseId), [{ role: 'assistant', text: JSON.stringify({ previous, itemIds }) }]);
-}
-
-/** Every output item id along the `previous_response_id` chain that ends at `responseId`. */
-function chainItemIds(store: ConversationStore, responseId: string): Set<string> {
-  const ids = new Set<string>();
-  const visited = new Set<string>();
-  let next: string | null = responseId;
-  while (next && !visited.has(next)) {
-    visited.add(next);
-    const text = store.get(itemsKey(next))?.[0]?.text;
-    if (!text) break;
-    const entry = JSON.parse(text) as { previous: string | null; itemIds: string[] };
-    for (const id of entry.itemIds) ids.add(id);
-    next = entry.previous;
-  }
-  return ids;
-}
 
 type Item = Record<string, any>;
 

@@ -4,7 +4,20 @@
  * credential variables (`OPENAI_API_KEY`, `…_API_KEY`, `…_TOKEN`, `…_SECRET`…) and every
  * credential a model request carried, noted as requests arrive and kept in memory only.
  */
-import { PLACEHOLDER_KEYS } from '../record/mode';
+
+/**
+ * What replay puts in unset key variables so SDK constructors work; never a real key. Each
+ * group is one provider's alternatives: a placeholder goes in the first name only when none
+ * is set (@google/genai warns when it sees both of its names).
+ */
+export const REPLAY_KEYS: ReadonlyArray<readonly [names: readonly string[], value: string]> = [
+  [['OPENAI_API_KEY'], 'sk-understudy-replay'],
+  [['ANTHROPIC_API_KEY'], 'sk-ant-understudy-replay'],
+  [['GOOGLE_API_KEY', 'GEMINI_API_KEY'], 'understudy-replay'],
+  [['GOOGLE_GENERATIVE_AI_API_KEY'], 'understudy-replay'],
+];
+
+export const PLACEHOLDER_KEYS: ReadonlySet<string> = new Set(REPLAY_KEYS.map(([, value]) => value));
 
 /**
  * Where the noted credentials live: a global of the realm, so every copy of the package

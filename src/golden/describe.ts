@@ -11,7 +11,7 @@ import { badArgument } from '../errors';
 import { loadFixtureFiles } from '../fixtures/load';
 import { executeRun, type RunContext } from '../run/run';
 import type { Run } from '../run/types';
-import { getRuntime } from '../runtime/runtime';
+import { getRuntime } from '../sandbox/runtime';
 import { loadGoldenFile } from './load';
 import type { GoldenFile, GoldenStep, GoldenTask } from './types';
 

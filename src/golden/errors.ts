@@ -1,18 +1,16 @@
-import { type FileIssue, formatIssue } from '../fixtures/errors';
+import type { ErrorCode } from '../errors';
+import { type FileIssue, FileIssuesError } from '../file-format/issue';
 
-export type GoldenIssueCode = 'GOLDEN_INVALID' | 'GOLDEN_PARSE_ERROR' | 'GOLDEN_READ_ERROR';
+export type GoldenIssueCode = Extract<
+  ErrorCode,
+  'GOLDEN_INVALID' | 'GOLDEN_PARSE_ERROR' | 'GOLDEN_READ_ERROR'
+>;
+/** A golden file's own issues, and those of the fixtures it holds (`FIXTURE_…`). */
 export type GoldenIssue = FileIssue<GoldenIssueCode | string>;
 
-export class GoldenFileError extends Error {
+export class GoldenFileError extends FileIssuesError<GoldenIssueCode, GoldenIssueCode | string> {
   override readonly name = 'GoldenFileError';
-  readonly code = 'GOLDEN_INVALID';
-  readonly issues: readonly GoldenIssue[];
   constructor(issues: readonly GoldenIssue[]) {
-    const files = [...new Set(issues.map((i) => i.file))];
-    const count = issues.length === 1 ? 'a problem' : `${issues.length} problems`;
-    super(
-      `Golden task file ${files.join(', ')}: ${count}\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
-    );
-    this.issues = issues;
+    super(issues, { subject: (files) => `Golden task file ${files.join(', ')}`, code: 'GOLDEN_INVALID' });
   }
 }

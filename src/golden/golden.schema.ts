@@ -6,7 +6,7 @@
  * Only `import type` here (the schema script loads this file with Node's type stripping).
  * Inline fixtures are checked by the fixture schema itself after this one passes.
  */
-import type { JsonSchema } from '../fixtures/fixtures.schema';
+import type { JsonSchema } from '../file-format/json-schema';
 
 const string = (description: string) => ({ type: 'string', description });
 

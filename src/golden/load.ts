@@ -3,14 +3,15 @@
  * the file, line and JSON path, like fixture and world files (the same issue helpers,
  * with the golden schema's wording). Inline fixtures are validated as fixtures.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatOf } from '../fixtures/format';
-import { findingsFromAjv, type IssueDialect, toIssues } from '../fixtures/issues';
-import { formatPath, type PathSegment } from '../fixtures/json-path';
+import { formatOf } from '../file-format/format';
+import { findingsFromAjv, type IssueDialect, toIssues } from '../file-format/issues';
+import { formatPath, type PathSegment } from '../file-format/json-path';
+import { createLocator, type Locator } from '../file-format/locate';
+import { parseText } from '../file-format/parse';
+import { readText } from '../file-format/read';
 import { readFixtureFile } from '../fixtures/load';
-import { createLocator, type Locator } from '../fixtures/locate';
-import { parseFixtureText } from '../fixtures/parse';
 import type { Fixture } from '../fixtures/types';
 import { validateFixtureFile } from '../fixtures/validate';
 import { schemaValidator } from '../validators';
@@ -258,38 +259,13 @@ function normalizeTrajectory(value: unknown): GoldenTrajectory {
 /** Reads and validates one file; issues instead of throwing. */
 export function readGoldenFile(path: string): { golden: GoldenFile } | { issues: GoldenIssue[] } {
   const file = resolve(path);
-  const format = formatOf(file);
-  if ('issue' in format)
-    return {
-      issues: [
-        {
-          ...format.issue,
-          code: 'GOLDEN_READ_ERROR',
-          suggestion: 'golden task files end in .json, .yaml or .yml',
-        },
-      ],
-    };
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    return {
-      issues: [
-        {
-          code: 'GOLDEN_READ_ERROR',
-          file,
-          path: '$',
-          message: e.code === 'ENOENT' ? 'the file does not exist' : `cannot read the file: ${e.message}`,
-        },
-      ],
-    };
-  }
-  const parsed = parseFixtureText(text, format.format, file);
-  if ('issue' in parsed) {
-    const message = parsed.issue.message === 'the file is empty' ? 'the file is empty' : parsed.issue.message;
-    return { issues: [{ ...parsed.issue, code: 'GOLDEN_PARSE_ERROR', message, suggestion: undefined }] };
-  }
+  const format = formatOf(file, 'GOLDEN_READ_ERROR', 'golden task files end in .json, .yaml or .yml');
+  if ('issue' in format) return { issues: [format.issue] };
+  const read = readText(file, path, 'GOLDEN_READ_ERROR');
+  if ('issue' in read) return { issues: [read.issue] };
+  const { text } = read;
+  const parsed = parseText(text, format.format, file, { code: 'GOLDEN_PARSE_ERROR' });
+  if ('issue' in parsed) return { issues: [parsed.issue] };
   const result = validateGoldenFile(parsed.data, { file, source: text });
   return result.ok ? { golden: result.golden } : { issues: result.errors };
 }

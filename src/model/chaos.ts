@@ -1,18 +1,7 @@
 import type { FixtureChaos } from '../fixtures/types';
+import { seededRandom } from '../random';
 
 export type ChaosFault = 'drop' | 'malformed' | 'rate_limit' | 'disconnect';
-
-/** mulberry32: tiny, fast, and the same sequence for the same seed on every platform. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Draws the faults in aimock's order (drop → malformed → rateLimit → disconnect), the

@@ -1,6 +1,6 @@
 import type { MatchKeys } from '../conversation';
+import { compilePattern, isPattern, modelMatcher } from '../fixtures/patterns';
 import type { Fixture, FixtureMatch, TextPattern } from '../fixtures/types';
-import { compilePattern, isPattern } from './patterns';
 
 /** A match field that failed, with the value it wanted and the value it saw. */
 export interface Miss {
@@ -43,18 +43,9 @@ function textTest(
   return { field, expected: value, actual: read, test: (k: MatchKeys) => read(k)?.includes(value) ?? false };
 }
 
-/** A dated snapshot of a model answers for its alias, as the providers resolve them. */
-export function modelMatcher(value: string | TextPattern): (model: string) => boolean {
-  const test = modelTest(value);
-  return (model) => test({ model } as MatchKeys);
-}
-
 function modelTest(value: string | TextPattern): Test {
-  if (isPattern(value)) {
-    const re = compilePattern(value);
-    return (k) => re.test(k.model);
-  }
-  return (k) => k.model === value || (k.model.startsWith(value) && /^-\d/.test(k.model.slice(value.length)));
+  const matches = modelMatcher(value);
+  return (k) => matches(k.model);
 }
 
 export function compileMatch(match: FixtureMatch): CompiledMatch {

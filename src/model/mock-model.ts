@@ -3,9 +3,8 @@ import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../con
 import { matchKeysOf } from '../conversation';
 import { UnderstudyError } from '../errors';
 import type { FixtureArgument } from '../fixtures/argument';
-import type { Fixture, FixtureChaos } from '../fixtures/types';
-import type { RedactHook } from '../record/build';
-import type { ModelCall } from '../run/types';
+import type { Fixture, FixtureChaos, RedactHook } from '../fixtures/types';
+import type { ModelCall } from './call';
 import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';
@@ -216,7 +215,10 @@ export class MockModel {
    */
   normalize(fn: ((text: string) => string) | undefined): this {
     if (fn !== undefined && typeof fn !== 'function')
-      throw new TypeError('understudy.model.normalize(fn): expected a function (text) => text, or undefined');
+      throw new UnderstudyError(
+        'BAD_ARGUMENT',
+        'understudy.model.normalize(fn): expected a function (text) => text, or undefined',
+      );
     this.normalizer = fn;
     return this;
   }
@@ -231,7 +233,8 @@ export class MockModel {
    */
   redact(fn: RedactHook | undefined): this {
     if (fn !== undefined && typeof fn !== 'function')
-      throw new TypeError(
+      throw new UnderstudyError(
+        'BAD_ARGUMENT',
         'understudy.model.redact(fn): expected a function (fixture) => fixture, or undefined',
       );
     this.redactHook = fn;

@@ -7,10 +7,10 @@
  */
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { UnderstudyError } from '../errors';
-import type { Fixture, FixtureResponse, FixtureToolCall } from '../fixtures/types';
+import { recordedFrom, tagRecorded } from '../fixtures/metadata';
+import type { Fixture, FixtureResponse, FixtureToolCall, RedactHook } from '../fixtures/types';
 import { FixtureStore } from '../model/fixture-store';
 import { REDACTED, scrubSecrets } from '../redact';
-import { recordedFrom, tagRecorded } from './metadata';
 import type { PromptFingerprint } from './prompt-hash';
 
 /** One model call as recording captured it. */
@@ -27,10 +27,6 @@ export interface RecordedCall {
   /** The test the call was made in, for messages. */
   test?: string;
 }
-
-/** A user hook that gets each fixture last, before it is returned or written: return a fixture, or change the one given. */
-// biome-ignore lint/suspicious/noConfusingVoidType: a hook that only mutates its argument returns void
-export type RedactHook = (fixture: Fixture) => Fixture | undefined | void;
 
 export interface BuildOptions {
   strictTurnIndex?: boolean;

@@ -4,14 +4,13 @@
  * no fixture matched to it, keeping what it had.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { formatOf } from '../fixtures/format';
+import { formatOf, parseFixtureText } from '../fixtures/format';
 import { loadFixtures } from '../fixtures/load';
-import { parseFixtureText } from '../fixtures/parse';
+import { cassetteMetadata } from '../fixtures/metadata';
 import type { Fixture } from '../fixtures/types';
 import { validateFixtureFile } from '../fixtures/validate';
 import { writeFixtures } from '../fixtures/write';
 import type { RecordedCall } from './build';
-import { cassetteMetadata } from './metadata';
 
 export { cassettePathOf } from './paths';
 

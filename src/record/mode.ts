@@ -3,6 +3,7 @@
  * start on CI, and they need the provider's own key (not the placeholder replay sets).
  */
 import type { ProviderId } from '../conversation';
+import { PLACEHOLDER_KEYS } from '../files/secrets';
 
 /**
  * - `replay` (default): fixtures answer; nothing reaches the network.
@@ -45,20 +46,6 @@ export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
   anthropic: ['ANTHROPIC_API_KEY'],
   gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
 };
-
-/**
- * What replay puts in unset key variables so SDK constructors work; never a real key. Each
- * group is one provider's alternatives: a placeholder goes in the first name only when none
- * is set (@google/genai warns when it sees both of its names).
- */
-export const REPLAY_KEYS: ReadonlyArray<readonly [names: readonly string[], value: string]> = [
-  [['OPENAI_API_KEY'], 'sk-understudy-replay'],
-  [['ANTHROPIC_API_KEY'], 'sk-ant-understudy-replay'],
-  [['GOOGLE_API_KEY', 'GEMINI_API_KEY'], 'understudy-replay'],
-  [['GOOGLE_GENERATIVE_AI_API_KEY'], 'understudy-replay'],
-];
-
-export const PLACEHOLDER_KEYS: ReadonlySet<string> = new Set(REPLAY_KEYS.map(([, value]) => value));
 
 export function isRealKey(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '' && !PLACEHOLDER_KEYS.has(value);

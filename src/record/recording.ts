@@ -10,15 +10,15 @@
  * writes the cassette of a record-mode run.
  */
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
-import { UnderstudyError } from '../errors';
+import { type ErrorCode, isUnderstudyError } from '../errors';
 import { noteSecret, secretsInUse } from '../files/secrets';
-import { type Fixture, sourceOf } from '../fixtures/types';
+import { type Fixture, type RedactHook, sourceOf } from '../fixtures/types';
+import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
+import type { ResolvedOptions } from '../options';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
 import { loadSseParserWith } from '../providers/sse';
-import type { ModelCall } from '../run/types';
-import type { Bridge, ResolvedOptions } from '../runtime/bridge';
-import type { RecordedCall, RedactHook } from './build';
+import type { RecordedCall } from './build';
 import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
 import { replaysCassette } from './paths';
 import { describeDrift, fingerprintOf } from './prompt-hash';
@@ -30,6 +30,23 @@ const fixtureLoad = (): typeof import('../fixtures/load') => require('../fixture
 const build = (): typeof import('./build') => require('./build');
 const cassettes = (): typeof import('./cassette') => require('./cassette');
 
+/** A model request on its way to the real provider (record and live modes). */
+export interface UpstreamRequest {
+  url: string;
+  method: string;
+  headers: Array<[string, string]>;
+  body: string;
+  signal?: AbortSignal;
+}
+
+/** How the recording reaches the real provider (the environment's, through the bridge). */
+export interface RecordingTransport {
+  /** Sends a request past the interception (msw's `bypass`); absent outside the environment. */
+  upstream?: (request: UpstreamRequest) => Promise<Response>;
+  /** Loads a dependency with Node's own loader (eventsource-parser is an ES module). */
+  hostRequire?: (id: 'eventsource-parser') => unknown;
+}
+
 /** What the runtime lends the recording. */
 export interface RecordingHost {
   readonly model: MockModel;
@@ -37,7 +54,7 @@ export interface RecordingHost {
   readonly threads: ConversationStore;
   /** The run the current call belongs to (see src/run/scope.ts). */
   readonly runs: { getStore(): { mode?: UnderstudyMode; pending?: Promise<unknown>[] } | undefined };
-  fail(message: string): void;
+  fail(code: ErrorCode, message: string): void;
   readonly evidence?: { noteStaleCassette?(file: string): void };
 }
 
@@ -108,7 +125,7 @@ export class Recording {
 
   constructor(
     private readonly host: RecordingHost,
-    private readonly bridge?: Bridge,
+    private readonly bridge?: RecordingTransport,
   ) {
     const { mode } = host.options;
     // The cassette is written after the last test, where Jest's CommonJS runtime refuses to load
@@ -178,7 +195,7 @@ export class Recording {
       'was recorded. Record it again (UNDERSTUDY_MODE=record, or `understudy record -- <jest args>`), ' +
       (strict ? 'or turn strictCassettes off to only warn.' : 'or set strictCassettes to fail on this.');
     if (source?.file) this.host.evidence?.noteStaleCassette?.(source.file);
-    if (strict) this.host.fail(message);
+    if (strict) this.host.fail('CASSETTE_STALE', message);
     else if (!this.warned.has(fixture)) {
       this.warned.add(fixture);
       console.warn(message);
@@ -214,8 +231,8 @@ export class Recording {
     this.byCall.set(call, rec);
     if (mode !== 'live') this.recorded.push(rec);
 
-    const failWith = (status: number, message: string) => {
-      this.host.fail(message);
+    const failWith = (code: ErrorCode, status: number, message: string) => {
+      this.host.fail(code, message);
       call.error = { status, type: status === 401 ? 'authentication_error' : 'api_error', message };
       call.durationMs = performance.now() - startedAt;
       const wireError = codec.encodeError(call.error);
@@ -228,6 +245,7 @@ export class Recording {
     if (real.length === 0) {
       const names = KEY_VARIABLES[codec.provider];
       return failWith(
+        'RECORD_KEY_MISSING',
         401,
         `jest-understudy: ${mode} mode sends ${wire.method} ${url} to the real provider, which needs your ` +
           `${codec.provider} key, but the request carries ${keys.length === 0 ? 'no key' : "only jest-understudy's replay placeholder key"}. ` +
@@ -237,6 +255,7 @@ export class Recording {
     for (const k of real) noteSecret(k);
     if (!this.bridge?.upstream) {
       return failWith(
+        'RECORD_UNAVAILABLE',
         502,
         `jest-understudy: ${mode} mode needs the jest-understudy environment to reach the provider, and this one offers no upstream.`,
       );
@@ -281,6 +300,7 @@ export class Recording {
     const [toAgent, toCapture] = upstream.body.tee();
     const done = readAll(toCapture).then(capture, (error: unknown) => {
       this.host.fail(
+        'RECORD_INCOMPLETE',
         `jest-understudy: the ${codec.protocol} stream from ${url} failed before it ended (${String((error as Error)?.message ?? error)}); the call was not recorded.`,
       );
     });
@@ -303,6 +323,7 @@ export class Recording {
     const decoder = codec.reply;
     if (!decoder) {
       this.host.fail(
+        'RECORD_UNSUPPORTED',
         `jest-understudy: cannot record ${codec.protocol} responses yet; the call was not recorded.`,
       );
       return;
@@ -325,6 +346,7 @@ export class Recording {
         message: 'the stream ended before its last event',
       };
       this.host.fail(
+        'RECORD_INCOMPLETE',
         `jest-understudy: the ${codec.protocol} stream for model call #${call.index} ended before its last event ` +
           '(the provider or the connection cut it); the call was not recorded. Record again.',
       );
@@ -349,16 +371,18 @@ export class Recording {
   }
 
   /** The file is done: write the record-mode cassette and the usage record. Returns failures. */
-  async fileFinished(failedTests: number): Promise<string[]> {
+  async fileFinished(failedTests: number): Promise<Array<{ code: ErrorCode; message: string }>> {
     await this.settled();
-    const failures: string[] = [];
+    const failures: Array<{ code: ErrorCode; message: string }> = [];
     const { mode, cassette, usageFile, testPath } = this.host.options;
     if ((mode === 'record' || mode === 'record-missing') && this.recorded.length > 0) {
       if (failedTests > 0) {
-        failures.push(
-          `jest-understudy: ${mode} mode did not write ${cassette}: ${failedTests} test${failedTests === 1 ? '' : 's'} ` +
+        failures.push({
+          code: 'RECORD_INCOMPLETE',
+          message:
+            `jest-understudy: ${mode} mode did not write ${cassette}: ${failedTests} test${failedTests === 1 ? '' : 's'} ` +
             'failed, and a cassette of a failing run would replay the failure. Fix the test or the agent and record again.',
-        );
+        });
       } else {
         try {
           const fixtures = this.fixturesOf(this.recorded, `${mode} mode (${cassette})`);
@@ -368,12 +392,13 @@ export class Recording {
             append: mode === 'record-missing',
           });
         } catch (error) {
-          const reason =
-            error instanceof UnderstudyError || error instanceof Error ? error.message : String(error);
-          failures.push(
-            `jest-understudy: ${mode} mode did not write ${cassette}; this file's tests ran against the ` +
+          const reason = error instanceof Error ? error.message : String(error);
+          failures.push({
+            code: isUnderstudyError(error) ? error.code : 'FILE_FINISH_FAILED',
+            message:
+              `jest-understudy: ${mode} mode did not write ${cassette}; this file's tests ran against the ` +
               `real provider, but nothing was recorded: ${reason}`,
-          );
+          });
         }
       }
     }

@@ -4,15 +4,15 @@
  * metadata that says what the recording was made against.
  */
 import { readFileSync } from 'node:fs';
+import type { ErrorCode } from '../errors';
+import type { FileIssue } from '../file-format/issue';
+import { formatPath, type PathSegment } from '../file-format/json-path';
+import { createLocator } from '../file-format/locate';
 import { findSecretInUse } from '../files/secrets';
-import type { FileIssue } from '../fixtures/errors';
-import { formatOf } from '../fixtures/format';
-import { formatPath, type PathSegment } from '../fixtures/json-path';
-import { createLocator } from '../fixtures/locate';
-import { parseFixtureText } from '../fixtures/parse';
+import { formatOf, parseFixtureText } from '../fixtures/format';
 import { scrubText } from '../redact';
 
-export type CassetteIssueCode = 'CASSETTE_SECRET' | 'CASSETTE_METADATA';
+export type CassetteIssueCode = Extract<ErrorCode, 'CASSETTE_SECRET' | 'CASSETTE_METADATA'>;
 
 /** Issues of a cassette that already passed the fixture schema (`loadFixtures`). */
 export function validateCassetteFile(path: string): FileIssue<CassetteIssueCode>[] {

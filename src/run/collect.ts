@@ -1,5 +1,6 @@
 import type { NeutralMessage } from '../conversation';
-import type { ModelCall, TerminalState, ToolCall } from './types';
+import type { ModelCall } from '../model/call';
+import type { TerminalState, ToolCall } from './types';
 
 function parseArguments(raw: string): Record<string, unknown> {
   try {

@@ -1,9 +1,8 @@
 import { badArgument, UnderstudyError } from '../errors';
-import type { Fixture } from '../fixtures/types';
+import type { Fixture, RedactHook } from '../fixtures/types';
 import { type FixtureSource, toFixtures } from '../model/mock-model';
-import type { RedactHook } from '../record/build';
 import { ciRefusal, noKeyMessage, realKeys, type UnderstudyMode } from '../record/mode';
-import { getRuntime } from '../runtime/runtime';
+import type { HarnessHost } from './host';
 import { executeRun, type RunContext } from './run';
 import type { Run } from './types';
 
@@ -80,7 +79,9 @@ function isRunRequest<Input>(value: unknown): value is HarnessRunRequest<Input> 
 
 let harnessCount = 0;
 
-export function createAgentHarness<Input = string, Output = unknown>(
+/** `createAgentHarness` on the host `getHost` returns (asked for once the options are checked). */
+export function createHarness<Input = string, Output = unknown>(
+  getHost: () => HarnessHost,
   options: AgentHarnessOptions<Input, Output>,
 ): AgentHarness<Input, Output> {
   if (typeof options?.agent !== 'function')
@@ -103,7 +104,7 @@ export function createAgentHarness<Input = string, Output = unknown>(
         noKeyMessage(mode, `createAgentHarness({ ${mode}: true })`),
       );
   }
-  const runtime = getRuntime();
+  const runtime = getHost();
   if (options.normalize !== undefined) runtime.model.normalize(options.normalize);
   const id = `harness:${harnessCount++}`;
   const runScope = `${id}:runs`;

@@ -1,11 +1,12 @@
 import { badArgument, UnderstudyError } from '../errors';
+import type { ModelCall } from '../model/call';
 import type { UnderstudyMode } from '../record/mode';
-import { spansOfRun } from '../runtime/evidence';
-import type { Runtime } from '../runtime/runtime';
 import type { RunOperationEntry } from '../world/host';
-import { linkOperations } from '../world/link';
 import { finalMessageOf, terminalStateOf, toolCallsOf } from './collect';
-import type { ModelCall, Run, TerminalState } from './types';
+import { spansOfRun } from './evidence';
+import type { RunHost } from './host';
+import { linkOperations } from './link';
+import type { Run, TerminalState } from './types';
 
 /** What an agent function receives besides its input. */
 export interface RunContext {
@@ -35,7 +36,7 @@ export interface RunOptions<Input> {
  * deep, however concurrent with other runs) is attributed to this run.
  */
 export async function executeRun<Input, Output>(
-  runtime: Runtime,
+  runtime: RunHost,
   agent: (context: RunContext) => Output | Promise<Output>,
   options: RunOptions<Input> = {},
 ): Promise<Run<Input, Output>> {
@@ -98,7 +99,7 @@ export async function executeRun<Input, Output>(
     finalMessage: finalMessageOf(calls),
     toolCalls,
     toolsCalled: toolCalls.map((t) => t.name),
-    // Each tool call is linked to the operations that served it (the rule is in src/world/link.ts).
+    // Each tool call is linked to the operations that served it (the rule is in ./link.ts).
     operations: linkOperations(toolCalls, operations),
     modelCalls: calls,
     terminalState: terminalStateOf(calls, outcome, declared),

@@ -1,43 +1,8 @@
-import type { ContractRule } from '../contracts/rules';
-import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
-import type { Fixture, FixtureSource } from '../fixtures/types';
-import type { ChaosFault } from '../model/chaos';
+import type { ModelCall } from '../model/call';
 import type { OtlpSpan } from '../trace/otlp';
-import type { RunOperation } from '../world/link';
+import type { OperationRecord } from '../world/types';
 
 export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | (string & {});
-
-/** One request the mock model received, as the call log and runs keep it. */
-export interface ModelCall {
-  /** 0-based position in this file's model call log. */
-  index: number;
-  provider: ProviderId;
-  protocol: string;
-  url: string;
-  /** The parsed wire request body. */
-  request: unknown;
-  conversation: Conversation;
-  /** The fixture that answered, if any. */
-  fixture?: Fixture;
-  fixtureIndex?: number;
-  fixtureSource?: FixtureSource;
-  /** The reply the model sent (absent when it answered with an error). */
-  response?: NeutralReply;
-  error?: NeutralError;
-  /** No fixture matched this request. */
-  unmatched: boolean;
-  streamed: boolean;
-  /** The selected fixture's turnIndex differed from the thread's (tolerated unless strict). */
-  turnIndexRelaxed?: boolean;
-  /** A seeded random fault replaced or damaged the reply. */
-  fault?: ChaosFault;
-  /** The real provider answered (record, record-missing or live mode), not a fixture. */
-  recorded?: boolean;
-  /** The request contract the request (or the fixture's reply) broke, and where. */
-  contract?: { rule: ContractRule; at: string };
-  startedAt: number;
-  durationMs: number;
-}
 
 /** A tool call the model asked for, joined with the result the agent sent back. */
 export interface ToolCall {
@@ -57,13 +22,22 @@ export interface ToolCall {
   answered: boolean;
   /**
    * `seq`s of the world operations that served it (present when the run executed any);
-   * the linking rule is in src/world/link.ts.
+   * the linking rule is in src/run/link.ts.
    */
   operations?: number[];
 }
 
 /** One span in OTLP/JSON form (traceId, spanId, parentSpanId, name, times in Unix nanoseconds, attributes). */
 export type TraceSpan = OtlpSpan;
+
+/** An operation as a run lists it: the evidence record plus its tool call and timing. */
+export type RunOperation = OperationRecord & {
+  /** The tool call it served (see the linking rule), if any. */
+  toolCallId?: string;
+  /** performance.now() when the call reached the world, and how long the world took. */
+  startedAt: number;
+  durationMs: number;
+};
 
 export interface Run<Input = unknown, Output = unknown> {
   input: Input;

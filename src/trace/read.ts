@@ -4,6 +4,7 @@
  * ones jest-understudy writes carry the `gen_ai.*` / `understudy.*` attributes the
  * views know how to show.
  */
+import { UnderstudyError } from '../errors';
 import type { OtlpAnyValue, OtlpEvent, OtlpSpan, OtlpTrace } from './otlp';
 
 export interface SpanNode {
@@ -33,8 +34,12 @@ export interface TraceTree {
   spanCount: number;
 }
 
-export class TraceFormatError extends Error {
+/** A file that is not a jest-understudy trace (OTLP/JSON). */
+export class TraceFormatError extends UnderstudyError<'TRACE_INVALID'> {
   override readonly name = 'TraceFormatError';
+  constructor(message: string) {
+    super('TRACE_INVALID', message);
+  }
 }
 
 export function fromAnyValue(value: OtlpAnyValue | Record<string, unknown> | undefined): unknown {

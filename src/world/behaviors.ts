@@ -5,7 +5,6 @@
  * of their package's state, committed only when they return), emit events, schedule
  * consequences on the world clock and fail with a declared error through `ctx.fail`.
  */
-import type { Handler } from './modules';
 import type { BehaviorDef, BuiltinName, PackageState, WorldEventPayload } from './types';
 import { cloneJson, deepEqual } from './values';
 
@@ -31,6 +30,9 @@ export interface BehaviorContext<Input = any, State extends PackageState = any> 
   /** Seeded: the same build and seed draw the same numbers. */
   random(): number;
 }
+
+/** A behavior module's handler: synchronous, it reads and changes `ctx.state`. */
+export type Handler = (ctx: BehaviorContext) => unknown;
 
 /** Thrown by `ctx.fail`; the engine turns it into the declared error. */
 export class BehaviorFailure {

@@ -10,12 +10,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../ajv';
-import { formatPath, type PathSegment, pointerToSegments } from '../fixtures/json-path';
+import { formatPath, type PathSegment, pointerToSegments } from '../file-format/json-path';
 import { PROVIDERS } from '../providers/registry';
-import { type BuiltinDef, builtinCodes, type CompiledBehavior } from './behaviors';
+import { type BuiltinDef, builtinCodes, type CompiledBehavior, type Handler } from './behaviors';
 import { closest, didYouMean } from './dialect';
 import { ENGINE_ERRORS, type WorldIssueCode } from './errors';
-import { type Handler, handlerOf, requireModule, resolveModule } from './modules';
+import { handlerOf, requireModule, resolveModule } from './modules';
 import type {
   ActorDef,
   BehaviorDef,

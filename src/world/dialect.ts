@@ -1,9 +1,9 @@
 /**
  * How world-file problems are worded: the fixture files' issue helpers
- * (src/fixtures/issues.ts) with the world schema's definitions, hints and aliases.
+ * (src/file-format/issues.ts) with the world schema's definitions, hints and aliases.
  */
-import type { IssueDialect } from '../fixtures/issues';
-import { suggestName } from '../fixtures/suggest';
+import type { IssueDialect } from '../file-format/issues';
+import { suggestName } from '../file-format/suggest';
 import { worldSchema } from './world.schema';
 
 /** Names people write in world files, mapped to what they mean, most likely first. */

@@ -15,13 +15,18 @@
  *
  * Failures are values here (an envelope with a code); only transports throw.
  */
-import { seededRandom } from '../model/chaos';
-import { type BehaviorContext, BehaviorFailure, type CompiledBehavior, runBuiltin } from './behaviors';
+import { seededRandom } from '../random';
+import {
+  type BehaviorContext,
+  BehaviorFailure,
+  type CompiledBehavior,
+  type Handler,
+  runBuiltin,
+} from './behaviors';
 import { WorldClock } from './clock';
 import { ajvMessages, type CompiledOperation, opKey, type WorldDefinition } from './compile';
 import { closest } from './dialect';
 import { ENGINE_ERRORS, type EngineErrorCode, engineError, WorldError } from './errors';
-import type { Handler } from './modules';
 import { RuleSet } from './rules';
 import type {
   BudgetDef,
@@ -80,7 +85,7 @@ export interface EngineHooks {
    */
   onOperation?(record: OperationRecord, operation: CompiledOperation, run: object, startedAt: number): void;
   /** A defect of the world itself (a behavior threw, returned invalid output…): fails the test. */
-  onDefect?(message: string): void;
+  onDefect?(message: string, code: EngineErrorCode): void;
 }
 
 interface CompiledFault {
@@ -548,7 +553,7 @@ export class WorldEngine {
   }
 
   private defect(message: string, code: EngineErrorCode = 'BEHAVIOR_ERROR'): OperationOutcome {
-    this.hooks.onDefect?.(`World defect: ${message}`);
+    this.hooks.onDefect?.(`World defect: ${message}`, code);
     return fail(engineError(code, message));
   }
 

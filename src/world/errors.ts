@@ -5,47 +5,34 @@
  * `mockTool` (`ToolMockError`). This module is loaded in the test realm, so `instanceof`
  * works in tests.
  */
-import { type FileIssue, formatIssue } from '../fixtures/errors';
+import { type ErrorCode, UnderstudyError } from '../errors';
+import { type FileIssue, FileIssuesError, filesSubject } from '../file-format/issue';
 import type { OperationRef, ToolErrorEnvelope } from './types';
 
-export type WorldIssueCode =
-  /** The file parsed but does not follow the world schema. */
+/** WORLD_INVALID, WORLD_PARSE_ERROR, WORLD_UNSUPPORTED_EXTENSION, WORLD_READ_ERROR, WORLD_REFERENCE, WORLD_MODULE_ERROR (see src/errors/codes.ts). */
+export type WorldIssueCode = Extract<
+  ErrorCode,
   | 'WORLD_INVALID'
-  /** The file is not valid JSON / YAML. */
   | 'WORLD_PARSE_ERROR'
-  /** The file name does not end in .json, .yaml or .yml. */
   | 'WORLD_UNSUPPORTED_EXTENSION'
-  /** The file could not be read. */
   | 'WORLD_READ_ERROR'
-  /** A name that refers to nothing: an unknown package, operation, error code, scenario, actor… */
   | 'WORLD_REFERENCE'
-  /** A behavior module that does not exist, does not load, or lacks the handler. */
-  | 'WORLD_MODULE_ERROR';
+  | 'WORLD_MODULE_ERROR'
+>;
 
 export interface WorldIssue extends FileIssue<WorldIssueCode> {}
 
-export class WorldFileError extends Error {
+export class WorldFileError extends FileIssuesError<WorldIssueCode> {
   override readonly name = 'WorldFileError';
-  readonly code: WorldIssueCode;
-  readonly file: string;
-  readonly issues: readonly WorldIssue[];
 
   /** `subject` names what was read: "World file /app/x.world.yaml", "runDrills({ setup })". */
   constructor(issues: readonly WorldIssue[], subject?: string) {
-    if (issues.length === 0) throw new TypeError('WorldFileError needs at least one issue');
-    const files = [...new Set(issues.map((issue) => issue.file))];
-    const count = issues.length === 1 ? 'a problem' : `${issues.length} problems`;
-    const what =
-      subject ?? (files.length === 1 ? `World file ${files[0]}` : `World files ${files.join(', ')}`);
-    super(`${what}: ${count}\n${issues.map((issue) => `  ${formatIssue(issue)}`).join('\n')}`);
-    const codes = new Set(issues.map((issue) => issue.code));
-    this.code = codes.size === 1 ? issues[0].code : 'WORLD_INVALID';
-    this.file = issues[0].file;
-    this.issues = issues;
+    super(issues, { subject: subject ?? filesSubject('World file'), code: 'WORLD_INVALID' });
   }
 }
 
-export type WorldErrorCode =
+export type WorldErrorCode = Extract<
+  ErrorCode,
   | 'WORLD_MISSING'
   | 'UNKNOWN_PACKAGE'
   | 'UNKNOWN_OPERATION'
@@ -54,17 +41,12 @@ export type WorldErrorCode =
   | 'DRILL_OVERLAP'
   | 'BUILD_MISMATCH'
   | 'MOCKTOOL_INPUT'
-  | 'BAD_ARGUMENT';
+  | 'BAD_ARGUMENT'
+>;
 
 /** A world API used wrongly (unknown operation, no world loaded, overlapping drills…). */
-export class WorldError extends Error {
+export class WorldError extends UnderstudyError<WorldErrorCode> {
   override readonly name = 'WorldError';
-  constructor(
-    readonly code: WorldErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**

@@ -4,6 +4,8 @@
  * trial in progress, bindings and their expiry, and what runs collect. The runtime owns
  * one; nothing here knows about Jest beyond what the runtime hands it.
  */
+import type { ErrorCode } from '../errors';
+import { headerOf } from '../fetch-input';
 import type { CompiledOperation, WorldDefinition } from './compile';
 import type { EngineHooks, EngineSetup, WorldEngine } from './engine';
 import { WorldError } from './errors';
@@ -44,7 +46,7 @@ export interface RunScopeLike {
 export interface WorldHostDeps {
   currentRun(): RunScopeLike | undefined;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  fail(message: string): void;
+  fail(code: ErrorCode, message: string): void;
   /** The running test's name; undefined in hooks outside tests and at file level. */
   currentTest(): string | undefined;
 }
@@ -126,8 +128,8 @@ export class WorldHost {
       runKey: () => this.deps.currentRun(),
       onOperation: (record, operation, run, startedAt) =>
         this.collect(record, operation, run as RunScopeLike, startedAt),
-      onDefect: (message) => {
-        this.deps.fail(message);
+      onDefect: (message, code) => {
+        this.deps.fail(code, message);
         onDefect?.(message);
       },
     };
@@ -302,7 +304,7 @@ export class WorldHost {
   ) {
     return this.serve(url, () => ({
       method,
-      header: (name) => httpModule().headerOf(input, init, name),
+      header: (name) => headerOf(input, init, name),
       body,
       ...(signal && { signal }),
     }));

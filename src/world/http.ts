@@ -6,6 +6,7 @@
  * with the envelope's status and `{ "error": envelope }`. The call goes through the same
  * engine call as mockTool, so both transports share state and evidence.
  */
+import type { ErrorCode } from '../errors';
 import type { CompiledOperation, WorldDefinition } from './compile';
 import type { WorldEngine } from './engine';
 import type { JsonSchemaObject, ToolErrorEnvelope } from './types';
@@ -33,7 +34,7 @@ export interface HttpServeDeps {
   /** The actor of a request without the actor header. */
   actor(): string;
   /** Fails the current test (a request to a world host that nothing serves). */
-  fail(message: string): void;
+  fail(code: ErrorCode, message: string): void;
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -133,7 +134,7 @@ export class WorldHttpRouter {
       const message =
         `${method} ${request.url}: package ${JSON.stringify(base.packageId)} of the world ${what}.\n` +
         `  Its HTTP routes below ${base.href}: ${routes.length > 0 ? routes.join(', ') : 'none'}.`;
-      deps.fail(message);
+      deps.fail('UNKNOWN_OPERATION', message);
       const status = allowed.length > 0 ? 405 : 404;
       return json(status, { error: { code: 'UNKNOWN_OPERATION', message, retryable: false, status } });
     }
@@ -191,19 +192,4 @@ export class WorldHttpRouter {
     if (value === undefined || value === null) return new Response(null, { status: op.route!.status ?? 204 });
     return json(op.route!.status ?? 200, value);
   }
-}
-
-/** A header of `fetch(input, init)`, without building a Request. */
-export function headerOf(input: unknown, init: RequestInit | undefined, name: string): string | null {
-  const headers = init?.headers ?? (input as Request | undefined)?.headers;
-  if (!headers) return null;
-  const lower = name.toLowerCase();
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name);
-  if (Array.isArray(headers)) {
-    for (const [k, v] of headers) if (k.toLowerCase() === lower) return v;
-    return null;
-  }
-  for (const [k, v] of Object.entries(headers as Record<string, string>))
-    if (k.toLowerCase() === lower) return v;
-  return null;
 }

@@ -1,17 +1,16 @@
 /**
  * Reading world files: JSON or YAML, validated with ajv against THE world schema, then
  * checked for dangling references and compiled (see compile.ts). Problems are worded by
- * the fixture files' helpers (file, line, JSON path, suggestion) and thrown together as
+ * src/file-format (file, line, JSON path, suggestion) and thrown together as
  * one WorldFileError. All or nothing: a world with any problem is not loaded at all.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import type { FileIssue } from '../fixtures/errors';
-import { formatOf, isDirectory } from '../fixtures/format';
-import { findingsFromAjv, toIssues } from '../fixtures/issues';
-import { formatPath } from '../fixtures/json-path';
-import { createLocator, type Locator } from '../fixtures/locate';
-import { parseFixtureText } from '../fixtures/parse';
+import { dirname, resolve } from 'node:path';
+import { formatOf, isDirectory } from '../file-format/format';
+import { findingsFromAjv, toIssues } from '../file-format/issues';
+import { formatPath } from '../file-format/json-path';
+import { createLocator, type Locator } from '../file-format/locate';
+import { parseText } from '../file-format/parse';
+import { readText } from '../file-format/read';
 import { schemaValidator } from '../validators';
 import {
   checkSetup,
@@ -22,14 +21,9 @@ import {
   type WorldDefinition,
 } from './compile';
 import { worldDialect } from './dialect';
-import { WorldFileError, type WorldIssue, type WorldIssueCode } from './errors';
+import { WorldFileError, type WorldIssue } from './errors';
 import type { WorldFile } from './types';
 import { worldSchema } from './world.schema';
-
-/** A fixture-parser issue, re-coded for world files. */
-function recode(issue: FileIssue, code: WorldIssueCode, suggestion?: string): WorldIssue {
-  return { ...issue, code, ...(suggestion !== undefined && { suggestion }) };
-}
 
 function toWorldIssues(
   findings: readonly Finding[],
@@ -76,53 +70,18 @@ function readWorldFile(
   path: string,
 ): { file: string; text: string; data: unknown } | { issues: WorldIssue[] } {
   const file = resolve(path);
-  const format = isDirectory(file) ? { format: 'yaml' as const } : formatOf(file);
-  if ('issue' in format) {
-    return {
-      issues: [
-        recode(format.issue, 'WORLD_UNSUPPORTED_EXTENSION', 'world files end in .yaml, .yml or .json'),
-      ],
-    };
-  }
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message =
-      code === 'ENOENT'
-        ? 'the file does not exist'
-        : code === 'EISDIR'
-          ? 'this is a directory, not a file'
-          : `cannot read the file: ${(error as Error).message}`;
-    return {
-      issues: [
-        {
-          code: 'WORLD_READ_ERROR',
-          file,
-          path: '$',
-          message,
-          ...(code === 'ENOENT' &&
-            !isAbsolute(path) && {
-              suggestion: `relative paths are resolved against the working directory (${process.cwd()})`,
-            }),
-        },
-      ],
-    };
-  }
-  const parsed = parseFixtureText(text, format.format, file);
-  if ('issue' in parsed) {
-    const empty = parsed.issue.message === 'the file is empty';
-    return {
-      issues: [
-        recode(
-          parsed.issue,
-          'WORLD_PARSE_ERROR',
-          empty ? 'a world file declares at least "packages"' : parsed.issue.suggestion,
-        ),
-      ],
-    };
-  }
+  const format = isDirectory(file)
+    ? { format: 'yaml' as const }
+    : formatOf(file, 'WORLD_UNSUPPORTED_EXTENSION', 'world files end in .yaml, .yml or .json');
+  if ('issue' in format) return { issues: [format.issue] };
+  const read = readText(file, path, 'WORLD_READ_ERROR');
+  if ('issue' in read) return { issues: [read.issue] };
+  const { text } = read;
+  const parsed = parseText(text, format.format, file, {
+    code: 'WORLD_PARSE_ERROR',
+    empty: 'a world file declares at least "packages"',
+  });
+  if ('issue' in parsed) return { issues: [parsed.issue] };
   return { file, text, data: parsed.data };
 }
 

@@ -6,9 +6,7 @@
  * (reset with it). Nothing is loaded with Node's own loader.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { BehaviorContext } from './behaviors';
-
-export type Handler = (ctx: BehaviorContext) => unknown;
+import type { Handler } from './behaviors';
 
 /** Resolves a module path (relative to `dir`) as Jest would, extensions included. */
 export function resolveModule(path: string, dir: string): { file: string } | { error: string } {

@@ -1,5 +1,5 @@
 /**
- * Tool override selection, exactly as the seed document says:
+ * Tool override selection:
  * - scopes rank world → scenario → drill → per-test (later scopes win);
  * - within a scope, later matching rules win;
  * - a higher-scope rule with the same id replaces the lower rule entirely (the lower one is

@@ -2,7 +2,7 @@
  * Plain-data helpers the engine runs on every call: copying (the evidence keeps its own
  * copies, made in this realm), equality, subsets, state paths and permission patterns.
  */
-import type { PathSegment } from '../fixtures/json-path';
+import type { PathSegment } from '../file-format/json-path';
 
 // Built-ins read once: in Jest's sandbox every global name lookup goes through the
 // context's interceptors, which made a naive clone 20x slower than this one.

@@ -10,7 +10,7 @@
  * Only `import type` here: scripts/write-schemas.mjs loads this file with Node's type
  * stripping, which cannot resolve extensionless runtime imports.
  */
-import type { JsonSchema } from '../fixtures/fixtures.schema';
+import type { JsonSchema } from '../file-format/json-schema';
 import type {
   ActorDef,
   BehaviorDef,

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { globSync } from 'tinyglobby';
+import { formatIssue } from '../../file-format/issue';
 import { textForWriting, writeFile } from '../../files/write';
-import { formatIssue } from '../../fixtures/errors';
 import { jsonlContent } from '../../golden/export';
 import { readGoldenFile } from '../../golden/load';
 import type { GoldenFile } from '../../golden/types';

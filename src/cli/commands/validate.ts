@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { globSync } from 'tinyglobby';
-import { formatIssue } from '../../fixtures/errors';
+import { formatIssue } from '../../file-format/issue';
 import { type FileKind, validateFile } from '../validators';
 
 const KINDS: FileKind[] = ['fixtures', 'cassette', 'golden', 'world'];

@@ -1,4 +1,3 @@
-import { anthropicSignature, issueToken, noteThinkingBeforeTool } from '../../contracts/tokens';
 import type { Conversation, FinishReason, NeutralReply } from '../../conversation';
 import {
   chunkText,
@@ -8,6 +7,7 @@ import {
   type WireResponse,
   type WireStream,
 } from '../codec';
+import { anthropicSignature, issueToken, noteThinkingBeforeTool } from '../tokens';
 import { assistantMessageOf } from './decode';
 import { isThreaded, saveThread } from './threads';
 

@@ -1,5 +1,3 @@
-import { isGemini3 } from '../../contracts/gemini';
-import { geminiThoughtSignature, issueToken } from '../../contracts/tokens';
 import {
   type Conversation,
   type FinishReason,
@@ -14,7 +12,9 @@ import {
   type WireResponse,
   type WireStream,
 } from '../codec';
+import { geminiThoughtSignature, issueToken } from '../tokens';
 import { argsObject, rememberCall } from './ids';
+import { isGemini3 } from './models';
 
 /** Function calls finish with STOP: Gemini has no "tool calls" finish reason. */
 const FINISH_REASON: Record<FinishReason, string> = {

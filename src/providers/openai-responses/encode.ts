@@ -1,5 +1,3 @@
-import { noteResponseItems } from '../../contracts/openai-responses';
-import { issueToken, responsesEncryptedContent } from '../../contracts/tokens';
 import type { Conversation, NeutralMessage, NeutralReply, NeutralToolCall } from '../../conversation';
 import {
   chunkText,
@@ -8,7 +6,9 @@ import {
   type WireResponse,
   type WireStream,
 } from '../codec';
+import { issueToken, responsesEncryptedContent } from '../tokens';
 import { echoOf } from './echo';
+import { noteResponseItems } from './items';
 
 /** Item and response ids, derived from the call's place in the file. */
 interface Ids {

@@ -11,19 +11,9 @@
  * far, in order. Every operation of a retry loop lands on the call that caused it.
  * Operations in no window, or with no matching name, stay unlinked.
  */
-import type { ToolCall } from '../run/types';
-import type { RunOperationEntry } from './host';
-import type { OperationRecord } from './types';
-import { deepEqual } from './values';
-
-/** An operation as a run lists it: the evidence record plus its tool call and timing. */
-export type RunOperation = OperationRecord & {
-  /** The tool call it served (see the linking rule), if any. */
-  toolCallId?: string;
-  /** performance.now() when the call reached the world, and how long the world took. */
-  startedAt: number;
-  durationMs: number;
-};
+import type { RunOperationEntry } from '../world/host';
+import { deepEqual } from '../world/values';
+import type { RunOperation, ToolCall } from './types';
 
 function agrees(args: Record<string, unknown>, input: unknown): boolean {
   if (input === null || typeof input !== 'object') return false;

@@ -1,5 +1,5 @@
 /**
- * Seed 000, "Replace an imported function": each rule of the section, as a case.
+ * "Replace an imported function": each rule of mockTool and module overrides, as a case.
  *
  * @understudy-world ../../fixtures/worlds/records.world.yaml
  */
@@ -29,7 +29,7 @@ afterEach(() => {
   realCalls.count = 0;
 });
 
-describe('seed 000 · Replace an imported function', () => {
+describe('mockTool · Replace an imported function', () => {
   it('rule: mockTool targets a package declared with bindings [direct]; a package without "direct" is refused', () => {
     const binding = understudy.world.bind();
     expect(() =>

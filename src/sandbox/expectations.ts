@@ -1,4 +1,4 @@
-import type { ExpectationNote } from './evidence';
+import type { ExpectationNote } from '../run/evidence';
 import { getRuntime, hasEnvironment } from './runtime';
 
 /**

@@ -1,11 +1,11 @@
 /**
- * Seed 000, "State, reset and evidence" and "Interception boundaries": each rule, as a case.
+ * "State, reset and evidence" and "Interception boundaries": each rule of the world, as a case.
  *
  * @understudy-world ../../fixtures/worlds/records.world.yaml
  */
 import { describe, expect, it } from '@jest/globals';
 import { type DrillSetup, mockTool, runDrills, ToolMockError, understudy } from 'jest-understudy';
-import { getRuntime } from '../../src/runtime/runtime';
+import { getRuntime } from '../../src/sandbox/runtime';
 
 jest.mock('../../fixtures/worlds/behaviors/stamp', () => ({ stamp: () => 'stamp from a jest.mock' }));
 
@@ -16,7 +16,7 @@ const PROBE = { packageId: 'probe', operationId: 'probe.call' } as const;
 /** Drains the failures the world recorded for the current test (so the case can look at them). */
 const drainFailures = () => getRuntime().drainFailures();
 
-describe('seed 000 · State, reset and evidence', () => {
+describe('world · State, reset and evidence', () => {
   it('rule: a deterministic behavior module changes records, emits events and schedules consequences', () => {
     const archive = mockTool(understudy.world.bind(), { mode: 'sync', operation: ARCHIVE });
     expect(archive({ id: 'record-2' })).toEqual({
@@ -95,8 +95,15 @@ describe('seed 000 · State, reset and evidence', () => {
     );
     expect(understudy.world.state['record-store'].records['record-1'].version).toBe(1);
     expect(drainFailures()).toEqual([
-      'World defect: the behavior of record-store/records.save threw Error: the disk is on fire',
-      'World defect: the behavior of record-store/records.save failed with "EXPLODED", which the operation does not declare (it has "BUSY", "TOO_LONG", "LOCKED")',
+      {
+        code: 'BEHAVIOR_ERROR',
+        message: 'World defect: the behavior of record-store/records.save threw Error: the disk is on fire',
+      },
+      {
+        code: 'BEHAVIOR_ERROR',
+        message:
+          'World defect: the behavior of record-store/records.save failed with "EXPLODED", which the operation does not declare (it has "BUSY", "TOO_LONG", "LOCKED")',
+      },
     ]);
   });
 
@@ -338,7 +345,7 @@ describe('seed 000 · State, reset and evidence', () => {
   });
 });
 
-describe('seed 000 · Interception boundaries', () => {
+describe('world · Interception boundaries', () => {
   it('rule: mockTool never falls through to a real dependency (not even when the world fails the call)', () => {
     let real = 0;
     const client = {
@@ -371,10 +378,11 @@ describe('seed 000 · Interception boundaries', () => {
     });
     expect(wrongMethod.status).toBe(405);
     const failures = drainFailures();
-    expect(failures[0]).toContain(
+    expect(failures.map((f) => f.code)).toEqual(['UNKNOWN_OPERATION', 'UNKNOWN_OPERATION']);
+    expect(failures[0].message).toContain(
       'GET https://records.example.test/v1/nothing-here: package "record-store" of the world has no such route',
     );
-    expect(failures[0]).toContain('GET /records/{id} (records.get)');
-    expect(failures[1]).toContain('does not accept POST (it accepts GET, PUT, DELETE)');
+    expect(failures[0].message).toContain('GET /records/{id} (records.get)');
+    expect(failures[1].message).toContain('does not accept POST (it accepts GET, PUT, DELETE)');
   });
 });

@@ -1,4 +1,5 @@
 /** Reads what routing needs from `fetch(input, init)` without building a Request on the fast path. */
+
 export function urlOf(input: unknown): string | undefined {
   if (typeof input === 'string') return input;
   if (input instanceof URL) return input.href;
@@ -20,4 +21,19 @@ export async function bodyTextOf(input: unknown, init: RequestInit | undefined):
   if (body !== undefined && body !== null) return new Response(body).text();
   if (input && typeof (input as Request).text === 'function') return (input as Request).text();
   return '';
+}
+
+/** A header of `fetch(input, init)`, without building a Request. */
+export function headerOf(input: unknown, init: RequestInit | undefined, name: string): string | null {
+  const headers = init?.headers ?? (input as Request | undefined)?.headers;
+  if (!headers) return null;
+  const lower = name.toLowerCase();
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name);
+  if (Array.isArray(headers)) {
+    for (const [k, v] of headers) if (k.toLowerCase() === lower) return v;
+    return null;
+  }
+  for (const [k, v] of Object.entries(headers as Record<string, string>))
+    if (k.toLowerCase() === lower) return v;
+  return null;
 }

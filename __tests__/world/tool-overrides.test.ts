@@ -1,5 +1,5 @@
 /**
- * Seed 000, "Return a value or fail selected calls": each toolOverrides rule, as a case.
+ * "Return a value or fail selected calls": each toolOverrides rule, as a case.
  *
  * @understudy-world ../../fixtures/worlds/records.world.yaml
  */
@@ -54,7 +54,7 @@ const rule = (id: string, key: string, outcome: ToolOverride['outcome'], times?:
   outcome,
 });
 
-describe('seed 000 · Return a value or fail selected calls', () => {
+describe('tool overrides · Return a value or fail selected calls', () => {
   it('rule: add toolOverrides to the world, a scenario or a drill; for a single test, put the same rules in runDrills setup.scenario.toolOverrides', async () => {
     const busyOnce: ToolOverride = {
       id: 'busy-once',
@@ -268,7 +268,7 @@ describe('seed 000 · Return a value or fail selected calls', () => {
       });
     });
 
-    it('idempotency: a receipt answers before any rule (see also the receipt rule in seed-replace-function)', () => {
+    it('idempotency: a receipt answers before any rule (see also the receipt rule in replace-function.test.ts)', () => {
       const save = mockTool(understudy.world.bind(), {
         mode: 'sync',
         operation: SAVE,

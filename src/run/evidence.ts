@@ -8,10 +8,8 @@
  */
 import { matchKeysOf } from '../conversation';
 import { secretsInUse } from '../files/secrets';
+import type { ModelCall } from '../model/call';
 import { scrubSecrets, scrubText } from '../redact';
-import { toolCallsOf } from '../run/collect';
-import { peek } from '../run/outcomes';
-import type { ModelCall, Run, ToolCall } from '../run/types';
 import {
   fitted,
   keptMessages,
@@ -32,6 +30,9 @@ import type {
 } from '../trace/evidence';
 import { newTraceId, type OtlpSpan, runSpans, type TraceStep, traceBytesOf } from '../trace/otlp';
 import { plainError, toPlain } from '../trace/plain';
+import { toolCallsOf } from './collect';
+import { peek } from './outcomes';
+import type { Run, ToolCall } from './types';
 
 /** What a run adds to its registration when it ends. */
 export interface RunMeta {

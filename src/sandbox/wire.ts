@@ -1,3 +1,4 @@
+/** Wire responses: a codec's output as a `Response`, shaped (chunks, pacing, truncation, corruption) as a fixture asks. */
 import { abortReason, type Clock } from '../clock';
 import type { StreamShaping } from '../fixtures/types';
 import type { WireResponse, WireStream } from '../providers/codec';

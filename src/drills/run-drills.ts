@@ -12,16 +12,16 @@
 import { peek } from '../run/outcomes';
 import { executeRun } from '../run/run';
 import type { Run } from '../run/types';
-import { getRuntime } from '../runtime/runtime';
-import type { CompiledBehavior } from './behaviors';
-import { opKey, type WorldDefinition } from './compile';
-import { type CriterionResult, evaluateCriteria } from './criteria';
-import { didYouMean } from './dialect';
-import type { EngineSetup } from './engine';
-import { WorldError, WorldFileError } from './errors';
-import { type Binding, expireBinding, type WorldHandle } from './handle';
-import { scenarioSetup } from './host';
-import { checkSetupData } from './load';
+import { getRuntime } from '../sandbox/runtime';
+import type { CompiledBehavior } from '../world/behaviors';
+import { opKey, type WorldDefinition } from '../world/compile';
+import { type CriterionResult, evaluateCriteria } from '../world/criteria';
+import { didYouMean } from '../world/dialect';
+import type { EngineSetup } from '../world/engine';
+import { WorldError, WorldFileError } from '../world/errors';
+import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
+import { scenarioSetup } from '../world/host';
+import { checkSetupData } from '../world/load';
 import type {
   BehaviorDef,
   OperationRecord,
@@ -30,8 +30,8 @@ import type {
   ToolOverride,
   WorldEvent,
   WorldState,
-} from './types';
-import { cloneJson } from './values';
+} from '../world/types';
+import { cloneJson } from '../world/values';
 
 export const BUILD_FORMAT = 'jest-understudy/drill-build@1';
 

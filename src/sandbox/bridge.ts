@@ -3,73 +3,21 @@
  * file loads (the sandbox realm). Only plain data and functions cross it: everything a
  * test catches or compares is built on the sandbox side.
  */
-import type { ContractsSetting } from '../contracts/rules';
+import type { ErrorCode } from '../errors';
+import type { ResolvedOptions } from '../options';
+import type { UpstreamRequest } from '../record/recording';
 import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
 
 export const BRIDGE_KEY = Symbol.for('jest-understudy.bridge');
 
-export type TraceMode = 'on-failure' | 'always' | 'off';
-
-export interface UnderstudyOptions {
-  /** Default world file (used once the world is loaded). */
-  world?: string;
-  /** Fixture files registered for every test file (globs allowed). */
-  fixtures?: string[];
-  strictTurnIndex?: boolean;
-  /** Extra base URLs to intercept, per provider. */
-  providers?: Partial<Record<'openai' | 'anthropic' | 'gemini', { baseURL?: string | string[] }>>;
-  traceDir?: string;
-  /** When to write a trace and timeline: for failing tests (default), every test, or never. Also UNDERSTUDY_TRACES. */
-  traces?: TraceMode;
-  /** With real timers, multiply simulated delays by this (0 = no waiting). Also UNDERSTUDY_TIME_SCALE. */
-  timeScale?: number;
-  /** Fail a test a stale cassette fixture answers (default: warn). Also UNDERSTUDY_STRICT_CASSETTES=1. */
-  strictCassettes?: boolean;
-  /**
-   * Where record mode writes each test file's cassette: `<cassetteDir>/<test path below rootDir>.cassette.json`.
-   * Default: `__cassettes__/<test file name>.cassette.json` beside the test file.
-   */
-  cassetteDir?: string;
-  /**
-   * Request contracts (on by default): `false` turns every rule off, `{ rule: false }` one rule.
-   * Per file with the `@jest-environment-options` docblock.
-   */
-  contracts?: ContractsSetting;
-}
-
-/** Options after config, docblock pragmas and env vars are merged; paths are absolute. */
-export interface ResolvedOptions {
-  rootDir: string;
-  testPath: string;
-  world?: string;
-  fixtures: string[];
-  strictTurnIndex: boolean;
-  providers: Partial<Record<'openai' | 'anthropic' | 'gemini', string[]>>;
-  traceDir: string;
-  traces: TraceMode;
-  timeScale: number;
-  /** `UNDERSTUDY_MODE`: replay (default), record, record-missing or live. */
-  mode: 'replay' | 'record' | 'record-missing' | 'live';
-  strictCassettes: boolean;
-  /** This test file's cassette: what record mode writes, and what replay loads when it exists. */
-  cassette: string;
-  /** Where this test file notes which fixtures answered (for `understudy fixtures check --unused`). */
-  usageFile?: string;
-  /** The `contracts` option as given (`true` when absent). */
-  contracts: ContractsSetting;
-}
-
-/** A model request on its way to the real provider (record and live modes). */
-export interface UpstreamRequest {
-  url: string;
-  method: string;
-  headers: Array<[string, string]>;
-  body: string;
-  signal?: AbortSignal;
+/** Why a test (or the file) must fail: the environment throws it as an `UnderstudyError` with this code. */
+export interface Failure {
+  code: ErrorCode;
+  message: string;
 }
 
 /** What the sandbox runtime offers the environment. */
-export interface SandboxRuntime {
+export interface BridgedRuntime {
   /** Serves `fetch(input, init)` when it targets a mocked host; undefined leaves it to msw. */
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined;
   /** Serves a request msw intercepted (node:http, https, XMLHttpRequest…); undefined if not ours. */
@@ -82,9 +30,9 @@ export interface SandboxRuntime {
   testStarted(name: string): void;
   testFinished(): void;
   /** Why the current test (or file) must fail since the last drain: unmatched model requests… */
-  drainFailures(): string[];
+  drainFailures(): Failure[];
   /** The file's tests are done: write its cassette (record modes) and fixture usage; returns failures. */
-  fileFinished?(failedTests: number): Promise<string[]>;
+  fileFinished?(failedTests: number): Promise<Failure[]>;
   /** The current test's runs, model calls and failed expectation, as plain scrubbed data. */
   testEvidence(): TestEvidence;
   /** This file's counts so far, for the reporter. */
@@ -95,14 +43,14 @@ export interface SandboxRuntime {
 
 export interface Bridge {
   options: ResolvedOptions;
-  runtime: SandboxRuntime | undefined;
+  runtime: BridgedRuntime | undefined;
   /**
    * Creates the runtime in the test realm on first need (set by the preset's setup file), so a
    * test file that never talks to a model or tool pays nothing for loading it.
    */
-  loadRuntime?: () => SandboxRuntime;
+  loadRuntime?: () => BridgedRuntime;
   /** Requests nothing handled, recorded by the environment, drained at test end. */
-  unhandled: string[];
+  unhandled: Failure[];
   /** Whether a test is running now (hooks of beforeAll/afterAll run outside one). */
   currentTest: string | undefined;
   /**

@@ -1,0 +1,204 @@
+/**
+ * The dependency direction of docs/architecture.md, enforced: every import in src/,
+ * environment/, matchers/ and presets/ points down the layers below (type-only imports
+ * included), no file imports itself round a cycle, and the host realm (the environment, the
+ * CLI, the reporter) reaches into the sandbox side only through the bridge contract.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import {
+  cycles,
+  type ImportEdge,
+  type LayerRules,
+  layerViolations,
+  scanImports,
+  specifiersOf,
+  unitGraph,
+  unitOf,
+} from './imports';
+
+const root = join(__dirname, '..', '..');
+const SCANNED = ['src', 'environment', 'matchers', 'presets'];
+
+/** Bottom first; the same list, one line per unit, is in docs/architecture.md. */
+const LAYERS: LayerRules['layers'] = [
+  [
+    'src/errors',
+    'src/conversation',
+    'src/redact',
+    'src/clock',
+    'src/random',
+    'src/lazy',
+    'src/ajv',
+    'src/precompile',
+    'src/precompile-code',
+    'src/fetch-input',
+  ],
+  ['src/file-format', 'src/files', 'src/validators', 'src/trace'],
+  ['src/fixtures'],
+  ['src/providers'],
+  ['src/contracts'],
+  ['src/model', 'src/world', 'src/options'],
+  ['src/record'],
+  ['src/run'],
+  ['src/sandbox'],
+  ['matchers'],
+  ['src/drills', 'src/golden'],
+  ['src/understudy'],
+  ['src/index'],
+  ['environment', 'src/cli', 'src/reporter'],
+  ['presets'],
+];
+
+const RULES: LayerRules = {
+  layers: LAYERS,
+  forbidden: [
+    {
+      from: /^(environment\/|src\/cli\/|src\/reporter\/|presets\/test-runner\.ts$)/,
+      to: /^src\/sandbox\//,
+      unless: /^src\/sandbox\/bridge\.ts$/,
+      reason:
+        'the host realm (environment, CLI, reporter, test runner) must not load the sandbox runtime; it talks to it through src/sandbox/bridge.ts',
+    },
+    {
+      from: /^(src\/cli\/|src\/reporter\/)/,
+      to: /^(environment\/|src\/sandbox\/)/,
+      reason:
+        'the CLI and the reporter are tools on the side: they use the file formats, not a test environment',
+    },
+  ],
+};
+
+function unitsOnDisk(): Set<string> {
+  const units = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|js|cjs)$/.test(entry.name)) units.add(unitOf(path));
+    }
+  };
+  for (const dir of SCANNED) walk(dir);
+  return units;
+}
+
+const edges = scanImports(root, SCANNED);
+
+describe('the layers of docs/architecture.md', () => {
+  it('every import points down the layers (type-only imports count)', () => {
+    expect(layerViolations(edges, RULES)).toEqual([]);
+  });
+
+  it('no import cycles between files', () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('every folder of the package is in a layer, and every layer names a folder that exists', () => {
+    const listed = new Set(LAYERS.flat());
+    const found = unitsOnDisk();
+    expect([...found].filter((unit) => !listed.has(unit))).toEqual([]);
+    expect([...listed].filter((unit) => !found.has(unit))).toEqual([]);
+  });
+
+  it('the bridge is loaded in both realms, so it loads nothing itself (type imports only)', () => {
+    const bridge = edges.filter((e) => e.from === 'src/sandbox/bridge.ts' && !e.typeOnly);
+    expect(bridge).toEqual([]);
+  });
+
+  it('docs/architecture.md describes every unit and shows the graph as it is', () => {
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    for (const unit of LAYERS.flat()) expect(doc).toContain(`\`${unit}\``);
+    // The folder-level graph in the doc is the real one (regenerate it from unitGraph when it moves).
+    const block = /```text graph\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(block?.trim().split('\n')).toEqual(unitGraph(edges));
+  });
+});
+
+describe('the import checker', () => {
+  const edge = (from: string, to: string, specifier = to, typeOnly = false): ImportEdge => ({
+    from,
+    to,
+    specifier,
+    typeOnly,
+  });
+  const rules: LayerRules = { layers: [['src/errors'], ['src/fixtures', 'src/world'], ['src/run']] };
+
+  it('names an upward import with its file and specifier', () => {
+    expect(
+      layerViolations([edge('src/fixtures/write.ts', 'src/run/types.ts', '../run/types', true)], rules),
+    ).toEqual([
+      'src/fixtures/write.ts imports "../run/types" (types): src/fixtures is below src/run, so it must not import it',
+    ]);
+  });
+
+  it('refuses imports between peers of one layer, and accepts downward ones', () => {
+    expect(layerViolations([edge('src/world/a.ts', 'src/fixtures/b.ts', '../fixtures/b')], rules)).toEqual([
+      'src/world/a.ts imports "../fixtures/b": src/world and src/fixtures are peers in one layer',
+    ]);
+    expect(layerViolations([edge('src/run/a.ts', 'src/errors/index.ts', '../errors')], rules)).toEqual([]);
+  });
+
+  it('names a unit that is in no layer, and lets a listed exception through', () => {
+    expect(layerViolations([edge('src/new/a.ts', 'src/errors/index.ts', '../errors')], rules)).toEqual([
+      'src/new/a.ts imports "../errors": src/new is in no layer (add it to the layers)',
+    ]);
+    const up = edge('src/errors/index.ts', 'src/run/types.ts', '../run/types');
+    expect(
+      layerViolations([up], { ...rules, exceptions: [{ from: up.from, to: up.to, reason: 'a test' }] }),
+    ).toEqual([]);
+  });
+
+  it('applies the realm rule whatever the layers say', () => {
+    const forbidden = [{ from: /^environment\//, to: /^src\/sandbox\//, unless: /bridge/, reason: 'realm' }];
+    const layered: LayerRules = { layers: [['src/sandbox'], ['environment']], forbidden };
+    expect(layerViolations([edge('environment/a.ts', 'src/sandbox/runtime.ts', 'x')], layered)).toEqual([
+      'environment/a.ts imports "x": realm',
+    ]);
+    expect(layerViolations([edge('environment/a.ts', 'src/sandbox/bridge.ts', 'x')], layered)).toEqual([]);
+  });
+
+  it('finds cycles between files, and a file that imports itself', () => {
+    expect(
+      cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')]),
+    ).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(cycles([edge('a.ts', 'a.ts')])).toEqual([['a.ts']]);
+    expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts')])).toEqual([]);
+  });
+
+  it('reads every way a TypeScript file names another, and which are for types only', () => {
+    const source = [
+      "import { a } from './a';",
+      "import type { B } from './b';",
+      "import { type C } from './c';",
+      "import './d';",
+      "export { e } from './e';",
+      "export type { F } from './f';",
+      "export * from './g';",
+      "const h = require('./h') as typeof import('./h-types');",
+      "const i = () => import('./i');",
+      "type J = import('./j').J;",
+      'const notAnImport = "./k";',
+    ].join('\n');
+    expect(specifiersOf(source)).toEqual([
+      { specifier: './a', typeOnly: false },
+      { specifier: './b', typeOnly: true },
+      { specifier: './c', typeOnly: true },
+      { specifier: './d', typeOnly: false },
+      { specifier: './e', typeOnly: false },
+      { specifier: './f', typeOnly: true },
+      { specifier: './g', typeOnly: false },
+      { specifier: './h', typeOnly: false },
+      { specifier: './h-types', typeOnly: true },
+      { specifier: './i', typeOnly: false },
+      { specifier: './j', typeOnly: true },
+    ]);
+  });
+
+  it('scans the real tree: the sandbox runtime is found where presets/setup.ts requires it lazily', () => {
+    expect(edges).toContainEqual(
+      expect.objectContaining({ from: 'presets/setup.ts', to: 'src/sandbox/runtime.ts', typeOnly: false }),
+    );
+    expect(statSync(join(root, 'src/sandbox/runtime.ts')).isFile()).toBe(true);
+  });
+});

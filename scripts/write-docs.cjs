@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Writes the generated parts of docs/: docs/errors.md from the error-code table
+// (src/errors/codes.ts), and the folder-level import graph in docs/architecture.md from the
+// sources. Tests compare both with what this script would write (`npm run docs` updates them).
+// Node >= 22.18 loads the .ts modules with its built-in type stripping.
+const { readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+
+const cell = (text) => text.replace(/\|/g, '\\|');
+
+/** docs/errors.md, from the table of codes. */
+function renderErrorDocs({ ERROR_AREAS, ERROR_CODES }) {
+  const lines = [
+    '# Errors',
+    '',
+    '<!-- Generated from src/errors/codes.ts by `npm run docs`; edit the table there. -->',
+    '',
+    'Every error jest-understudy throws, and every reason it fails a test, carries a stable `code`; the',
+    'message is for people and may change. Test for a code with `isUnderstudyError`, which works across',
+    "Jest's realms (the environment and the test file load separate copies of the package, so",
+    '`instanceof` can fail there):',
+    '',
+    '```ts',
+    "import { isUnderstudyError } from 'jest-understudy';",
+    '',
+    "if (isUnderstudyError(error, 'RECORD_KEY_MISSING')) console.log(error.message);",
+    '```',
+    '',
+    'The classes (exported by `jest-understudy`): `UnderstudyError`, which every code below but the tool',
+    'failures is; `FixtureFileError`, `WorldFileError` and `GoldenFileError`, which extend `FileIssuesError`',
+    'and list every problem of a file at once in `issues` (each with its `file`, `line`, `column`, JSON',
+    '`path`, `message` and `suggestion`), as `OptionsError` (`jest-understudy/environment`) does for the',
+    'options; and `WorldError`, a world API used wrongly. A failure the agent may have swallowed (an',
+    'unmatched model request, a refused connection, a world defect…) fails the test at its end as an',
+    '`UnderstudyError` with its code. The first line of a printed error names the code:',
+    '`UnderstudyError [MODEL_UNMATCHED]: No fixture matched …`.',
+    '',
+    'A `mockTool` callable that fails throws a `ToolMockError`: not an `UnderstudyError`, since it is',
+    "the simulated tool's own failure; its `code` is the operation's (declared in the world file) or one",
+    'of the engine codes under "Tool failures" below, with `status`, `retryable` and the `envelope` an',
+    'HTTP client would get.',
+  ];
+  const codes = Object.entries(ERROR_CODES);
+  for (const [area, title] of Object.entries(ERROR_AREAS)) {
+    const inArea = codes.filter(([, info]) => info.area === area);
+    if (inArea.length === 0) continue;
+    lines.push('', `## ${title}`, '', '| Code | What happened | What to do |', '|---|---|---|');
+    for (const [code, info] of inArea) lines.push(`| \`${code}\` | ${cell(info.meaning)} | ${cell(info.action)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const GRAPH = /(```text graph\n)[\s\S]*?(```)/;
+
+/** docs/architecture.md with its graph block set to `graph` (lines `unit -> units`). */
+function withGraph(doc, graph) {
+  if (!GRAPH.test(doc)) throw new Error('docs/architecture.md has no ```text graph block');
+  return doc.replace(GRAPH, (_, open, close) => `${open}${graph.join('\n')}\n${close}`);
+}
+
+module.exports = { renderErrorDocs, withGraph };
+
+if (require.main === module) {
+  // The package has no "type" field, so Node notes that it re-parsed the .ts modules as ESM.
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if (warning.code !== 'MODULE_TYPELESS_PACKAGE_JSON') console.warn(warning);
+  });
+  const codes = require(join(root, 'src/errors/codes.ts'));
+  writeFileSync(join(root, 'docs/errors.md'), renderErrorDocs(codes));
+  console.log('wrote docs/errors.md');
+  const { scanImports, unitGraph } = require(join(root, '__tests__/architecture/imports.ts'));
+  const file = join(root, 'docs/architecture.md');
+  const graph = unitGraph(scanImports(root, ['src', 'environment', 'matchers', 'presets']));
+  writeFileSync(file, withGraph(readFileSync(file, 'utf8'), graph));
+  console.log('wrote the import graph of docs/architecture.md');
+}

@@ -1,0 +1,366 @@
+/**
+ * Every code the package reports, what it means and what to do about it: the one table
+ * the error classes take their codes from and docs/errors.md is generated from
+ * (`npm run docs`; a test fails when the page and this table differ). No imports, so the
+ * docs script can load it with Node's type stripping.
+ */
+
+export interface ErrorCodeInfo {
+  /** The heading the code is listed under in docs/errors.md. */
+  area: ErrorArea;
+  /** What happened, in one sentence. */
+  meaning: string;
+  /** What to do about it. */
+  action: string;
+}
+
+export const ERROR_AREAS = {
+  setup: 'Setup and arguments',
+  model: 'Model requests',
+  network: 'Network',
+  runs: 'Runs',
+  recording: 'Recording and cassettes',
+  files: 'Files (fixtures, worlds, golden tasks, options)',
+  world: 'World API',
+  tools: 'Tool failures (what a world operation answers)',
+  traces: 'Traces',
+} as const;
+
+export type ErrorArea = keyof typeof ERROR_AREAS;
+
+export const ERROR_CODES = {
+  // ── setup ──
+  ENVIRONMENT_MISSING: {
+    area: 'setup',
+    meaning: "The test file uses `understudy` but jest-understudy's environment is not running it.",
+    action:
+      "Set `preset: 'jest-understudy'` in the Jest config (or the project's entry in `projects`), which also registers the matchers.",
+  },
+  OPTIONS_INVALID: {
+    area: 'setup',
+    meaning:
+      '`testEnvironmentOptions.understudy`, a docblock pragma or an `UNDERSTUDY_*` variable has a wrong value.',
+    action: 'Fix the option the message names; it says what was expected and, where likely, what you meant.',
+  },
+  BAD_ARGUMENT: {
+    area: 'setup',
+    meaning: 'A function of the package was called with an argument it cannot use.',
+    action: 'The message names the function, the argument and what it expects.',
+  },
+  CONTAINMENT_FAILED: {
+    area: 'setup',
+    meaning: "The environment could not put its network guard in place (Node's fetch has no undici Agent).",
+    action: 'Run on a supported Node version (20.19 or later) and report the Node version if it persists.',
+  },
+  FETCH_AFTER_TEARDOWN: {
+    area: 'setup',
+    meaning: '`fetch` was called after the test file finished, so nothing serves it.',
+    action: 'Await (or abort) every run, SDK call and stream the tests start before they end.',
+  },
+  // ── model requests ──
+  MODEL_UNMATCHED: {
+    area: 'model',
+    meaning: "No fixture matched a model request; the agent got a 404 in the provider's error format.",
+    action:
+      'Add a fixture for the request (the message shows its match keys and the nearest fixtures), record one, or accept it with `understudy.model.acceptUnmatched()`.',
+  },
+  ENDPOINT_UNSUPPORTED: {
+    area: 'model',
+    meaning:
+      "A request reached a provider host on an endpoint jest-understudy does not mock (it answered the provider's 404).",
+    action: 'Use one of the supported endpoints (the README lists them), or serve the URL with msw yourself.',
+  },
+  CONTRACT_BREACH: {
+    area: 'model',
+    meaning:
+      "A request the real API would refuse (or a fixture answer it could not give): the agent got the API's error.",
+    action:
+      'Fix the agent (or the fixture) as the message says; turn one rule off with `contracts: { rule: false }` only when the check is wrong.',
+  },
+  // ── network ──
+  UNHANDLED_REQUEST: {
+    area: 'network',
+    meaning: 'A connection to a host nothing serves was refused: replay never reaches the network.',
+    action: 'Serve the host with a world package or an msw handler, or stop the agent from calling it.',
+  },
+  // ── runs ──
+  RUN_TIMEOUT: {
+    area: 'runs',
+    meaning: "The agent did not finish within the run's `timeoutMs`; its signal was aborted.",
+    action: 'Look at `run.modelCalls` to see where it stopped, or give it more time.',
+  },
+  RUN_UNOBSERVED: {
+    area: 'runs',
+    meaning: 'A run threw or timed out and the test never read `run.error` or `run.terminalState`.',
+    action:
+      'Assert how the run ended (`expect(run).toHaveTerminalState(…)`), or pass `expectError: true` when the failure is expected.',
+  },
+  RUN_UNATTRIBUTED: {
+    area: 'runs',
+    meaning:
+      "A model call or world operation arrived outside every run's async context while several runs were active.",
+    action: 'Make the call inside the agent function, or run the agents one after another.',
+  },
+  HARNESS_CLOSED: {
+    area: 'runs',
+    meaning: '`harness.run()` was called after `harness.close()`.',
+    action: 'Create a new harness.',
+  },
+  // ── recording ──
+  RECORD_REFUSED: {
+    area: 'recording',
+    meaning: 'Record or live mode was asked for on CI (`CI` is set).',
+    action: 'Record on a developer machine, review and commit the files; CI replays them.',
+  },
+  RECORD_KEY_MISSING: {
+    area: 'recording',
+    meaning: 'Record or live mode has no real provider key to send.',
+    action: "Set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY…).",
+  },
+  RECORD_UNAVAILABLE: {
+    area: 'recording',
+    meaning: 'A call had to go to the real provider, but this environment cannot reach it (no upstream).',
+    action: "Run the test file under jest-understudy's environment (the preset) to record.",
+  },
+  RECORD_UNSUPPORTED: {
+    area: 'recording',
+    meaning: 'Responses of this protocol cannot be recorded yet.',
+    action: 'Write the fixture by hand (or with `script()`).',
+  },
+  RECORD_INCOMPLETE: {
+    area: 'recording',
+    meaning:
+      'There is nothing (complete) to turn into fixtures: no run yet, no call that reached the provider, or a stream that was cut.',
+    action: 'Run the agent in record mode first, and record again when the provider cut the stream.',
+  },
+  RECORD_AMBIGUOUS: {
+    area: 'recording',
+    meaning: 'Two recorded calls have the same match keys, so their fixtures could not be told apart.',
+    action: 'Give the prompts something that differs, or write those fixtures with `sequenceIndex` by hand.',
+  },
+  RECORDER_FAILED: {
+    area: 'recording',
+    meaning: '`record()` (or `understudy record`) could not run the recorder, or it exited with an error.',
+    action: 'Read the recorder output in the message; run the command it ran to see more.',
+  },
+  CASSETTE_LEAK: {
+    area: 'recording',
+    meaning: 'A file about to be written holds a credential in use; nothing was written.',
+    action: 'Remove the key from your fixtures or redact hook, and write again.',
+  },
+  CASSETTE_STALE: {
+    area: 'recording',
+    meaning:
+      'A recorded fixture answered a request whose prompt changed since it was recorded (`strictCassettes`).',
+    action: 'Record it again (`UNDERSTUDY_MODE=record`), or turn `strictCassettes` off to only warn.',
+  },
+  CASSETTE_SECRET: {
+    area: 'recording',
+    meaning: '`understudy validate` found a credential (or something that looks like one) in a cassette.',
+    action: 'Replace it with [REDACTED] or record again, then rotate the key.',
+  },
+  CASSETTE_METADATA: {
+    area: 'recording',
+    meaning: "A cassette's metadata does not agree with its fixtures (it was edited by hand).",
+    action: 'Record the cassette again.',
+  },
+  FILE_FINISH_FAILED: {
+    area: 'recording',
+    meaning: 'Finishing the test file (writing its cassette or fixture usage) failed.',
+    action: 'Read the cause in the message; check that the cassette folder is writable.',
+  },
+  // ── files ──
+  FIXTURE_INVALID: {
+    area: 'files',
+    meaning: 'A fixture file (or fixtures given in code) does not follow the fixture schema.',
+    action: 'Fix each listed problem at its file, line and JSON path; most come with a suggestion.',
+  },
+  FIXTURE_PARSE_ERROR: {
+    area: 'files',
+    meaning: 'A fixture file is not valid JSON or YAML (or is empty, too deep, or has a key twice).',
+    action: 'Fix the syntax at the line and column given.',
+  },
+  FIXTURE_UNSUPPORTED_EXTENSION: {
+    area: 'files',
+    meaning: 'A fixture file name does not end in .json, .yaml or .yml.',
+    action: 'Rename the file.',
+  },
+  FIXTURE_READ_ERROR: {
+    area: 'files',
+    meaning: 'A fixture file could not be read (missing, a directory, no permission).',
+    action: 'Check the path; relative paths are resolved against the working directory.',
+  },
+  FIXTURE_WRITE_ERROR: {
+    area: 'files',
+    meaning: 'A fixture file could not be written.',
+    action: 'Check that the folder exists and is writable.',
+  },
+  VALIDATE_FAILED: {
+    area: 'files',
+    meaning:
+      '`understudy validate` could not check a file: its validator failed on it (the other files are still checked).',
+    action: 'Read the reason in the message; report it if the file is one jest-understudy should read.',
+  },
+  WORLD_INVALID: {
+    area: 'files',
+    meaning: 'A world file (or a drill setup) does not follow the world schema.',
+    action: 'Fix each listed problem at its file, line and JSON path.',
+  },
+  WORLD_PARSE_ERROR: {
+    area: 'files',
+    meaning: 'A world file is not valid JSON or YAML.',
+    action: 'Fix the syntax at the line and column given.',
+  },
+  WORLD_UNSUPPORTED_EXTENSION: {
+    area: 'files',
+    meaning: 'A world file name does not end in .yaml, .yml or .json.',
+    action: 'Rename the file.',
+  },
+  WORLD_READ_ERROR: {
+    area: 'files',
+    meaning: 'A world file could not be read.',
+    action: 'Check the path; relative paths are resolved against the working directory.',
+  },
+  WORLD_REFERENCE: {
+    area: 'files',
+    meaning:
+      'A world file names something it does not define: a package, operation, error code, scenario, actor…',
+    action: 'Fix the name (the message suggests the closest one) or define it.',
+  },
+  WORLD_MODULE_ERROR: {
+    area: 'files',
+    meaning: 'A behavior module does not exist, does not load, or lacks the handler.',
+    action: 'Check the module path (relative to the world file) and its exports.',
+  },
+  GOLDEN_INVALID: {
+    area: 'files',
+    meaning: 'A golden task file does not follow the golden schema (or its fixtures the fixture schema).',
+    action: 'Fix each listed problem at its file, line and JSON path.',
+  },
+  GOLDEN_PARSE_ERROR: {
+    area: 'files',
+    meaning: 'A golden task file is not valid JSON or YAML.',
+    action: 'Fix the syntax at the line and column given.',
+  },
+  GOLDEN_READ_ERROR: {
+    area: 'files',
+    meaning: 'A golden task file could not be read, or its name does not end in .json, .yaml or .yml.',
+    action: 'Check the path and the extension.',
+  },
+  // ── world API ──
+  WORLD_MISSING: {
+    area: 'world',
+    meaning: 'A world API was used but no world is loaded for the test file.',
+    action:
+      'Set the `world` option, add the `@understudy-world <path>` docblock pragma, or call `understudy.world.load(path)`.',
+  },
+  UNKNOWN_PACKAGE: {
+    area: 'world',
+    meaning: 'A world API named a package the world does not have.',
+    action: 'Use one of the package ids the message lists.',
+  },
+  UNKNOWN_OPERATION: {
+    area: 'world',
+    meaning: 'A world API or HTTP request named an operation (or route) the package does not have.',
+    action: 'Use one of the operations or routes the message lists.',
+  },
+  BINDING_UNSUPPORTED: {
+    area: 'world',
+    meaning: 'A binding was asked for something its transport cannot do.',
+    action: 'Read the message for the call that is supported instead.',
+  },
+  UNKNOWN_DRILL: {
+    area: 'world',
+    meaning: '`runDrills` named a drill the world does not define.',
+    action: 'Use one of the drill names the message lists.',
+  },
+  DRILL_OVERLAP: {
+    area: 'world',
+    meaning: 'Two drills ran at the same time in one test file.',
+    action: 'Await each `runDrills` before the next, and do not run drills in concurrent tests.',
+  },
+  BUILD_MISMATCH: {
+    area: 'world',
+    meaning: 'A drill build was made from a different world (its hash differs).',
+    action: 'Rebuild the drill from the current world, or load the world the build came from.',
+  },
+  MOCKTOOL_INPUT: {
+    area: 'world',
+    meaning: "A `mockTool` callable got input it cannot turn into the operation's input.",
+    action: 'Pass one object (the operation input), as the message shows.',
+  },
+  // ── tool failures ──
+  PERMISSION_DENIED: {
+    area: 'tools',
+    meaning: "The actor may not call the operation (the world's permissions).",
+    action: 'Expected when the test checks permissions; otherwise bind the right actor.',
+  },
+  INVALID_INPUT: {
+    area: 'tools',
+    meaning: "The tool input does not follow the operation's input schema.",
+    action: 'The agent sent wrong arguments: the details name the field.',
+  },
+  BUDGET_EXCEEDED: {
+    area: 'tools',
+    meaning: 'The operation was called more often than its budget allows.',
+    action: 'The agent loops or retries too much, or the budget is too small.',
+  },
+  IDEMPOTENCY_CONFLICT: {
+    area: 'tools',
+    meaning: 'An idempotency key was reused with different input.',
+    action: 'The agent reuses keys wrongly: give each distinct request its own key.',
+  },
+  NOT_FOUND: {
+    area: 'tools',
+    meaning:
+      'A built-in `get` or `delete` behavior found no record with the key (unless the world names another code).',
+    action: 'Expected when the agent asks for what does not exist; otherwise seed the state the test needs.',
+  },
+  CONFLICT: {
+    area: 'tools',
+    meaning:
+      'A built-in `create` behavior found a record with the key already (unless the world names another code).',
+    action: 'The agent creates twice: check its retries, or give the record a new key.',
+  },
+  TIMEOUT: {
+    area: 'tools',
+    meaning: 'A timeout fault of the world answered the call (retryable).',
+    action: 'Expected in a fault drill: the agent should retry or give up cleanly.',
+  },
+  INVALID_OUTPUT: {
+    area: 'tools',
+    meaning:
+      "A behavior returned a value the operation's output schema rejects; the test fails (a world defect).",
+    action: 'Fix the behavior or the output schema.',
+  },
+  BEHAVIOR_ERROR: {
+    area: 'tools',
+    meaning:
+      'A behavior threw, or failed with a code its operation does not declare; the test fails (a world defect).',
+    action: 'Fix the behavior module, or declare the error code on the operation.',
+  },
+  BINDING_EXPIRED: {
+    area: 'tools',
+    meaning: 'A `mockTool` callable or binding was used after the test (or drill trial) that made it ended.',
+    action: 'Create tools inside the test that uses them.',
+  },
+  // ── traces ──
+  TRACE_INVALID: {
+    area: 'traces',
+    meaning: '`understudy report` was given a file that is not a jest-understudy trace.',
+    action: 'Pass a `.trace.json` file the environment wrote.',
+  },
+  TRACE_WRITTEN: {
+    area: 'traces',
+    meaning:
+      "Not a failure of its own: the test failed and its first error could not take the trace's path, so this entry names it.",
+    action: 'Open the trace and timeline it names.',
+  },
+  TRACE_WRITE_FAILED: {
+    area: 'traces',
+    meaning: "A failing test's trace or timeline could not be written (the test's own failure is kept).",
+    action: 'Check that `traceDir` is writable.',
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,42 @@
+/**
+ * What runs need of the per-file runtime, so that this layer never imports it: the sandbox
+ * runtime (src/sandbox/runtime.ts) implements these, and the public entry points
+ * (src/understudy.ts, golden tasks, drills) hand it in.
+ */
+
+import type { ModelCall } from '../model/call';
+import type { MockModel } from '../model/mock-model';
+import type { UnderstudyMode } from '../record/mode';
+import type { Recording } from '../record/recording';
+import type { RunOperationEntry } from '../world/host';
+import type { EvidenceLog } from './evidence';
+import type { OutcomeWatch } from './outcomes';
+import type { RunScope } from './scope';
+
+/** Collects the model calls made inside one `understudy.run` / harness run. */
+export interface RunRecorder {
+  calls: ModelCall[];
+  /** A recording or live harness run: its calls go to the provider whatever the file's mode. */
+  mode?: UnderstudyMode;
+  /** Captures of streamed provider replies still being read; the run waits for them. */
+  pending?: Promise<unknown>[];
+  /** World operations executed inside the run (the world's host pushes them). */
+  operations?: RunOperationEntry[];
+}
+
+export interface RunHost {
+  /** What the current test did, for traces and the reporter. */
+  readonly evidence: EvidenceLog;
+  /** Which run a call belongs to. */
+  readonly runs: RunScope<RunRecorder>;
+  /** Runs that ended errored or timed out, until the test that made them looked. */
+  readonly outcomes: OutcomeWatch;
+  /** Whether a test is running (not a hook or the file's top level). */
+  readonly inTest: boolean;
+}
+
+/** What a harness needs besides: the file's mock model and its recording. */
+export interface HarnessHost extends RunHost {
+  readonly model: MockModel;
+  readonly recording: Recording;
+}

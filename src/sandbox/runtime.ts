@@ -1,0 +1,212 @@
+import { type Clock, createClock } from '../clock';
+import type { ConversationStore } from '../conversation';
+import { type ErrorCode, UnderstudyError } from '../errors';
+import { bodyTextOf, methodOf, signalOf, urlOf } from '../fetch-input';
+import { MockModel } from '../model/mock-model';
+import type { ResolvedOptions } from '../options';
+import { ProviderRouter } from '../providers/registry';
+import { createConversationStore } from '../providers/store';
+import { Recording } from '../record/recording';
+import { EvidenceLog } from '../run/evidence';
+import type { HarnessHost, RunRecorder } from '../run/host';
+import { OutcomeWatch } from '../run/outcomes';
+import { RunScope } from '../run/scope';
+import type { FileStats, TestEvidence } from '../trace/evidence';
+import { WorldHost } from '../world/host';
+import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
+import { ModelServer, type ModelServerHost } from './serve-model';
+import { connectionDropped } from './wire';
+
+/** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
+export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost {
+  readonly model: MockModel;
+  readonly router: ProviderRouter;
+  /** Which run a call belongs to (async context, else the only active run). */
+  readonly runs = new RunScope<RunRecorder>((message) => this.fail('RUN_UNATTRIBUTED', message));
+  /** Runs that ended errored or timed out, until the test (or file) that made them looked or ended. */
+  readonly outcomes = new OutcomeWatch();
+  readonly clock: Clock;
+  /** Threads stateful protocols chain by response id, for the whole file. */
+  readonly threads: ConversationStore = createConversationStore();
+  /** What the current test did (runs, model calls, failed expectations), for traces and the reporter. */
+  readonly evidence: EvidenceLog;
+  /** Record, record-missing and live modes; cassette staleness and fixture usage. */
+  readonly recording: Recording;
+  /** This file's world (`understudy.world`), its HTTP transport and drills. */
+  readonly world: WorldHost;
+  /** Every request to a provider host. */
+  private readonly server: ModelServer;
+  private failures: Failure[] = [];
+
+  constructor(
+    readonly options: ResolvedOptions,
+    private readonly bridge?: Bridge,
+  ) {
+    this.model = new MockModel({
+      strictTurnIndex: options.strictTurnIndex,
+      // The trace of a test then shows what came after the reset, and says what it let go.
+      onReset: () => this.evidence.release(),
+    });
+    this.router = new ProviderRouter(options.providers);
+    this.clock = createClock(options.timeScale);
+    this.evidence = new EvidenceLog(
+      () => bridge?.phase,
+      () => (this as { world?: { operations?: unknown[] } }).world?.operations,
+    );
+    if (options.fixtures.length > 0) {
+      // Required here: the file loader pulls in js-yaml and ajv, which only configs with fixture files need.
+      const { loadFixtureFiles } = require('../fixtures/load') as typeof import('../fixtures/load');
+      this.model.register(loadFixtureFiles(options.fixtures), 'config');
+    }
+    this.recording = new Recording(this, bridge);
+    this.server = new ModelServer(this);
+    // Loads the configured world (option or @understudy-world pragma); a bad file fails the test file here.
+    this.world = new WorldHost(
+      {
+        currentRun: () => this.runs.attribute(() => 'a world operation'),
+        sleep: (ms, signal) => this.clock.sleep(ms, signal),
+        fail: (code, message) => this.fail(code, message),
+        currentTest: () => bridge?.currentTest,
+      },
+      options.world,
+    );
+  }
+
+  /** Restarts the mock model's sequenceIndex counts and chaos draws, so each drill trial replays the same answers. */
+  restartModelSequences(): void {
+    this.model.restartSequences();
+  }
+
+  /** Whether a test is running (not a beforeAll/afterAll hook or the file's top level). */
+  get inTest(): boolean {
+    return this.bridge?.currentTest !== undefined;
+  }
+
+  async fileFinished(failedTests: number): Promise<Failure[]> {
+    const unseen = this.outcomes.take(false).map((message) => ({
+      code: 'RUN_UNOBSERVED' as const,
+      message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
+    }));
+    return [...unseen, ...(await this.recording.fileFinished(failedTests))];
+  }
+
+  /** The fake clock is about to change: the world clock reads what it was advanced by. */
+  timersChanging(): void {
+    this.world.timersChanging();
+  }
+
+  handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
+    const url = urlOf(input);
+    const target = url === undefined ? undefined : this.router.route(url);
+    const i = init as RequestInit | undefined;
+    // Not a provider: maybe a world HTTP route (undefined leaves it to msw).
+    if (!target && url !== undefined)
+      return this.world.handleFetch(
+        url,
+        input,
+        i,
+        methodOf(input, i),
+        () => bodyTextOf(input, i),
+        signalOf(input, i),
+      );
+    if (!target || url === undefined) return undefined;
+    return this.server
+      .serve(target, {
+        url,
+        method: methodOf(input, i),
+        readBody: () => bodyTextOf(input, i),
+        headers: () => new Headers((i?.headers ?? (input as Request | undefined)?.headers) as HeadersInit),
+        signal: signalOf(input, i),
+      })
+      .then((r) => {
+        if (r === 'drop') throw connectionDropped();
+        return r;
+      });
+  }
+
+  handleRequest(request: Request): Promise<Response> | undefined {
+    const target = this.router.route(request.url);
+    if (!target) return this.world.handleRequest(request); // a world HTTP route, or undefined
+    return this.server
+      .serve(target, {
+        url: request.url,
+        method: request.method,
+        readBody: () => request.text(),
+        headers: () => request.headers,
+        signal: request.signal,
+      })
+      .then((r) => (r === 'drop' ? Response.error() : r));
+  }
+
+  serves(origin: string): boolean {
+    return this.router.serves(origin) || this.world.serves(origin);
+  }
+
+  testStarted(name: string): void {
+    this.runs.forgetActive();
+    this.recording.testStarted(name);
+    this.model.beginTest();
+    this.evidence.testStarted();
+    this.world.testStarted();
+  }
+
+  testFinished(): void {
+    for (const message of this.outcomes.take(true)) this.fail('RUN_UNOBSERVED', message);
+    this.runs.forgetActive();
+    this.recording.testFinished();
+    this.model.endTest();
+    this.evidence.testFinished();
+    this.world.testFinished();
+  }
+
+  testEvidence(): TestEvidence {
+    return this.evidence.evidence();
+  }
+
+  fileStats(): FileStats {
+    return this.evidence.fileStats();
+  }
+
+  drainFailures(): Failure[] {
+    const unmatched = this.server
+      .drainUnmatched()
+      .map((message) => ({ code: 'MODEL_UNMATCHED' as const, message }));
+    const failures = [...this.failures, ...unmatched, ...(this.bridge?.unhandled.splice(0) ?? [])];
+    this.failures = [];
+    return failures;
+  }
+
+  /** Records why the current test must fail even if the agent swallowed the error. */
+  fail(code: ErrorCode, message: string): void {
+    this.failures.push({ code, message });
+  }
+}
+
+const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
+
+/** This test file's runtime, created on first use; module resets do not create a second one. */
+export function getRuntime(): SandboxRuntime {
+  const g = globalThis as Record<symbol, unknown>;
+  const existing = g[RUNTIME_KEY] as SandboxRuntime | undefined;
+  if (existing) return existing;
+  const bridge = g[BRIDGE_KEY] as Bridge | undefined;
+  if (!bridge) {
+    throw new UnderstudyError(
+      'ENVIRONMENT_MISSING',
+      "jest-understudy's environment is not active for this test file. Set `preset: 'jest-understudy'` " +
+        "(or `testEnvironment: 'jest-understudy/environment'`) in your Jest config, or add the docblock " +
+        '`@jest-environment jest-understudy/environment` at the top of the file.',
+    );
+  }
+  const runtime = new SandboxRuntime(bridge.options, bridge);
+  g[RUNTIME_KEY] = runtime;
+  bridge.runtime = runtime;
+  // Created lazily inside a running test: that test's registrations must still be test-scoped.
+  if (bridge.currentTest !== undefined) runtime.testStarted(bridge.currentTest);
+  return runtime;
+}
+
+/** The runtime if the environment is active, without creating one. */
+export function hasEnvironment(): boolean {
+  return (globalThis as Record<symbol, unknown>)[BRIDGE_KEY] !== undefined;
+}

@@ -1,0 +1,365 @@
+/**
+ * Serving one model request, wire to wire: ONE path for every transport (fetch, and what msw
+ * intercepts on node:http, https, XMLHttpRequest…), read top to bottom like msw's
+ * `handleRequest`:
+ *
+ *   1. route: the codec of the provider endpoint (none: the provider's 404)
+ *   2. read: the credentials it carries are noted (blanked in every file written later), the body parsed
+ *   3. decode: wire body → neutral conversation (a request the codec cannot read: the provider's 400)
+ *   4. mode: the run the call belongs to, and whether it goes to the real provider
+ *   5. request contracts (replay and record-missing): what the real API would refuse is refused
+ *   6. resolve: the fixture that answers (replay, record-missing)
+ *   7. forward: record and live modes (and record-missing without a match) answer from the provider
+ *   8. register: the call goes to the file's log, the test's evidence and its run
+ *   9. answer contracts: what the fixture answers must be an answer the API could give
+ *  10. outcome: every fault, error and reply is decided in `outcomeOf`, and nowhere else
+ *  11. encode: the outcome in the provider's wire format, streamed and shaped as the fixture says
+ *
+ * A failure here is a value until the test ends: the agent gets what the real API would send,
+ * and the test fails through `fail` (the environment turns it into a test error).
+ */
+import { abortReason, type Clock } from '../clock';
+import { checkAnswer, checkRequest, describeViolation, enabledRules, type Violation } from '../contracts';
+import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
+import type { ErrorCode } from '../errors';
+import { noteSecret } from '../files/secrets';
+import { type Fixture, type StreamShaping, sourceOf } from '../fixtures/types';
+import type { ModelCall } from '../model/call';
+import type { MockModel, Resolution } from '../model/mock-model';
+import type { ResolvedOptions } from '../options';
+import type { ProviderCodec } from '../providers/codec';
+import type { RouteTarget } from '../providers/registry';
+import { credentialsOf } from '../record/mode';
+import type { Recording, WireRequest } from '../record/recording';
+import type { EvidenceLog } from '../run/evidence';
+import type { RunRecorder } from '../run/host';
+import type { RunScope } from '../run/scope';
+import { toResponse, toStreamResponse } from './wire';
+
+/** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
+const CREATED = 1767225600;
+
+/** A request to a provider host, as any transport hands it over. */
+export interface ModelRequest {
+  url: string;
+  method: string;
+  readBody(): Promise<string>;
+  headers(): Headers;
+  signal: AbortSignal | undefined;
+}
+
+/** What the per-file runtime lends the model server. */
+export interface ModelServerHost {
+  readonly model: MockModel;
+  readonly options: ResolvedOptions;
+  readonly threads: ConversationStore;
+  readonly recording: Recording;
+  readonly runs: RunScope<RunRecorder>;
+  readonly evidence: EvidenceLog;
+  readonly clock: Clock;
+  /** The current test (or file) must fail, even if the agent swallowed what it got. */
+  fail(code: ErrorCode, message: string): void;
+}
+
+/** `drop`: the connection fails before any response (each transport says so its own way). */
+export type ServedResponse = Response | 'drop';
+
+/** What goes back on the wire for one call; `latency` (ms) is waited for first, when set. */
+type WireOutcome =
+  | { kind: 'reply'; reply: NeutralReply; shaping: StreamShaping; latency: number }
+  | { kind: 'error'; error: NeutralError; latency?: number }
+  | { kind: 'drop'; error: NeutralError; latency: number };
+
+/** How a call was answered, before it is put on the wire. */
+type Answer =
+  | { kind: 'refused'; breach: Violation }
+  | { kind: 'unmatched'; message: string }
+  | { kind: 'resolved'; resolution: Exclude<Resolution, { kind: 'unmatched' }>; breach?: Violation };
+
+/**
+ * Every way a call ends on the wire, in one place:
+ * - a request that breaks a contract: the API's own error (else a 400 naming the problem);
+ * - a request no fixture matches: a 404 in the provider's format;
+ * - a fixture answer the API could not give: the contract's error;
+ * - a seeded fault: `drop` (no response), `rate_limit` (a 429), `malformed` and `disconnect`
+ *   (the reply, damaged as it is sent);
+ * - the fixture's error, else its reply.
+ * Only a fixture's answer waits for its latency (a fault included).
+ */
+function outcomeOf(answer: Answer): WireOutcome {
+  if (answer.kind === 'refused') {
+    const { breach } = answer;
+    return {
+      kind: 'error',
+      error: breach.error ?? { status: 400, type: 'invalid_request_error', message: breach.problem },
+    };
+  }
+  if (answer.kind === 'unmatched')
+    return {
+      kind: 'error',
+      error: { status: 404, type: 'invalid_request_error', message: answer.message },
+    };
+  const { resolution, breach } = answer;
+  if (breach?.error) return { kind: 'error', error: breach.error };
+  const shaping = shapingOf(resolution.entry.fixture);
+  const latency = shaping.latency ?? 0;
+  switch (resolution.fault) {
+    case 'drop':
+      return {
+        kind: 'drop',
+        error: { status: 0, type: 'connection_dropped', message: 'the mock model dropped the request' },
+        latency,
+      };
+    case 'rate_limit':
+      return {
+        kind: 'error',
+        error: {
+          status: 429,
+          type: 'rate_limit_exceeded',
+          message: 'Rate limit reached (seeded fault)',
+          retryAfter: 0,
+        },
+        latency,
+      };
+    case 'malformed':
+      shaping.malformed ??= true;
+      break;
+    case 'disconnect':
+      shaping.disconnect = true;
+      break;
+  }
+  if (resolution.kind === 'error') return { kind: 'error', error: resolution.error, latency };
+  return { kind: 'reply', reply: resolution.reply, shaping, latency };
+}
+
+/** A fixture's stream shaping: its response's, else the fixture's own, else its chaos latency. */
+function shapingOf(fixture: Fixture): StreamShaping {
+  const r = fixture.response;
+  return {
+    chunkSize: r.chunkSize ?? fixture.chunkSize,
+    latency: r.latency ?? fixture.latency ?? fixture.chaos?.latencyMs,
+    chunkDelay: r.chunkDelay ?? fixture.chunkDelay,
+    truncateAfterChunks: r.truncateAfterChunks ?? fixture.truncateAfterChunks,
+    disconnect: r.disconnect ?? fixture.disconnect,
+    malformed: r.malformed ?? fixture.malformed,
+  };
+}
+
+/** The per-file model server: every request to a provider host goes through `serve`. */
+export class ModelServer {
+  /** Position of the next call in the file's call log. */
+  private callCount = 0;
+  /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
+  private unmatched: Array<{ call: ModelCall; message: string }> = [];
+
+  constructor(private readonly host: ModelServerHost) {}
+
+  /** The unmatched calls since the last drain that the test did not accept. */
+  drainUnmatched(): string[] {
+    const messages = this.unmatched.filter((u) => !this.host.model.isAccepted(u.call)).map((u) => u.message);
+    this.unmatched = [];
+    return messages;
+  }
+
+  async serve(target: RouteTarget, request: ModelRequest): Promise<ServedResponse> {
+    const { host } = this;
+    const { url, method, signal } = request;
+    if (signal?.aborted) throw abortReason(signal);
+
+    // 1. Route.
+    const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
+    if (!codec) {
+      const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
+      host.fail('ENDPOINT_UNSUPPORTED', message);
+      return toResponse(target.provider.notFound(message));
+    }
+    const startedAt = performance.now();
+
+    // 2. Read.
+    for (const key of credentialsOf(request.headers(), url)) noteSecret(key);
+    const text = await request.readBody();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return toResponse(
+        codec.encodeError({
+          status: 400,
+          type: 'invalid_request_error',
+          message: 'the request body is not valid JSON',
+        }),
+      );
+    }
+
+    // 3. Decode.
+    const decoded = codec.decode(body, { path: target.path, query: target.query, store: host.threads });
+    if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
+    const { conversation } = decoded;
+    const what = `this ${codec.protocol} request (POST ${url})`;
+
+    // 4. Mode: record and live send every call to the provider; record-missing what no fixture matches.
+    const run = host.runs.attribute(() => `a ${codec.protocol} model call (POST ${url})`);
+    const mode = host.recording.modeFor(run);
+    const fromProvider = mode === 'record' || mode === 'live';
+
+    // 5. Request contracts, before any fixture is chosen (the provider checks its own when it answers).
+    const rules = enabledRules(host.model.contractSettings(host.options.contracts));
+    const breach = fromProvider
+      ? undefined
+      : checkRequest(
+          {
+            protocol: codec.protocol,
+            body,
+            conversation,
+            store: host.threads,
+            soleIssuer: mode === 'replay',
+          },
+          rules,
+        );
+    if (breach) {
+      const call = this.newCall(codec, url, body, conversation, startedAt);
+      call.contract = { rule: breach.rule, at: breach.at };
+      return this.answer(call, { kind: 'refused', breach }, codec, conversation, run, signal, () =>
+        host.fail('CONTRACT_BREACH', describeViolation(breach, what)),
+      );
+    }
+
+    // 6. Resolve.
+    const resolution = fromProvider
+      ? undefined
+      : host.model.resolve(conversation, what, codec.toolCallIdPrefix);
+
+    // 7. Forward.
+    const wire: WireRequest = { method, headers: request.headers, body: text };
+    if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing'))
+      return host.recording.forward({
+        codec,
+        conversation,
+        request: body,
+        url,
+        startedAt,
+        signal,
+        wire,
+        index: this.callCount++,
+        register: (call) => this.register(call, run),
+      });
+
+    // 8. Register (a cassette fixture is checked for staleness, and its use noted, as it answers).
+    if (resolution.kind === 'unmatched') {
+      const call = this.newCall(codec, url, body, conversation, startedAt);
+      call.unmatched = true;
+      this.unmatched.push({ call, message: resolution.message });
+      return this.answer(
+        call,
+        { kind: 'unmatched', message: resolution.message },
+        codec,
+        conversation,
+        run,
+        signal,
+      );
+    }
+    host.recording.replayed(resolution.entry.fixture, conversation, () => what);
+    const call = this.newCall(codec, url, body, conversation, startedAt);
+    const { entry } = resolution;
+    call.fixture = entry.fixture;
+    call.fixtureIndex = entry.order;
+    const source = sourceOf(entry.fixture);
+    if (source) call.fixtureSource = source;
+    if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
+    if (resolution.fault) call.fault = resolution.fault;
+
+    // 9. Answer contracts.
+    const answerBreach = checkAnswer(
+      {
+        protocol: codec.protocol,
+        body,
+        conversation,
+        path: target.path,
+        fixture: entry.fixture,
+        order: entry.order,
+        ...(resolution.kind === 'reply' ? { reply: resolution.reply } : {}),
+      },
+      rules,
+    );
+    if (answerBreach) call.contract = { rule: answerBreach.rule, at: answerBreach.at };
+    return this.answer(
+      call,
+      { kind: 'resolved', resolution, ...(answerBreach && { breach: answerBreach }) },
+      codec,
+      conversation,
+      run,
+      signal,
+      answerBreach && (() => host.fail('CONTRACT_BREACH', describeViolation(answerBreach, what))),
+    );
+  }
+
+  /** 10–11: the call is registered, the outcome decided, waited for and encoded. */
+  private async answer(
+    call: ModelCall,
+    answer: Answer,
+    codec: ProviderCodec,
+    conversation: Conversation,
+    run: RunRecorder | undefined,
+    signal: AbortSignal | undefined,
+    failTest?: () => void,
+  ): Promise<ServedResponse> {
+    this.register(call, run);
+    failTest?.();
+    const outcome = outcomeOf(answer);
+    if (outcome.latency !== undefined) await this.host.clock.sleep(outcome.latency, signal);
+    let response: ServedResponse;
+    if (outcome.kind === 'drop') {
+      call.error = outcome.error;
+      response = 'drop';
+    } else if (outcome.kind === 'error') {
+      call.error = outcome.error;
+      response = toResponse(codec.encodeError(outcome.error));
+    } else {
+      call.response = outcome.reply;
+      const ctx = {
+        callIndex: call.index,
+        created: CREATED,
+        shaping: outcome.shaping,
+        store: this.host.threads,
+      };
+      response = conversation.stream
+        ? toStreamResponse(
+            codec.encodeStream(outcome.reply, conversation, ctx),
+            outcome.shaping,
+            this.host.clock,
+            signal,
+          )
+        : toResponse(codec.encodeReply(outcome.reply, conversation, ctx), outcome.shaping);
+    }
+    call.durationMs = performance.now() - call.startedAt;
+    return response;
+  }
+
+  private newCall(
+    codec: ProviderCodec,
+    url: string,
+    request: unknown,
+    conversation: Conversation,
+    startedAt: number,
+  ): ModelCall {
+    return {
+      index: this.callCount++,
+      provider: codec.provider,
+      protocol: codec.protocol,
+      url,
+      request,
+      conversation,
+      unmatched: false,
+      streamed: conversation.stream,
+      startedAt,
+      durationMs: 0,
+    };
+  }
+
+  /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
+  private register(call: ModelCall, run: RunRecorder | undefined): void {
+    this.host.model.calls.push(call);
+    this.host.evidence.noteCall(call);
+    run?.calls.push(call);
+  }
+}
