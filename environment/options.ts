@@ -5,8 +5,10 @@ import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../src/file-format/issues';
 import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
 import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
+import { parseAge } from '../src/record/age';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
+import { piiKinds } from '../src/record/pii';
 import { schemaValidator } from '../src/validators';
 import { optionsSchema } from './options.schema';
 
@@ -163,10 +165,14 @@ export function resolveOptions(
       env.UNDERSTUDY_STRICT_CASSETTES === 'true' ||
       o.strictCassettes === true,
     contracts: o.contracts ?? true,
+    ...(o.cassetteMaxAge !== undefined && { cassetteMaxAge: parseAge(o.cassetteMaxAge) }),
+    pii: piiKinds(o.redact?.pii),
+    startedAt: Date.now(),
     cassette: cassettePathOf({
       rootDir,
       testPath,
       ...(o.cassetteDir ? { cassetteDir: o.cassetteDir } : {}),
+      ...(o.cassetteFormat ? { format: o.cassetteFormat } : {}),
       ...(pragmaCassette ? { pragmaCassette: pragmaCassette.trim() } : {}),
       pragmaFixtures: pragmaFixtures.flatMap((p) => p.split(/\s+/)).filter(Boolean),
     }),
