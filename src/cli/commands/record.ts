@@ -50,7 +50,7 @@ function runJest(mode: UnderstudyMode, command: string, jestArgs: string[]): Pro
 
 /** Jest's full name of a test (`describe it`) from the label a cassette gives it (`describe > it`). */
 const jestName = (label: string) => label.split(' > ').join(' ');
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The Jest arguments that re-record the tests whose cassette fixtures the last replay found
@@ -67,7 +67,7 @@ export function staleArguments(root: string): { args: string[]; tests: number; f
       tests.add(test);
     }
   if (tests.size === 0) return undefined;
-  const pattern = `^(?:${[...tests].map((t) => escape(jestName(t))).join('|')})$`;
+  const pattern = `^(?:${[...tests].map((t) => escapeRegExp(jestName(t))).join('|')})$`;
   return {
     args: [...[...files].sort().map((f) => relative(process.cwd(), f) || f), '-t', pattern],
     tests: tests.size,
