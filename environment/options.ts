@@ -45,10 +45,13 @@ const optionsDialect: IssueDialect = {
   rootType: (got) => `${WHERE} must be an object of options (got ${got})`,
   missingHints: {},
   noneOf: (names) => ({ message: `needs one of ${names.join(', ')}` }),
-  valueHint: (value, schema) =>
-    value === null && (schema.type === 'number' || schema.type === 'integer')
-      ? "NaN and Infinity turn into null on their way to Jest's workers: give a finite number"
-      : undefined,
+  valueHint: (value, schema) => {
+    if (value === null && (schema.type === 'number' || schema.type === 'integer'))
+      return "NaN and Infinity turn into null on their way to Jest's workers: give a finite number";
+    if (typeof schema.pattern === 'string' && schema.pattern.includes('(ms|s|m|h|d|w|y)'))
+      return 'an age is a number and a unit (ms, s, m, h, d, w, y), e.g. "90d"';
+    return undefined;
+  },
 };
 
 /** The options against THE options schema (environment/options.schema.ts), every problem at once. */

@@ -110,32 +110,17 @@ beforeAll(async () => {
   // 1. Record both files: the support agent from the fake upstream, the ordered calls from aimock.
   await count('record', () =>
     runJest({
-      cases: ['cassettes.case.ts'],
+      cases: ['cassettes.case.ts', 'ordered.case.ts'],
       understudy,
-      env: recording('record', { UPSTREAM_URL }),
-    }),
-  );
-  await count('record-ordered', () =>
-    runJest({
-      cases: ['ordered.case.ts'],
-      understudy,
-      env: recording('record', { AIMOCK_URL: aimock.url }),
+      env: recording('record', { UPSTREAM_URL, AIMOCK_URL: aimock.url }),
     }),
   );
   recorded = read(cassetteIn(MAIN, 'cassettes.case.ts'));
-  // The variants replay a copy of the support cassette; the aged copy claims an old recording date.
-  const copy = (dir: string, transform: (data: any) => any = (d) => d) => {
-    cpSync(MAIN, dir, { recursive: true });
-    writeFileSync(
-      cassetteIn(dir, 'variants.case.ts'),
-      JSON.stringify(transform(structuredClone(recorded)), null, 2),
-    );
-  };
-  copy(dirOf('variants'));
-  copy(dirOf('aged'), (data) => {
-    for (const f of data.fixtures) f.metadata.recordedAt = '2025-01-01T00:00:00.000Z';
-    return data;
-  });
+  // The variants replay a copy of the support cassette, where the note claims an old recording date.
+  cpSync(MAIN, dirOf('variants'), { recursive: true });
+  const copy = structuredClone(recorded);
+  copy.fixtures[2].metadata.recordedAt = '2025-01-01T00:00:00.000Z';
+  writeFileSync(cassetteIn(dirOf('variants'), 'variants.case.ts'), JSON.stringify(copy, null, 2));
   cpSync(MAIN, dirOf('hooked'), { recursive: true });
 
   // 2. Replays, with the providers unreachable in spirit (CI set, no key) and counted: none is called.
@@ -146,7 +131,8 @@ beforeAll(async () => {
       env: replaying('replay', { UPSTREAM_URL, AIMOCK_URL: aimock.url }),
     }),
   );
-  const variants = { ...understudy, cassetteDir: dirOf('variants') };
+  const variants = { ...understudy, cassetteDir: dirOf('variants'), cassetteMaxAge: '90d' };
+  const batch = upstream.requests.length + aimock.getRequests().length;
   await Promise.all([
     count('variants', () =>
       runJest({
@@ -162,24 +148,6 @@ beforeAll(async () => {
         env: replaying('variants-strict', { UPSTREAM_URL, UNDERSTUDY_STRICT_CASSETTES: '1' }),
       }),
     ),
-  ]);
-  await Promise.all([
-    count('aged', () =>
-      runJest({
-        cases: ['variants.case.ts'],
-        understudy: { ...understudy, cassetteDir: dirOf('aged'), cassetteMaxAge: '90d' },
-        args: ['-t', 'replays unchanged'],
-        env: replaying('aged', { UPSTREAM_URL }),
-      }),
-    ),
-    count('aged-strict', () =>
-      runJest({
-        cases: ['variants.case.ts'],
-        understudy: { ...understudy, cassetteDir: dirOf('aged'), cassetteMaxAge: '90d' },
-        args: ['-t', 'replays unchanged'],
-        env: replaying('aged-strict', { UPSTREAM_URL, UNDERSTUDY_STRICT_CASSETTES: '1' }),
-      }),
-    ),
     // 3. A redact hook that rewrites a match key: refused, nothing written.
     count('hooked', () =>
       runJest({
@@ -190,6 +158,7 @@ beforeAll(async () => {
       }),
     ),
   ]);
+  sent.batch = upstream.requests.length + aimock.getRequests().length - batch;
 
   // 4. Re-record one test (-t): the other test's fixtures stay as they were.
   await count('partial', () =>
@@ -199,16 +168,6 @@ beforeAll(async () => {
       reporter: true,
       args: ['-t', 'answers a note'],
       env: recording('partial', {
-        UPSTREAM_URL,
-        CASE_NOTE: 'Please email jane.doe@example.com the invoice.',
-      }),
-    }),
-  );
-  await count('partial-replay', () =>
-    runJest({
-      cases: ['cassettes.case.ts'],
-      understudy,
-      env: replaying('partial-replay', {
         UPSTREAM_URL,
         CASE_NOTE: 'Please email jane.doe@example.com the invoice.',
       }),
@@ -240,9 +199,8 @@ afterAll(async () => {
 describe('a recorded cassette', () => {
   it('records through both stand-ins, one call per request', () => {
     expect(failures(child.record)).toBe('');
-    expect(failures(child['record-ordered'])).toBe('');
-    expect(sent.record).toBe(3); // refund: lookup + answer; note: one answer
-    expect(sent['record-ordered']).toBe(4); // 429 + retry, and two rolls
+    // The refund (lookup + answer) and the note (one answer); the 429 and its retry, and two rolls.
+    expect(sent.record).toBe(3 + 4);
   });
 
   it('keeps each fixture with the scrubbed request it came from, grouped and labelled by test', () => {
@@ -323,7 +281,8 @@ describe('what changed since the recording, in words', () => {
   const warned = () => text(child.variants);
 
   it('warns by default, and a renamed tool fails whatever the setting', () => {
-    expect(sent.variants).toBe(0);
+    // The replays ran beside the hooked recording: its two calls are all the stand-ins got.
+    expect(sent.batch).toBe(2);
     expect(statusOf(child.variants)).toEqual({
       'replays unchanged': 'passed',
       'replays with another model': 'passed',
@@ -357,8 +316,14 @@ describe('what changed since the recording, in words', () => {
   });
 
   it('does not call a request with other personal data stale: placeholders compare by place', () => {
-    expect(warned()).toContain('stale cassette');
-    expect(warned()).not.toMatch(/stale cassette[^\n]*\$\.fixtures\[2\]/);
+    // The note's fixture is stale for its age only (see below), not for the other address.
+    const note = warned()
+      .split('\n')
+      .filter((line) => line.includes('stale cassette') && line.includes('$.fixtures[2]'));
+    expect(note).toHaveLength(1);
+    expect(note[0]).toMatch(
+      /but it was recorded \d+ days ago \(2025-01-01T00:00:00.000Z\), longer ago than cassetteMaxAge 90d\./,
+    );
   });
 
   it('fails the changed ones with strictCassettes', () => {
@@ -368,7 +333,7 @@ describe('what changed since the recording, in words', () => {
       'replays with another tool result': 'failed',
       'replays with another earlier message': 'failed',
       'replays with the tool renamed': 'failed',
-      'replays a note with another email address': 'passed',
+      'replays a note with another email address': 'failed',
     });
     const message = testMessage(child['variants-strict'], 'replays with another tool result');
     expect(message).toContain('[CASSETTE_STALE]');
@@ -377,12 +342,8 @@ describe('what changed since the recording, in words', () => {
   });
 
   it('says a fixture is older than cassetteMaxAge: warns, and fails with strictCassettes', () => {
-    expect(statusOf(child.aged)['replays unchanged']).toBe('passed');
-    expect(text(child.aged)).toMatch(
-      /but it was recorded \d+ days ago \(2025-01-01T00:00:00.000Z\), longer ago than cassetteMaxAge 90d/,
-    );
-    expect(statusOf(child['aged-strict'])['replays unchanged']).toBe('failed');
-    expect(testMessage(child['aged-strict'], 'replays unchanged')).toContain(
+    expect(statusOf(child.variants)['replays a note with another email address']).toBe('passed');
+    expect(testMessage(child['variants-strict'], 'replays a note with another email address')).toContain(
       'longer ago than cassetteMaxAge 90d',
     );
   });
@@ -398,8 +359,6 @@ describe('record modes', () => {
     expect(groupOf(after.fixtures, NOTE).map((f: any) => f.match.userMessage)).toEqual([
       'Please email <email-1> the invoice.',
     ]);
-    expect(failures(child['partial-replay'])).toBe('');
-    expect(sent['partial-replay']).toBe(0);
   });
 
   it('the reporter says what record mode recorded and wrote', () => {
@@ -421,7 +380,9 @@ describe('record modes', () => {
       'support agent > checks a second order',
       'support agent > checks a second order',
     ]);
+    // Everything replays: the kept refund, the re-recorded note and the added test.
     expect(failures(child['missing-replay'])).toBe('');
+    expect(Object.values(statusOf(child['missing-replay']))).toEqual(['passed', 'passed', 'passed']);
     expect(sent['missing-replay']).toBe(0);
   });
 });

@@ -7,7 +7,8 @@
 
 import type { PiiKind } from '../options';
 
-export const PII_KINDS: readonly PiiKind[] = ['email', 'card', 'phone', 'ssn', 'iban', 'ip'];
+/** In the order they are looked for: the most specific first (a card number is not also a phone number). */
+export const PII_KINDS: readonly PiiKind[] = ['email', 'card', 'iban', 'ssn', 'phone', 'ip'];
 
 /** `true` (every kind) or the kinds to replace. */
 export type PiiSetting = boolean | readonly PiiKind[];
@@ -43,10 +44,7 @@ function ibanValid(text: string): boolean {
   return rest === 1;
 }
 
-/**
- * One detector per kind, most specific first (a card number is not also a phone number).
- * Each pattern is global; `valid` weeds out look-alikes (order numbers that fail Luhn).
- */
+/** One detector per kind; each pattern is global, and `valid` weeds out look-alikes (order numbers that fail Luhn). */
 const DETECTORS: Record<PiiKind, { pattern: RegExp; valid?: (match: string) => boolean }> = {
   email: { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g },
   card: {
@@ -58,10 +56,14 @@ const DETECTORS: Record<PiiKind, { pattern: RegExp; valid?: (match: string) => b
     valid: ibanValid,
   },
   ssn: { pattern: /\b\d{3}-\d{2}-\d{4}\b/g },
-  // A separator after the area code, or a leading +: a bare run of digits is an id, not a phone number.
+  // International (+country code), or the North American shape: a bare run of digits is an id, not a phone number.
   phone: {
-    pattern: /(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\b\d{2,4}[ .-])\d{3,4}[ .-]?\d{3,4}\b/g,
-    valid: (m) => m.replace(/\D/g, '').length >= 9,
+    pattern:
+      /\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){1,4}\b|(?:\(\d{3}\)\s?|\b\d{3}[ .-])\d{3}[ .-]\d{4}\b/g,
+    valid: (m) => {
+      const digits = m.replace(/\D/g, '').length;
+      return digits >= 8 && digits <= 15;
+    },
   },
   ip: { pattern: /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b/g },
 };

@@ -17,8 +17,11 @@ function excerpts(a: string, b: string): [string, string] {
   let s = 0;
   while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
   const cut = (t: string) => {
-    const from = Math.max(0, p - 20);
-    const to = Math.min(t.length, Math.max(t.length - s + 20, from + 1));
+    // A few characters more beat an ellipsis that hides them.
+    let from = Math.max(0, p - 20);
+    if (from < 12) from = 0;
+    let to = Math.min(t.length, Math.max(t.length - s + 20, from + 1));
+    if (t.length - to < 12) to = t.length;
     let piece = t.slice(from, to);
     if (piece.length > MAX) piece = `${piece.slice(0, MAX)}…`;
     return JSON.stringify(`${from > 0 ? '…' : ''}${piece}${to < t.length ? '…' : ''}`);
