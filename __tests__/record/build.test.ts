@@ -283,4 +283,65 @@ describe('fixtures from recorded calls', () => {
     expect(JSON.stringify(fixture)).not.toContain(key);
     expect(replay([fixture], [call])).toEqual(['Set up with [REDACTED]. Bearer [REDACTED] set.']);
   });
+
+  describe('a redact hook that would break replay is refused, naming the hook and the field', () => {
+    const refusal = (hook: (f: any) => void) => {
+      n = 0;
+      const call = recorded(
+        conv([{ role: 'user', text: 'Sam asks: where is order A-1001?' }], ['lookup_order']),
+        calls(['call_1', 'lookup_order', '{"orderId":"A-1001"}']),
+        { test: 'orders > lookup' },
+      );
+      try {
+        fixturesFromCalls([call], {
+          redact: hook,
+          redactName: 'understudy.model.redact',
+          where: 'record mode',
+        });
+      } catch (error) {
+        return error as UnderstudyError;
+      }
+      throw new Error('expected a refusal');
+    };
+
+    it('a match key it rewrote: no fixture would match the request', () => {
+      const error = refusal((f) => {
+        f.match.userMessage = f.match.userMessage.replace('Sam', '<name>');
+      });
+      expect(error.code).toBe('RECORD_REDACT_BREAKS_REPLAY');
+      expect(error.message).toContain(
+        'record mode: the redact hook (understudy.model.redact) changed match.userMessage of the fixture recorded for model call #0 (test "orders > lookup")',
+      );
+      expect(error.message).toContain('no fixture would match its request');
+    });
+
+    it('the recorded request it rewrote: every replay would call it stale', () => {
+      const error = refusal((f) => {
+        f.metadata.request.messages[0].text = '<name> asks: where is order A-1001?';
+      });
+      expect(error.message).toContain('changed metadata.request.messages[0].text');
+      expect(error.message).toContain(
+        'every replay would report it stale, as the user message (message 1) changed: "<name> asks',
+      );
+    });
+
+    it('a tool call it renamed: a tool the request does not offer', () => {
+      const error = refusal((f) => {
+        f.response.toolCalls[0].name = 'find_order';
+      });
+      expect(error.message).toContain('changed response.toolCalls[0].name');
+      expect(error.message).toContain('it would call "find_order", a tool the request does not offer');
+    });
+
+    it('leaves a hook alone that only blanks an answer', () => {
+      n = 0;
+      const call = recorded(conv([{ role: 'user', text: 'Card?' }]), says('It is 4111 1111 1111 1111.'));
+      const [fixture] = fixturesFromCalls([call], {
+        redact: (f) => {
+          f.response.content = 'It is <card>.';
+        },
+      });
+      expect(fixture.response.content).toBe('It is <card>.');
+    });
+  });
 });

@@ -1,8 +1,11 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { Conversation, NeutralMessage } from '../../src/conversation';
 import type { Fixture } from '../../src/fixtures/types';
 import { parseAge } from '../../src/record/age';
-import { mergeCassette } from '../../src/record/cassette';
+import { mergeCassette, readCassette, writeCassette } from '../../src/record/cassette';
 import { PiiScanner, piiKinds } from '../../src/record/pii';
 import { requestOf, sameText } from '../../src/record/request';
 import { firstDifference } from '../../src/record/request-diff';
@@ -159,6 +162,17 @@ describe('merging a cassette', () => {
       fullRun: true,
     });
     expect(full.fixtures.map((x) => x.response.content)).toEqual(['a1']);
+  });
+
+  it('writes YAML when the cassette path says so (cassetteFormat: yaml), and reads it back', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'understudy-yaml-')), 'a.test.ts.cassette.yaml');
+    const counts = { added: 1, removed: 0, unchanged: 0, kept: 0 };
+    expect(writeCassette(path, [f('a', 'x')], counts, 'record').state).toBe('new');
+    expect(readFileSync(path, 'utf8')).toContain('fixtures:\n  - match:\n      userMessage: x\n');
+    expect(readCassette(path).map((x) => x.metadata?.test)).toEqual(['a']);
+    expect(writeCassette(path, [f('a', 'x')], { ...counts, added: 0, unchanged: 1 }, 'record').state).toBe(
+      'unchanged',
+    );
   });
 
   it("record-missing: adds each test's new fixtures after its group, new tests at the end", () => {
