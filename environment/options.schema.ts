@@ -99,6 +99,38 @@ const properties = {
   cassetteDir: path(
     "Where record mode writes each test file's cassette: `<cassetteDir>/<test path below rootDir>.cassette.json` (default: `__cassettes__/` beside the test file).",
   ),
+  cassetteFormat: {
+    type: 'string',
+    enum: ['json', 'yaml'],
+    description:
+      'The format of the cassettes record mode creates: `json` (default, `.cassette.json`) or `yaml` (`.cassette.yaml`). An existing cassette keeps its own.',
+  },
+  cassetteMaxAge: {
+    type: 'string',
+    pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d|w|y)\\s*$',
+    description:
+      'A cassette fixture recorded longer ago than this ("90d", "12h", "2w", "1y") is stale: it warns when it answers, and fails with strictCassettes (like Polly\'s `expiresIn`).',
+  },
+  redact: {
+    title: '{ pii?: boolean | kind[] }',
+    type: 'object',
+    description:
+      'What recording redacts besides secrets. `pii: true` (or a list of kinds) replaces personal data with stable placeholders (`<email-1>`) in the recorded request, the match keys and the answer; replay computes the same placeholders, so it still matches, and puts the live values back into the answer.',
+    properties: {
+      pii: {
+        description: 'true for every kind, or the kinds: email, card, phone, ssn, iban, ip.',
+        anyOf: [
+          { type: 'boolean' },
+          {
+            type: 'array',
+            items: { type: 'string', enum: ['email', 'card', 'phone', 'ssn', 'iban', 'ip'] },
+            uniqueItems: true,
+          },
+        ],
+      },
+    },
+    additionalProperties: false,
+  },
   contracts: {
     title: 'boolean | { [rule]: boolean }',
     description:

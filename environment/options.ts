@@ -5,8 +5,10 @@ import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../src/file-format/issues';
 import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
 import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
+import { parseAge } from '../src/record/age';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
+import { piiKinds } from '../src/record/pii';
 import { schemaValidator } from '../src/validators';
 import { optionsSchema } from './options.schema';
 
@@ -43,10 +45,13 @@ const optionsDialect: IssueDialect = {
   rootType: (got) => `${WHERE} must be an object of options (got ${got})`,
   missingHints: {},
   noneOf: (names) => ({ message: `needs one of ${names.join(', ')}` }),
-  valueHint: (value, schema) =>
-    value === null && (schema.type === 'number' || schema.type === 'integer')
-      ? "NaN and Infinity turn into null on their way to Jest's workers: give a finite number"
-      : undefined,
+  valueHint: (value, schema) => {
+    if (value === null && (schema.type === 'number' || schema.type === 'integer'))
+      return "NaN and Infinity turn into null on their way to Jest's workers: give a finite number";
+    if (typeof schema.pattern === 'string' && schema.pattern.includes('(ms|s|m|h|d|w|y)'))
+      return 'an age is a number and a unit (ms, s, m, h, d, w, y), e.g. "90d"';
+    return undefined;
+  },
 };
 
 /** The options against THE options schema (environment/options.schema.ts), every problem at once. */
@@ -163,10 +168,14 @@ export function resolveOptions(
       env.UNDERSTUDY_STRICT_CASSETTES === 'true' ||
       o.strictCassettes === true,
     contracts: o.contracts ?? true,
+    ...(o.cassetteMaxAge !== undefined && { cassetteMaxAge: parseAge(o.cassetteMaxAge) }),
+    pii: piiKinds(o.redact?.pii),
+    startedAt: Date.now(),
     cassette: cassettePathOf({
       rootDir,
       testPath,
       ...(o.cassetteDir ? { cassetteDir: o.cassetteDir } : {}),
+      ...(o.cassetteFormat ? { format: o.cassetteFormat } : {}),
       ...(pragmaCassette ? { pragmaCassette: pragmaCassette.trim() } : {}),
       pragmaFixtures: pragmaFixtures.flatMap((p) => p.split(/\s+/)).filter(Boolean),
     }),

@@ -7,6 +7,9 @@ import type { ContractsSetting } from './contracts/rules';
 
 export type TraceMode = 'on-failure' | 'always' | 'off';
 
+/** Kinds of personal data recording can replace with placeholders (`redact: { pii }`). */
+export type PiiKind = 'email' | 'card' | 'phone' | 'ssn' | 'iban' | 'ip';
+
 export interface UnderstudyOptions {
   /** Default world file (used once the world is loaded). */
   world?: string;
@@ -32,6 +35,12 @@ export interface UnderstudyOptions {
    * Per file with the `@jest-environment-options` docblock.
    */
   contracts?: ContractsSetting;
+  /** The format of cassettes record mode creates: `json` (default) or `yaml`. */
+  cassetteFormat?: 'json' | 'yaml';
+  /** A cassette fixture recorded longer ago than this (`'90d'`, `'12h'`, `'2w'`) is stale. */
+  cassetteMaxAge?: string;
+  /** What recording redacts besides secrets: `{ pii: true }`, or `{ pii: ['email', 'card'] }`. */
+  redact?: { pii?: boolean | PiiKind[] };
 }
 
 /** Options after config, docblock pragmas and env vars are merged; paths are absolute. */
@@ -54,4 +63,10 @@ export interface ResolvedOptions {
   usageFile?: string;
   /** The `contracts` option as given (`true` when absent). */
   contracts: ContractsSetting;
+  /** `cassetteMaxAge` in milliseconds, with the text it was given as. */
+  cassetteMaxAge?: { ms: number; text: string };
+  /** The personal data recording replaces with placeholders (empty: none). */
+  pii: PiiKind[];
+  /** When the test file started, on the wall clock of the host (fake timers cannot move it). */
+  startedAt: number;
 }

@@ -30,8 +30,28 @@ describe('testEnvironmentOptions.understudy', () => {
       mode: 'replay',
       strictCassettes: false,
       contracts: true,
+      pii: [],
+      startedAt: expect.any(Number),
       cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
     });
+  });
+
+  it('takes the cassette format, an age limit and personal-data redaction, and names what is wrong', () => {
+    expect(resolve({ cassetteFormat: 'yaml' }).cassette).toBe(
+      join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.yaml'),
+    );
+    expect(resolve({ cassetteMaxAge: '90d' }).cassetteMaxAge).toEqual({ ms: 90 * 86_400_000, text: '90d' });
+    expect(resolve({ redact: { pii: true } }).pii).toEqual(['email', 'card', 'iban', 'ssn', 'phone', 'ip']);
+    expect(resolve({ redact: { pii: ['phone', 'email'] } }).pii).toEqual(['email', 'phone']);
+    expect(() => resolve({ cassetteMaxAge: '3 months' })).toThrow(
+      'an age is a number and a unit (ms, s, m, h, d, w, y), e.g. "90d"',
+    );
+    expect(() => resolve({ redact: { pii: ['names'] } })).toThrow(
+      'testEnvironmentOptions.understudy.redact.pii[0]: must be one of "email", "card", "phone", "ssn", "iban", "ip" (got the string "names")',
+    );
+    expect(() => resolve({ cassetteFormat: 'xml' })).toThrow(
+      'testEnvironmentOptions.understudy.cassetteFormat',
+    );
   });
 
   it('takes contracts as a boolean or rule names to booleans, and names what is wrong', () => {

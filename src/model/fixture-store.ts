@@ -11,6 +11,8 @@ export interface Entry extends Candidate {
   scope: Scope;
   /** Fixtures with the same match fields but sequenceIndex share this key and one serve count. */
   shape: string;
+  /** The test a cassette fixture was recorded in: that test's own fixtures answer it first. */
+  group?: string;
 }
 
 export interface Selection {
@@ -44,7 +46,15 @@ export class FixtureStore {
       if (!isChatFixture(fixture)) continue;
       const compiled: CompiledMatch = compileMatch(fixture.match ?? {});
       const { sequenceIndex: _, ...shape } = fixture.match ?? {};
-      this.entries.push({ order: this.nextOrder++, fixture, compiled, scope, shape: shapeKey(shape) });
+      const group = fixture.metadata?.test;
+      this.entries.push({
+        order: this.nextOrder++,
+        fixture,
+        compiled,
+        scope,
+        shape: shapeKey(shape),
+        ...(typeof group === 'string' ? { group } : {}),
+      });
     }
     this.scopes.add(scope);
     this.indexes.delete(scope);
@@ -115,8 +125,13 @@ export class FixtureStore {
     return out;
   }
 
-  select(keys: MatchKeys, strictTurnIndex: boolean): Selection | undefined {
-    const matched: Entry[] = [];
+  /**
+   * The fixture that answers `keys`. `test`: the running test, whose own recorded fixtures
+   * (a cassette's group for it) win over every other match, so two tests that sent the same
+   * request each get the answer recorded for them, in the order it was recorded.
+   */
+  select(keys: MatchKeys, strictTurnIndex: boolean, test?: string): Selection | undefined {
+    let matched: Entry[] = [];
     for (const e of this.candidatesFor(keys)) {
       if (!contentMatches(e.compiled, keys)) continue;
       if (e.compiled.sequenceIndex !== undefined && this.servedCount(e) !== e.compiled.sequenceIndex)
@@ -126,6 +141,10 @@ export class FixtureStore {
       matched.push(e);
     }
     if (matched.length === 0) return undefined;
+    if (test !== undefined) {
+      const own = matched.filter((e) => e.group === test);
+      if (own.length > 0) matched = own;
+    }
     const entry = selectByTurnIndex(matched, keys.turnIndex);
     this.served.set(entry.shape, this.servedCount(entry) + 1);
     const t = entry.compiled.turnIndex;

@@ -173,8 +173,12 @@ export class MockModel {
     return this.store.all.map((e) => e.fixture);
   }
 
+  /** The running test, whose own cassette fixtures answer it first. */
+  private test: string | undefined;
+
   /** @internal a test starts: its registrations, calls and sequence counts are its own. */
-  beginTest(): void {
+  beginTest(name?: string): void {
+    this.test = name;
     this.calls.length = 0;
     this.restartSequences();
     this.scope = 'test';
@@ -188,6 +192,7 @@ export class MockModel {
 
   /** @internal a test ended: fixtures it registered are dropped. */
   endTest(): void {
+    this.test = undefined;
     this.store.clear((s) => s === 'test');
     this.store.unmuteAll();
     this.testChaos = undefined;
@@ -251,9 +256,19 @@ export class MockModel {
     return this.normalizer ? String(this.normalizer(text)) : text;
   }
 
-  /** @internal a request's match keys, after the normalize hook. */
+  private view: ((conversation: Conversation) => Conversation) | undefined;
+
+  /**
+   * @internal How every request is seen before its keys are read (recording's personal-data
+   * placeholders), on replay and when recording alike.
+   */
+  viewRequests(view: ((conversation: Conversation) => Conversation) | undefined): void {
+    this.view = view;
+  }
+
+  /** @internal a request's match keys, after the request view and the normalize hook. */
   keysOf(conversation: Conversation): MatchKeys {
-    const keys = matchKeysOf(conversation);
+    const keys = matchKeysOf(this.view ? this.view(conversation) : conversation);
     const n = this.normalizer;
     if (!n) return keys;
     return {
@@ -268,7 +283,7 @@ export class MockModel {
   resolve(conversation: Conversation, what: string, idPrefix?: string): Resolution {
     const keys = this.keysOf(conversation);
     const strict = this.options.strictTurnIndex;
-    const selection = this.store.select(keys, strict);
+    const selection = this.store.select(keys, strict, this.test);
     if (!selection) {
       const near = nearestMisses(this.store.all, keys, strict, (e) => this.store.servedCount(e));
       return { kind: 'unmatched', keys, message: describeUnmatched(what, keys, near, this.store.size) };

@@ -258,7 +258,8 @@ export class ModelServer {
         signal,
       );
     }
-    host.recording.replayed(resolution.entry.fixture, conversation, () => what);
+    // Recording checks a cassette answer (stale, a tool no longer offered) and may put personal data back into it.
+    host.recording.replayed(resolution, conversation, body, () => what);
     const call = this.newCall(codec, url, body, conversation, startedAt);
     const { entry } = resolution;
     call.fixture = entry.fixture;
