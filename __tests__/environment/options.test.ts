@@ -100,7 +100,7 @@ describe('testEnvironmentOptions.understudy', () => {
       ],
       [
         { providers: 5 },
-        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini? } (got 5)',
+        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? } (got 5)',
       ],
       [
         { providers: { openai: 'https://proxy.test/v1' } },

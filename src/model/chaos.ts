@@ -1,6 +1,6 @@
 import type { FixtureChaos } from '../fixtures/types';
 
-export type ChaosFault = 'drop' | 'malformed' | 'rate_limit' | 'disconnect';
+export type ChaosFault = 'drop' | 'malformed' | 'rate_limit' | 'disconnect' | 'stream_error';
 
 /** mulberry32: tiny, fast, and the same sequence for the same seed on every platform. */
 export function seededRandom(seed: number): () => number {
@@ -15,8 +15,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * Draws the faults in aimock's order (drop → malformed → rateLimit → disconnect), the
- * first hit winning. One draw per rate that is set, so adding a rate of 0 changes nothing.
+ * Draws the faults in aimock's order (drop → malformed → rateLimit → disconnect), then the
+ * mid-stream error aimock does not have, the first hit winning. One draw per rate that is set, so adding a rate of 0 changes nothing.
  */
 export function drawFault(chaos: FixtureChaos, random: () => number): ChaosFault | undefined {
   const order: Array<[number | undefined, ChaosFault]> = [
@@ -24,6 +24,7 @@ export function drawFault(chaos: FixtureChaos, random: () => number): ChaosFault
     [chaos.malformedRate, 'malformed'],
     [chaos.rateLimitRate, 'rate_limit'],
     [chaos.disconnectRate, 'disconnect'],
+    [chaos.streamErrorRate, 'stream_error'],
   ];
   for (const [rate, fault] of order) {
     if (rate === undefined || rate <= 0) continue;

@@ -8,6 +8,7 @@ import type { RedactHook } from '../record/build';
 import type { ModelCall } from '../run/types';
 import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
+import { DialectChooser, type DialectSetting, dialectSettingProblem } from './dialects';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';
 import { errorFrom, replyFrom } from './reply';
 
@@ -63,6 +64,8 @@ export class MockModel {
   /** Chaos set inside the running test, `undefined` included (chaos off): it ends with the test. */
   private testChaos: { config: FixtureChaos | undefined } | undefined;
   private readonly dice: ChaosDice;
+  /** @internal which stream dialect answers each request (see ./dialects). */
+  readonly dialects = new DialectChooser();
 
   constructor(private readonly options: MockModelOptions) {
     this.dice = new ChaosDice(options.chaosSeed ?? 0);
@@ -78,6 +81,18 @@ export class MockModel {
   chaos(config: FixtureChaos | undefined): this {
     if (this.scope === 'test') this.testChaos = { config };
     else this.fileChaos = config;
+    return this;
+  }
+
+  /**
+   * Replays streams in the shapes real providers and gateways send: `dialect('all')`, a list of
+   * dialect names, `{ dialects, seed }`, or `'none'`; `dialect(undefined)` drops the setting. A
+   * fixture's own `dialect` wins. Scoped like `chaos()`: in a test, for that test; else the file.
+   */
+  dialect(setting: DialectSetting | undefined): this {
+    const problem = setting === undefined ? undefined : dialectSettingProblem(setting);
+    if (problem) throw new UnderstudyError('BAD_ARGUMENT', `understudy.model.dialect(setting): ${problem}`);
+    this.dialects.set(this.scope === 'test' ? 'test' : 'file', setting);
     return this;
   }
 
@@ -139,10 +154,13 @@ export class MockModel {
     if (this.scope === 'test') {
       this.testChaos = { config: undefined };
       this.contractLayers.test = undefined;
+      this.dialects.clear('test', true);
     } else {
       this.fileChaos = undefined;
       this.testChaos = undefined;
       this.contractLayers = {};
+      this.dialects.clear('file');
+      this.dialects.clear('test');
     }
     this.calls.length = 0;
     this.options.onReset?.();
@@ -185,6 +203,7 @@ export class MockModel {
   restartSequences(): void {
     this.store.resetCounts();
     this.dice.reset();
+    this.dialects.restart();
   }
 
   /** @internal a test ended: fixtures it registered are dropped. */
@@ -193,6 +212,7 @@ export class MockModel {
     this.store.unmuteAll();
     this.testChaos = undefined;
     this.contractLayers.test = undefined;
+    this.dialects.clear('test');
     this.scope = 'file';
   }
 

@@ -1,10 +1,15 @@
 import type { ProviderId } from '../conversation';
 import type { ProviderCodec, WireResponse } from './codec';
+import { presetProviders } from './preset-providers';
 
 export interface ProviderDefinition {
   id: ProviderId;
   /** Base URLs the SDKs use by default; requests below them belong to this provider. */
   defaultBaseURLs: string[];
+  /** Origins the provider serves under any name (a region, a resource), and the base path below them. */
+  hosts?: { origin: RegExp; basePath: string };
+  /** The preset (`azure`, `vertex`, `ollama`…) this definition is, whose option names its extra base URLs. */
+  preset?: string;
   readonly codecs: ProviderCodec[];
   /** How this provider says "no such endpoint". */
   notFound: (message: string) => WireResponse;
@@ -19,11 +24,13 @@ function provider(
   defaultBaseURLs: string[],
   codecs: () => ProviderCodec[],
   notFound: (message: string) => WireResponse,
+  hosts?: ProviderDefinition['hosts'],
 ): ProviderDefinition {
   let loaded: ProviderCodec[] | undefined;
   return {
     id,
     defaultBaseURLs,
+    ...(hosts ? { hosts } : {}),
     get codecs() {
       loaded ??= codecs();
       return loaded;
@@ -38,6 +45,7 @@ const openaiErrors: Module<typeof import('./openai-chat/errors')> = () => requir
 const openaiResponses: Module<typeof import('./openai-responses')> = () => require('./openai-responses');
 const anthropic: Module<typeof import('./anthropic-messages')> = () => require('./anthropic-messages');
 const gemini: Module<typeof import('./gemini')> = () => require('./gemini');
+const bedrock: Module<typeof import('./bedrock-converse')> = () => require('./bedrock-converse');
 
 export const PROVIDERS: ProviderDefinition[] = [
   provider(
@@ -60,6 +68,14 @@ export const PROVIDERS: ProviderDefinition[] = [
     () => [gemini().geminiGenerateContent],
     (message) => gemini().encodeGeminiError({ status: 404, type: 'NOT_FOUND', message }),
   ),
+  // Every region's endpoint (and FIPS, China); paths are /model/{modelId}/converse[-stream].
+  provider(
+    'bedrock',
+    [],
+    () => [bedrock().bedrockConverse],
+    (message) => bedrock().encodeBedrockError({ status: 404, type: 'UnknownOperationException', message }),
+    { origin: /^https:\/\/bedrock-runtime(?:-fips)?\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?$/, basePath: '' },
+  ),
 ];
 
 export interface RouteTarget {
@@ -70,41 +86,57 @@ export interface RouteTarget {
   query: URLSearchParams;
 }
 
+function targetOf(provider: ProviderDefinition, prefix: string, url: string): RouteTarget {
+  const rest = url.slice(prefix.length);
+  const q = rest.indexOf('?');
+  return {
+    provider,
+    baseURL: prefix,
+    path: q === -1 ? rest : rest.slice(0, q),
+    query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
+  };
+}
+
+const below = (url: string, prefix: string) =>
+  url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]));
+
 /** Maps request URLs to the provider whose base URL they fall under. */
 export class ProviderRouter {
   private readonly bases: Array<{ prefix: string; provider: ProviderDefinition }> = [];
+  private readonly hosts: ProviderDefinition[];
   private origins: Set<string> | undefined;
 
-  constructor(extra: Partial<Record<ProviderId, string[]>> = {}) {
-    for (const provider of PROVIDERS) {
-      for (const url of [...provider.defaultBaseURLs, ...(extra[provider.id] ?? [])]) {
+  /** `extra`: more base URLs per provider or preset (the `providers` option, resolved). */
+  constructor(extra: Partial<Record<string, string[]>> = {}) {
+    const providers = [...PROVIDERS, ...presetProviders(extra)];
+    for (const provider of providers) {
+      for (const url of [...provider.defaultBaseURLs, ...(extra[provider.preset ?? provider.id] ?? [])]) {
         this.bases.push({ prefix: url.replace(/\/+$/, ''), provider });
       }
     }
     // Longest prefix first, so a proxy path nested under another base wins.
     this.bases.sort((a, b) => b.prefix.length - a.prefix.length);
+    this.hosts = providers.filter((p) => p.hosts);
   }
 
   route(url: string): RouteTarget | undefined {
-    for (const { prefix, provider } of this.bases) {
-      if (url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]))) {
-        const rest = url.slice(prefix.length);
-        const q = rest.indexOf('?');
-        return {
-          provider,
-          baseURL: prefix,
-          path: q === -1 ? rest : rest.slice(0, q),
-          query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
-        };
-      }
+    for (const { prefix, provider } of this.bases)
+      if (below(url, prefix)) return targetOf(provider, prefix, url);
+    if (this.hosts.length === 0) return undefined;
+    const end = url.indexOf('/', url.indexOf('//') + 2);
+    const origin = end === -1 ? url : url.slice(0, end);
+    for (const provider of this.hosts) {
+      const { origin: pattern, basePath } = provider.hosts as NonNullable<ProviderDefinition['hosts']>;
+      if (pattern.test(origin) && below(url, origin + basePath))
+        return targetOf(provider, origin + basePath, url);
     }
     return undefined;
   }
 
-  /** Whether a base URL is at this origin (`https://api.openai.com`). */
+  /** Whether a base URL is at this origin (`https://api.openai.com`), or a provider serves every host like it. */
   serves(origin: string): boolean {
     this.origins ??= new Set(this.bases.map((b) => new URL(b.prefix).origin));
-    return this.origins.has(origin);
+    return this.origins.has(origin) || this.hosts.some((p) => p.hosts?.origin.test(origin));
   }
 
   /** Hosts the environment must intercept. */

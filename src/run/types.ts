@@ -1,7 +1,8 @@
 import type { ContractRule } from '../contracts/rules';
 import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
-import type { Fixture, FixtureSource } from '../fixtures/types';
+import type { Fixture, FixtureSource, FixtureStreamError } from '../fixtures/types';
 import type { ChaosFault } from '../model/chaos';
+import type { DialectName } from '../providers/dialects/names';
 import type { OtlpSpan } from '../trace/otlp';
 import type { RunOperation } from '../world/link';
 
@@ -31,6 +32,10 @@ export interface ModelCall {
   turnIndexRelaxed?: boolean;
   /** A seeded random fault replaced or damaged the reply. */
   fault?: ChaosFault;
+  /** The stream dialect the reply went out in (see `understudy.model.dialect`). */
+  dialect?: DialectName;
+  /** The streamed reply ended with this error event after the 200 (fixture `streamError`, chaos `streamErrorRate`). */
+  streamError?: FixtureStreamError;
   /** The real provider answered (record, record-missing or live mode), not a fixture. */
   recorded?: boolean;
   /** The request contract the request (or the fixture's reply) broke, and where. */

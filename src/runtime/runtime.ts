@@ -6,7 +6,9 @@ import { noteSecret } from '../files/secrets';
 import type { Fixture, StreamShaping } from '../fixtures/types';
 import { sourceOf } from '../fixtures/types';
 import { MockModel } from '../model/mock-model';
+import { type Pacing, pacingOf } from '../model/pacing';
 import type { ProviderCodec } from '../providers/codec';
+import { deliver } from '../providers/dialects/deliver';
 import { ProviderRouter, type RouteTarget } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import { credentialsOf, type UnderstudyMode } from '../record/mode';
@@ -20,7 +22,7 @@ import { type RunOperationEntry, WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type ResolvedOptions, type SandboxRuntime } from './bridge';
 import { EvidenceLog } from './evidence';
 import { bodyTextOf, methodOf, signalOf, urlOf } from './request';
-import { connectionDropped, toResponse, toStreamResponse } from './serve';
+import { connectionDropped, droppedBeforeReply, toResponse, toStreamResponse } from './serve';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
 const CREATED = 1767225600;
@@ -36,11 +38,13 @@ export interface RunRecorder {
   operations?: RunOperationEntry[];
 }
 
-function shapingOf(fixture: Fixture): StreamShaping {
+function shapingOf(fixture: Fixture): StreamShaping & Pacing {
   const r = fixture.response;
+  const pacing = pacingOf(fixture);
   return {
+    ...pacing,
     chunkSize: r.chunkSize ?? fixture.chunkSize,
-    latency: r.latency ?? fixture.latency ?? fixture.chaos?.latencyMs,
+    latency: r.latency ?? fixture.latency ?? fixture.chaos?.latencyMs ?? pacing?.latency,
     chunkDelay: r.chunkDelay ?? fixture.chunkDelay,
     truncateAfterChunks: r.truncateAfterChunks ?? fixture.truncateAfterChunks,
     disconnect: r.disconnect ?? fixture.disconnect,
@@ -245,6 +249,9 @@ export class Runtime implements SandboxRuntime {
     }
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: this.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
+    // aimock's fixture routing header (fixtures with `match.context`).
+    const context = headers().get('x-aimock-context');
+    if (context) decoded.conversation.context = context;
     return this.answer(codec, decoded.conversation, body, url, startedAt, signal, target.path, {
       method,
       headers,
@@ -411,7 +418,7 @@ export class Runtime implements SandboxRuntime {
       if (fault === 'disconnect') shaping.disconnect = true;
       await this.clock.sleep(shaping.latency ?? 0, signal);
       const ctx = { callIndex: index, created: CREATED, shaping, store: this.threads };
-      if (fault === 'drop') {
+      if (fault === 'drop' || droppedBeforeReply(shaping)) {
         call.error = { status: 0, type: 'connection_dropped', message: 'the mock model dropped the request' };
         response = 'drop';
       } else if (fault === 'rate_limit') {
@@ -426,15 +433,28 @@ export class Runtime implements SandboxRuntime {
         call.error = resolution.error;
         response = toResponse(codec.encodeError(resolution.error));
       } else {
-        call.response = resolution.reply;
-        response = conversation.stream
-          ? toStreamResponse(
-              codec.encodeStream(resolution.reply, conversation, ctx),
-              shaping,
-              this.clock,
-              signal,
-            )
-          : toResponse(codec.encodeReply(resolution.reply, conversation, ctx), shaping);
+        // Stream dialects and mid-stream errors shape the reply (src/providers/dialects/deliver.ts).
+        const delivery = this.model.dialects.delivery(
+          resolution.entry.fixture,
+          fault,
+          codec.protocol,
+          resolution.reply,
+          conversation.stream,
+          this.options.dialect,
+        );
+        const out = deliver(codec, resolution.reply, conversation, ctx, delivery);
+        if (delivery?.dialect) call.dialect = delivery.dialect;
+        if (out.kind === 'error') {
+          call.error = out.error;
+          response = toResponse(codec.encodeError(out.error));
+        } else {
+          call.response = resolution.reply;
+          if (delivery?.streamError) call.streamError = delivery.streamError;
+          response =
+            out.kind === 'stream'
+              ? toStreamResponse(out.wire, shaping, this.clock, signal)
+              : toResponse(out.wire, shaping);
+        }
       }
     }
     call.durationMs = performance.now() - startedAt;

@@ -1,0 +1,134 @@
+/**
+ * Which stream dialect answers a request. A setting comes from the fixture (`dialect`), the
+ * test or the file (`understudy.model.dialect(…)`), or the `dialect` option, the most specific
+ * winning; among the dialects it names that change this reply on this protocol, requests take
+ * turns in order (from `seed`), counted per test, so a test replays the same variants every run.
+ */
+import type { NeutralReply } from '../conversation';
+import type { Fixture, FixtureStreamError } from '../fixtures/types';
+import type { Delivery } from '../providers/dialects/deliver';
+import { DIALECT_NAMES, type DialectName } from '../providers/dialects/names';
+import type { ChaosFault } from './chaos';
+
+export type DialectList = 'all' | readonly DialectName[];
+
+/** `'all'`, `'none'`, some dialects by name, or either with a seed (where the turns start). */
+export type DialectSetting =
+  | 'all'
+  | 'none'
+  | readonly DialectName[]
+  | { dialects: DialectList; seed?: number };
+
+/** Why `setting` is not a dialect setting, or undefined when it is one. */
+export function dialectSettingProblem(setting: unknown): string | undefined {
+  const listProblem = (list: unknown): string | undefined => {
+    if (list === 'all') return undefined;
+    if (!Array.isArray(list))
+      return `expected "all" or a list of dialect names, received ${JSON.stringify(list)}`;
+    for (const name of list)
+      if (!(DIALECT_NAMES as readonly unknown[]).includes(name))
+        return `unknown dialect ${JSON.stringify(name)}; the dialects are ${DIALECT_NAMES.join(', ')}`;
+    return undefined;
+  };
+  if (setting === 'none') return undefined;
+  if (typeof setting === 'object' && setting !== null && !Array.isArray(setting)) {
+    const { dialects, seed, ...rest } = setting as { dialects?: unknown; seed?: unknown };
+    const extra = Object.keys(rest)[0];
+    if (extra !== undefined) return `unknown key ${JSON.stringify(extra)}; expected { dialects, seed? }`;
+    if (seed !== undefined && !Number.isInteger(seed))
+      return `seed must be an integer, received ${JSON.stringify(seed)}`;
+    return listProblem(dialects);
+  }
+  return listProblem(setting);
+}
+
+function normalized(setting: DialectSetting): { names: readonly DialectName[]; seed: number } {
+  if (setting === 'all') return { names: DIALECT_NAMES, seed: 0 };
+  if (setting === 'none') return { names: [], seed: 0 };
+  if (Array.isArray(setting)) return { names: setting, seed: 0 };
+  const { dialects, seed } = setting as { dialects: DialectList; seed?: number };
+  return { names: dialects === 'all' ? DIALECT_NAMES : dialects, seed: seed ?? 0 };
+}
+
+const OPENROUTER_KEEP_ALIVE: DialectSetting = ['keep-alive'];
+
+/** What a chaos `streamErrorRate` hit sends (the provider's error type is its own default). */
+const SEEDED_STREAM_ERROR: FixtureStreamError = {
+  message: 'The server had an error while processing your request (seeded fault).',
+};
+
+type Dialects = typeof import('../providers/dialects');
+// Required when a setting asks for a dialect: a file that names none never loads them.
+const dialects = (): Dialects => require('../providers/dialects');
+
+export class DialectChooser {
+  private layers: { file?: DialectSetting; test?: DialectSetting } = {};
+  /** A test that reset the model does not see what the file set, until it ends. */
+  private fileHidden = false;
+  private turn = 0;
+
+  set(scope: 'file' | 'test', setting: DialectSetting | undefined): void {
+    this.layers[scope] = setting;
+  }
+
+  /** Drops what the scope set (a test ended, or `reset()`); `hideFile`: also what the file set, for this test. */
+  clear(scope: 'file' | 'test', hideFile = false): void {
+    this.layers[scope] = undefined;
+    this.fileHidden = scope === 'test' && hideFile;
+  }
+
+  /** Turns start again (a test starts, a drill trial restarts). */
+  restart(): void {
+    this.turn = 0;
+  }
+
+  /**
+   * How this reply goes out, when anything shapes it: a dialect, and a mid-stream error (the
+   * fixture's `streamError`, or a chaos `streamErrorRate` hit). Undefined: the codec's own reply.
+   */
+  delivery(
+    fixture: Fixture,
+    fault: ChaosFault | undefined,
+    protocol: string,
+    reply: NeutralReply,
+    streamed: boolean,
+    option: DialectSetting | undefined,
+  ): Delivery | undefined {
+    const dialect = this.choose(fixture, protocol, reply, streamed, option);
+    const streamError =
+      fixture.response.streamError ?? (fault === 'stream_error' ? SEEDED_STREAM_ERROR : undefined);
+    if (!dialect && !streamError) return undefined;
+    return { ...(dialect ? { dialect } : {}), ...(streamError ? { streamError } : {}) };
+  }
+
+  /** The dialect for this reply, or undefined for the canonical stream. */
+  choose(
+    fixture: Fixture,
+    protocol: string,
+    reply: NeutralReply,
+    streamed: boolean,
+    option: DialectSetting | undefined,
+  ): DialectName | undefined {
+    const setting =
+      fixture.dialect ??
+      // aimock's OpenRouter keep-alive comments are this dialect.
+      (fixture.openRouterProcessing === true && protocol === 'openai.chat'
+        ? OPENROUTER_KEEP_ALIVE
+        : undefined) ??
+      this.layers.test ??
+      (this.fileHidden ? undefined : this.layers.file) ??
+      option;
+    if (setting === undefined || setting === 'none') return undefined;
+    const { names, seed } = normalized(setting);
+    const d = dialects();
+    const applicable = names.filter((name) => d.dialectApplies(name, protocol, reply, streamed));
+    if (applicable.length === 0) return undefined;
+    const at = (((seed + this.turn++) % applicable.length) + applicable.length) % applicable.length;
+    return applicable[at];
+  }
+}
+
+/** The dialects that change some reply on `protocol`, for a test that runs once per dialect (`it.each`). */
+export function dialectsFor(protocol: string): DialectName[] {
+  return dialects().dialectsOf(protocol);
+}

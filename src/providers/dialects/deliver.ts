@@ -1,0 +1,44 @@
+/**
+ * How a reply goes out when a dialect or a mid-stream error shapes it: the codec encodes it as
+ * always, the dialect rewrites that, and a stream error cuts it short. A request that was not
+ * streamed cannot fail mid-way; it gets the same failure as an error response.
+ */
+import type { Conversation, NeutralError, NeutralReply } from '../../conversation';
+import type { FixtureStreamError } from '../../fixtures/types';
+import type { EncodeContext, ProviderCodec, WireResponse, WireStream } from '../codec';
+import type { DialectName } from './names';
+
+// Required when a reply needs them: most replies go out as the codec encodes them.
+const dialects = (): typeof import('./index') => require('./index');
+const streamErrors = (): typeof import('./stream-error') => require('./stream-error');
+
+export interface Delivery {
+  dialect?: DialectName;
+  streamError?: FixtureStreamError;
+}
+
+export type Delivered =
+  | { kind: 'stream'; wire: WireStream }
+  | { kind: 'plain'; wire: WireResponse }
+  | { kind: 'error'; error: NeutralError };
+
+export function deliver(
+  codec: ProviderCodec,
+  reply: NeutralReply,
+  conversation: Conversation,
+  ctx: EncodeContext,
+  { dialect, streamError }: Delivery = {},
+): Delivered {
+  if (!conversation.stream) {
+    if (streamError) return { kind: 'error', error: streamErrors().plainStreamError(streamError) };
+    const wire = codec.encodeReply(reply, conversation, ctx);
+    return {
+      kind: 'plain',
+      wire: dialect ? dialects().applyPlainDialect(dialect, codec.protocol, wire, reply) : wire,
+    };
+  }
+  let wire = codec.encodeStream(reply, conversation, ctx);
+  if (dialect) wire = dialects().applyStreamDialect(dialect, codec.protocol, wire, reply);
+  if (streamError) wire = streamErrors().withStreamError(codec.protocol, wire, streamError);
+  return { kind: 'stream', wire };
+}
