@@ -30,6 +30,7 @@ export type {
   FixtureError,
   FixtureMatch,
   FixtureResponse,
+  FixtureStreamError,
   FixtureToolCall,
   FixtureUsage,
   StreamShaping,
@@ -60,7 +61,9 @@ export const exportTask = lazyFunction(goldenExport, 'exportTask');
 export const toJsonl = lazyFunction(goldenExport, 'toJsonl');
 export const loadGoldenFile = lazyFunction(goldenLoad, 'loadGoldenFile');
 export const record = lazyFunction(standalone, 'record');
+export { type DialectSetting, dialectsFor } from './model/dialects';
 export type { MockModel } from './model/mock-model';
+export { DIALECT_NAMES, DIALECTS, type DialectName } from './providers/dialects/names';
 export type { RedactHook } from './record/build';
 export type { UnderstudyMode } from './record/mode';
 export type { RecordOptions } from './record/standalone';

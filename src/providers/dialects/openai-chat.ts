@@ -16,8 +16,7 @@ const toolFragmentsOf = (f: SseFrame): Array<Record<string, any>> | undefined =>
 
 /** A chunk like `template`, carrying `delta` (and nothing else the template's choice said). */
 function chunkLike(template: Chunk, delta: Record<string, unknown>): Chunk {
-  const { choices, ...rest } = template;
-  return { ...rest, choices: [{ ...choices[0], delta, finish_reason: null }] };
+  return { ...template, choices: [{ ...template.choices[0], delta, finish_reason: null }] };
 }
 
 const SAFE = { filtered: false, severity: 'safe' };
@@ -34,14 +33,8 @@ const emptyChoices: ProtocolDialect<SseFrame> = {
       const choice = choiceOf(f);
       if (!choice) return f;
       const text = typeof choice.delta?.content === 'string' && choice.delta.content !== '';
-      const { choices, ...rest } = f.data;
-      return {
-        ...f,
-        data: {
-          ...rest,
-          choices: [{ ...choices[0], content_filter_results: text ? FILTER_RESULTS : {} }],
-        },
-      };
+      const filtered = { ...choice, content_filter_results: text ? FILTER_RESULTS : {} };
+      return { ...f, data: { ...f.data, choices: [filtered] } };
     });
     const preamble = {
       choices: [],
