@@ -2,7 +2,9 @@
  * Which stream dialect answers a request. A setting comes from the fixture (`dialect`), the
  * test or the file (`understudy.model.dialect(…)`), or the `dialect` option, the most specific
  * winning; among the dialects it names that change this reply on this protocol, requests take
- * turns in order (from `seed`), counted per test, so a test replays the same variants every run.
+ * turns in order (from `seed`), counted per test and per kind of reply (replies that the same
+ * dialects fit share one count), so every dialect comes round and a test replays the same
+ * variants every run.
  */
 import type { NeutralReply } from '../conversation';
 import type { Fixture, FixtureStreamError } from '../fixtures/types';
@@ -65,7 +67,8 @@ export class DialectChooser {
   private layers: { file?: DialectSetting; test?: DialectSetting } = {};
   /** A test that reset the model does not see what the file set, until it ends. */
   private fileHidden = false;
-  private turn = 0;
+  /** Turns per set of applicable dialects: replies of one kind take every dialect that fits them in turn. */
+  private readonly turns = new Map<string, number>();
 
   set(scope: 'file' | 'test', setting: DialectSetting | undefined): void {
     this.layers[scope] = setting;
@@ -79,7 +82,7 @@ export class DialectChooser {
 
   /** Turns start again (a test starts, a drill trial restarts). */
   restart(): void {
-    this.turn = 0;
+    this.turns.clear();
   }
 
   /**
@@ -123,8 +126,10 @@ export class DialectChooser {
     const d = dialects();
     const applicable = names.filter((name) => d.dialectApplies(name, protocol, reply, streamed));
     if (applicable.length === 0) return undefined;
-    const at = (((seed + this.turn++) % applicable.length) + applicable.length) % applicable.length;
-    return applicable[at];
+    const key = `${protocol}|${applicable.join(',')}`;
+    const turn = this.turns.get(key) ?? 0;
+    this.turns.set(key, turn + 1);
+    return applicable[(((seed + turn) % applicable.length) + applicable.length) % applicable.length];
   }
 }
 
