@@ -88,7 +88,7 @@ function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string
       type: 'tool_use',
       id: call.id,
       name: call.name,
-      // An object on the wire: arguments cut off by the token limit, as far as they go.
+      // An object on the wire: arguments cut off by the token limit, as far as their whole values go.
       input: argumentsObject(call.arguments),
       caller: { type: 'direct' },
     });

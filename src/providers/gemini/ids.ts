@@ -46,7 +46,7 @@ export function derivedCallId(turn: number, index: number): string {
 }
 
 /**
- * `args` is a JSON object on the wire: arguments cut off by the token limit go as far as they
- * read, a fixture's non-object arguments become `{}`.
+ * `args` is a JSON object on the wire: arguments cut off by the token limit keep their whole
+ * values, a fixture's non-object arguments become `{}`.
  */
 export const argsObject = argumentsObject;
