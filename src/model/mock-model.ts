@@ -1,6 +1,7 @@
 import { type ContractsSetting, settingProblem } from '../contracts/rules';
 import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { matchKeysOf } from '../conversation';
+import type { EmbeddingCall } from '../embeddings/types';
 import { UnderstudyError } from '../errors';
 import type { FixtureArgument } from '../fixtures/argument';
 import type { Fixture, FixtureChaos } from '../fixtures/types';
@@ -58,6 +59,8 @@ export class MockModel {
   private readonly store = new FixtureStore();
   /** Every model request since the last reset (or the start of the current test). */
   readonly calls: ModelCall[] = [];
+  /** Every embedding request since the last reset (or the start of the current test). */
+  readonly embeddings: EmbeddingCall[] = [];
   private scope: Scope = 'file';
   /** Chaos set outside tests (file level, beforeAll): it stays for the file. */
   private fileChaos: FixtureChaos | undefined;
@@ -163,6 +166,7 @@ export class MockModel {
       this.dialects.clear('test');
     }
     this.calls.length = 0;
+    this.embeddings.length = 0;
     this.options.onReset?.();
   }
 
@@ -192,9 +196,15 @@ export class MockModel {
     return this.store.all.map((e) => e.fixture);
   }
 
+  /** @internal the embedding fixtures that can answer now (see src/embeddings). */
+  get embeddingFixtures(): Fixture[] {
+    return this.store.embeddings;
+  }
+
   /** @internal a test starts: its registrations, calls and sequence counts are its own. */
   beginTest(): void {
     this.calls.length = 0;
+    this.embeddings.length = 0;
     this.restartSequences();
     this.scope = 'test';
   }

@@ -3,8 +3,9 @@
  * Vertex AI on every resource and region host, OpenRouter at its public base, and the local
  * gateways (Ollama, LiteLLM) only when the `providers` option names them.
  */
+import type { EmbeddingCodec } from '../embeddings/types';
 import type { ProviderCodec, WireResponse } from './codec';
-import { azurePath, optionalV1, rewritten, vertexPath } from './presets';
+import { azurePath, optionalV1, type PathRewrite, rewritten, vertexPath } from './presets';
 import type { ProviderDefinition } from './registry';
 
 type Module<T> = () => T;
@@ -12,8 +13,13 @@ const openaiChat: Module<typeof import('./openai-chat')> = () => require('./open
 const openaiErrors: Module<typeof import('./openai-chat/errors')> = () => require('./openai-chat/errors');
 const openaiResponses: Module<typeof import('./openai-responses')> = () => require('./openai-responses');
 const gemini: Module<typeof import('./gemini')> = () => require('./gemini');
+const openaiEmbeddings: Module<typeof import('./openai-embeddings')> = () => require('./openai-embeddings');
 
 const openaiCodecs = () => [openaiChat().openaiChat, openaiResponses().openaiResponses];
+const embeddingsAt = (rewrite?: PathRewrite) => () => {
+  const codec = openaiEmbeddings().openaiEmbeddings;
+  return [rewrite ? rewritten(codec, rewrite) : codec];
+};
 const openaiNotFound = (message: string) =>
   openaiErrors().encodeOpenAIError({ status: 404, type: 'invalid_request_error', message });
 
@@ -22,14 +28,20 @@ function preset(
   base: Pick<ProviderDefinition, 'id' | 'defaultBaseURLs' | 'hosts'>,
   codecs: () => ProviderCodec[],
   notFound: (message: string) => WireResponse,
+  embeddings: () => EmbeddingCodec[] = () => [],
 ): ProviderDefinition {
   let loaded: ProviderCodec[] | undefined;
+  let loadedEmbeddings: EmbeddingCodec[] | undefined;
   return {
     ...base,
     preset: name,
     get codecs() {
       loaded ??= codecs();
       return loaded;
+    },
+    get embeddings() {
+      loadedEmbeddings ??= embeddings();
+      return loadedEmbeddings;
     },
     notFound,
   };
@@ -50,6 +62,7 @@ const HOSTED: ProviderDefinition[] = [
     },
     () => openaiCodecs().map((c) => rewritten(c, azurePath)),
     openaiNotFound,
+    embeddingsAt(azurePath),
   ),
   preset(
     'vertex',
@@ -75,13 +88,15 @@ const HOSTED: ProviderDefinition[] = [
 
 /** Served when the option names them: they run on the developer's machine, at addresses others may use. */
 const LOCAL: Record<string, () => ProviderDefinition> = {
-  ollama: () => preset('ollama', { id: 'openai', defaultBaseURLs: [] }, openaiCodecs, openaiNotFound),
+  ollama: () =>
+    preset('ollama', { id: 'openai', defaultBaseURLs: [] }, openaiCodecs, openaiNotFound, embeddingsAt()),
   litellm: () =>
     preset(
       'litellm',
       { id: 'openai', defaultBaseURLs: [] },
       () => openaiCodecs().map((c) => rewritten(c, optionalV1)),
       openaiNotFound,
+      embeddingsAt(optionalV1),
     ),
 };
 

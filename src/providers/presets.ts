@@ -5,13 +5,18 @@
  * base. Each preset rewrites its path to the provider's own and hands the request to that
  * provider's codec, so fixtures, contracts and dialects apply unchanged.
  */
-import type { DecodeContext, ProviderCodec } from './codec';
+import type { DecodeContext } from './codec';
 
 /** A path below the preset's base, as the provider's codec knows it; the model when the path names it. */
 export type PathRewrite = (path: string) => { path: string; model?: string } | undefined;
 
+interface Decodes<R> {
+  handles(method: string, path: string): boolean;
+  decode(body: unknown, ctx: DecodeContext): R;
+}
+
 /** `codec`, serving the paths `rewrite` maps to its own; a model named by the path fills a body that has none. */
-export function rewritten(codec: ProviderCodec, rewrite: PathRewrite): ProviderCodec {
+export function rewritten<R, C extends Decodes<R>>(codec: C, rewrite: PathRewrite): C {
   return {
     ...codec,
     handles: (method, path) => {

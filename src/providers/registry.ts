@@ -1,4 +1,5 @@
 import type { ProviderId } from '../conversation';
+import type { EmbeddingCodec } from '../embeddings/types';
 import type { ProviderCodec, WireResponse } from './codec';
 import { presetProviders } from './preset-providers';
 
@@ -11,6 +12,8 @@ export interface ProviderDefinition {
   /** The preset (`azure`, `vertex`, `ollama`…) this definition is, whose option names its extra base URLs. */
   preset?: string;
   readonly codecs: ProviderCodec[];
+  /** Embedding endpoints, served apart from the model (src/embeddings). */
+  readonly embeddings?: EmbeddingCodec[];
   /** How this provider says "no such endpoint". */
   notFound: (message: string) => WireResponse;
 }
@@ -25,8 +28,10 @@ function provider(
   codecs: () => ProviderCodec[],
   notFound: (message: string) => WireResponse,
   hosts?: ProviderDefinition['hosts'],
+  embeddings?: () => EmbeddingCodec[],
 ): ProviderDefinition {
   let loaded: ProviderCodec[] | undefined;
+  let loadedEmbeddings: EmbeddingCodec[] | undefined;
   return {
     id,
     defaultBaseURLs,
@@ -34,6 +39,10 @@ function provider(
     get codecs() {
       loaded ??= codecs();
       return loaded;
+    },
+    get embeddings() {
+      loadedEmbeddings ??= embeddings?.() ?? [];
+      return loadedEmbeddings;
     },
     notFound,
   };
@@ -46,6 +55,8 @@ const openaiResponses: Module<typeof import('./openai-responses')> = () => requi
 const anthropic: Module<typeof import('./anthropic-messages')> = () => require('./anthropic-messages');
 const gemini: Module<typeof import('./gemini')> = () => require('./gemini');
 const bedrock: Module<typeof import('./bedrock-converse')> = () => require('./bedrock-converse');
+const openaiEmbeddings: Module<typeof import('./openai-embeddings')> = () => require('./openai-embeddings');
+const geminiEmbeddings: Module<typeof import('./gemini-embeddings')> = () => require('./gemini-embeddings');
 
 export const PROVIDERS: ProviderDefinition[] = [
   provider(
@@ -53,6 +64,8 @@ export const PROVIDERS: ProviderDefinition[] = [
     ['https://api.openai.com/v1'],
     () => [openaiChat().openaiChat, openaiResponses().openaiResponses],
     (message) => openaiErrors().encodeOpenAIError({ status: 404, type: 'invalid_request_error', message }),
+    undefined,
+    () => [openaiEmbeddings().openaiEmbeddings],
   ),
   // The SDK's base URL has no version; paths carry /v1.
   provider(
@@ -67,6 +80,8 @@ export const PROVIDERS: ProviderDefinition[] = [
     ['https://generativelanguage.googleapis.com'],
     () => [gemini().geminiGenerateContent],
     (message) => gemini().encodeGeminiError({ status: 404, type: 'NOT_FOUND', message }),
+    undefined,
+    () => [geminiEmbeddings().geminiEmbeddings],
   ),
   // Every region's endpoint (and FIPS, China); paths are /model/{modelId}/converse[-stream].
   provider(

@@ -226,6 +226,21 @@ export class Runtime implements SandboxRuntime {
   ): Promise<Response | 'drop'> {
     if (signal?.aborted) throw abortReason(signal);
     const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
+    // Embedding requests: their own codecs, answered from embedding fixtures (src/embeddings).
+    const embeddings = codec
+      ? undefined
+      : target.provider.embeddings?.find((c) => c.handles(method, target.path));
+    if (embeddings)
+      return toResponse(
+        (require('../embeddings/serve') as typeof import('../embeddings/serve')).serveEmbedding(
+          embeddings,
+          await readBody(),
+          { path: target.path, query: target.query, store: this.threads },
+          url,
+          this.model.embeddingFixtures,
+          (call) => this.model.embeddings.push(call),
+        ),
+      );
     if (!codec) {
       const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
       this.fail(message);
