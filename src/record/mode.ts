@@ -41,7 +41,7 @@ export function ciRefusal(mode: UnderstudyMode, where: string, env: NodeJS.Proce
 
 /** The variables each provider's SDKs read their key from, in the order to suggest them. */
 export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
-  openai: ['OPENAI_API_KEY'],
+  openai: ['OPENAI_API_KEY', 'AZURE_OPENAI_API_KEY'],
   anthropic: ['ANTHROPIC_API_KEY'],
   gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
   bedrock: ['AWS_ACCESS_KEY_ID', 'AWS_BEARER_TOKEN_BEDROCK'],
@@ -54,6 +54,7 @@ export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
  */
 export const REPLAY_KEYS: ReadonlyArray<readonly [names: readonly string[], value: string]> = [
   [['OPENAI_API_KEY'], 'sk-understudy-replay'],
+  [['AZURE_OPENAI_API_KEY'], 'understudy-replay'],
   [['ANTHROPIC_API_KEY'], 'sk-ant-understudy-replay'],
   [['GOOGLE_API_KEY', 'GEMINI_API_KEY'], 'understudy-replay'],
   [['GOOGLE_GENERATIVE_AI_API_KEY'], 'understudy-replay'],
