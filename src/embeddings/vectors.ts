@@ -5,7 +5,21 @@
  * similarity grows with the words in common). Vectors are unit length, as the providers' are,
  * and `dimensions` keeps the leading components and normalizes again (as OpenAI's do).
  */
-import { seededRandom } from '../model/chaos';
+// Built-ins read once: in Jest's sandbox every global name lookup goes through the context's interceptors.
+const { imul, fround, sqrt } = Math;
+const F64 = Float64Array;
+
+/** mulberry32, as the chaos draws use: the same stream for the same seed on every platform. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = imul(t ^ (t >>> 15), t | 1);
+    t ^= t + imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** The vector length of each model when the request names none. */
 const DIMENSIONS: Record<string, number> = {
@@ -31,7 +45,7 @@ export function dimensionsOf(model: string): number {
 
 function seed(text: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < text.length; i++) h = imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
@@ -41,16 +55,20 @@ const WORDS = /[\p{L}\p{N}]+/gu;
 export function embedding(text: string, model: string, dimensions: number): number[] {
   const full = dimensionsOf(model);
   const length = Math.max(dimensions, 1);
-  const vector = new Float64Array(Math.max(full, length));
+  const size = full > length ? full : length;
+  const vector = new F64(size);
   const words = text.toLowerCase().match(WORDS) ?? [text];
   for (const word of words) {
-    const random = seededRandom(seed(`${model}\u0000${word}`));
-    for (let i = 0; i < vector.length; i++) vector[i] += random() * 2 - 1;
+    const next = random(seed(`${model}\u0000${word}`));
+    for (let i = 0; i < size; i++) vector[i] += next() * 2 - 1;
   }
-  const out = Array.from(vector.subarray(0, length));
-  const norm = Math.sqrt(out.reduce((sum, v) => sum + v * v, 0)) || 1;
+  let sum = 0;
+  for (let i = 0; i < length; i++) sum += vector[i] * vector[i];
+  const norm = sqrt(sum) || 1;
   // Rounded to float32, the precision the APIs send.
-  return out.map((v) => Math.fround(v / norm));
+  const out = new Array<number>(length);
+  for (let i = 0; i < length; i++) out[i] = fround(vector[i] / norm);
+  return out;
 }
 
 /** OpenAI's `encoding_format: base64`: the float32 values, little-endian, in base64. */
