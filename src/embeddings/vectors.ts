@@ -6,7 +6,7 @@
  * and `dimensions` keeps the leading components and normalizes again (as OpenAI's do).
  */
 // Built-ins read once: in Jest's sandbox every global name lookup goes through the context's interceptors.
-const { imul, fround, sqrt } = Math;
+const { imul, fround, sqrt, max } = Math;
 const F64 = Float64Array;
 
 /** mulberry32, as the chaos draws use: the same stream for the same seed on every platform. */
@@ -54,8 +54,8 @@ const WORDS = /[\p{L}\p{N}]+/gu;
 /** The unit vector for `text` under `model`, `dimensions` long. */
 export function embedding(text: string, model: string, dimensions: number): number[] {
   const full = dimensionsOf(model);
-  const length = Math.max(dimensions, 1);
-  const size = full > length ? full : length;
+  const length = max(dimensions, 1);
+  const size = max(full, length);
   const vector = new F64(size);
   const words = text.toLowerCase().match(WORDS) ?? [text];
   for (const word of words) {

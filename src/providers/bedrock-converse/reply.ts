@@ -1,7 +1,7 @@
 /** Bedrock Converse responses read back into neutral replies, for recording. */
 import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
-import { argumentsText, isObject, num, unknownError, usage } from '../sse';
+import { argumentsText, finishIn, isObject, num, unknownError, usage } from '../sse';
 import { decodeEvent, decodeMessages } from './event-stream';
 
 const FINISH: Record<string, FinishReason> = {
@@ -14,9 +14,7 @@ const FINISH: Record<string, FinishReason> = {
   guardrail_intervened: 'content_filter',
 };
 
-function finishOf(stop: unknown, hasCalls: boolean): FinishReason {
-  return (typeof stop === 'string' && FINISH[stop]) || (hasCalls ? 'tool_calls' : 'stop');
-}
+const finishOf = (stop: unknown, hasCalls: boolean) => finishIn(FINISH, stop, hasCalls);
 
 /** The neutral input count includes the tokens read from and written to the prompt cache. */
 function usageOf(u: unknown): NeutralReply['usage'] {
