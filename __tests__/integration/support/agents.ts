@@ -3,29 +3,13 @@
  * model calls (`get_weather({ city })`, `get_time()` with no arguments), send the results
  * back, return the final text. The dialect, stream-error and refusal suites run them.
  */
-import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  BedrockRuntimeClient,
-  type ContentBlock,
-  ConverseCommand,
-  ConverseStreamCommand,
-  type Message,
-  type ToolConfiguration,
-} from '@aws-sdk/client-bedrock-runtime';
+import type { ContentBlock, Message, ToolConfiguration } from '@aws-sdk/client-bedrock-runtime';
 import { type Content, GoogleGenAI, type Part } from '@google/genai';
-import {
-  type AIMessage,
-  type AIMessageChunk,
-  type BaseMessage,
-  HumanMessage,
-  ToolMessage,
-} from '@langchain/core/messages';
-import { ChatOpenAI } from '@langchain/openai';
+import type { AIMessage, AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { generateText, jsonSchema, type LanguageModel, stepCountIs, streamText, tool } from 'ai';
 import type { Fixture } from 'jest-understudy';
 import OpenAI from 'openai';
@@ -198,7 +182,16 @@ export const gemini: Agent = async (stream) => {
 
 const BEDROCK_MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 
+// The heavier clients load when a suite runs them: each suite file pays only for what it uses.
+const aws = (): typeof import('@aws-sdk/client-bedrock-runtime') =>
+  require('@aws-sdk/client-bedrock-runtime');
+const langchain = () => ({
+  ...(require('@langchain/core/messages') as typeof import('@langchain/core/messages')),
+  ...(require('@langchain/openai') as typeof import('@langchain/openai')),
+});
+
 export const bedrock: Agent = async (stream) => {
+  const { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } = aws();
   const client = new BedrockRuntimeClient({ maxAttempts: 1 });
   const toolConfig: ToolConfiguration = {
     tools: [
@@ -265,6 +258,7 @@ export const bedrock: Agent = async (stream) => {
 export const langchainInvalid: unknown[] = [];
 
 export const langchainOpenAI: Agent = async (stream) => {
+  const { ChatOpenAI, HumanMessage, ToolMessage } = langchain();
   const model = new ChatOpenAI({ model: 'gpt-4o', apiKey: 'x', maxRetries: 0, streamUsage: true }).bindTools([
     {
       type: 'function',
@@ -321,10 +315,15 @@ export const aiSdkModels = {
   openaiResponses: () => createOpenAI({ apiKey: 'x' })('gpt-4o'),
   anthropic: () => createAnthropic({ apiKey: 'x' })('claude-sonnet-4-6'),
   google: () => createGoogleGenerativeAI({ apiKey: 'x' })('gemini-2.5-flash'),
-  bedrock: () => createAmazonBedrock()(BEDROCK_MODEL),
+  bedrock: () =>
+    (require('@ai-sdk/amazon-bedrock') as typeof import('@ai-sdk/amazon-bedrock')).createAmazonBedrock()(
+      BEDROCK_MODEL,
+    ),
   /** An OpenAI-compatible gateway (OpenRouter here), as DeepSeek, vLLM or LiteLLM are used. */
   compatible: () =>
-    createOpenAICompatible({ name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', apiKey: 'x' })(
+    (
+      require('@ai-sdk/openai-compatible') as typeof import('@ai-sdk/openai-compatible')
+    ).createOpenAICompatible({ name: 'openrouter', baseURL: 'https://openrouter.ai/api/v1', apiKey: 'x' })(
       'deepseek/deepseek-r1',
     ),
 };
