@@ -68,7 +68,7 @@ export class MockModel {
   private testChaos: { config: FixtureChaos | undefined } | undefined;
   private readonly dice: ChaosDice;
   /** @internal which stream dialect answers each request (see ./dialects). */
-  readonly dialects = new DialectChooser();
+  readonly dialectChooser = new DialectChooser();
 
   constructor(private readonly options: MockModelOptions) {
     this.dice = new ChaosDice(options.chaosSeed ?? 0);
@@ -95,7 +95,7 @@ export class MockModel {
   dialect(setting: DialectSetting | undefined): this {
     const problem = setting === undefined ? undefined : dialectSettingProblem(setting);
     if (problem) throw new UnderstudyError('BAD_ARGUMENT', `understudy.model.dialect(setting): ${problem}`);
-    this.dialects.set(this.scope === 'test' ? 'test' : 'file', setting);
+    this.dialectChooser.set(this.scope === 'test' ? 'test' : 'file', setting);
     return this;
   }
 
@@ -157,13 +157,13 @@ export class MockModel {
     if (this.scope === 'test') {
       this.testChaos = { config: undefined };
       this.contractLayers.test = undefined;
-      this.dialects.clear('test', true);
+      this.dialectChooser.clear('test', true);
     } else {
       this.fileChaos = undefined;
       this.testChaos = undefined;
       this.contractLayers = {};
-      this.dialects.clear('file');
-      this.dialects.clear('test');
+      this.dialectChooser.clear('file');
+      this.dialectChooser.clear('test');
     }
     this.calls.length = 0;
     this.embeddings.length = 0;
@@ -213,7 +213,7 @@ export class MockModel {
   restartSequences(): void {
     this.store.resetCounts();
     this.dice.reset();
-    this.dialects.restart();
+    this.dialectChooser.restart();
   }
 
   /** @internal a test ended: fixtures it registered are dropped. */
@@ -222,7 +222,7 @@ export class MockModel {
     this.store.unmuteAll();
     this.testChaos = undefined;
     this.contractLayers.test = undefined;
-    this.dialects.clear('test');
+    this.dialectChooser.clear('test');
     this.scope = 'file';
   }
 

@@ -449,7 +449,7 @@ export class Runtime implements SandboxRuntime {
         response = toResponse(codec.encodeError(resolution.error));
       } else {
         // Stream dialects and mid-stream errors shape the reply (src/providers/dialects/deliver.ts).
-        const delivery = this.model.dialects.delivery(
+        const delivery = this.model.dialectChooser.delivery(
           resolution.entry.fixture,
           fault,
           codec.protocol,
