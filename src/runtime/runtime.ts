@@ -230,18 +230,7 @@ export class Runtime implements SandboxRuntime {
     const embeddings = codec
       ? undefined
       : target.provider.embeddings?.find((c) => c.handles(method, target.path));
-    if (embeddings)
-      return toResponse(
-        (require('../embeddings/serve') as typeof import('../embeddings/serve')).serveEmbedding(
-          embeddings,
-          await readBody(),
-          { path: target.path, query: target.query, store: this.threads },
-          url,
-          this.model.embeddingFixtures,
-          (call) => this.model.embeddings.push(call),
-        ),
-      );
-    if (!codec) {
+    if (!codec && !embeddings) {
       const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
       this.fail(message);
       return toResponse(target.provider.notFound(message));
@@ -250,6 +239,17 @@ export class Runtime implements SandboxRuntime {
     // The request's credentials, whatever their shape, are blanked in every file written later.
     for (const key of credentialsOf(headers(), url)) noteSecret(key);
     const text = await readBody();
+    if (!codec)
+      return toResponse(
+        (require('../embeddings/serve') as typeof import('../embeddings/serve')).serveEmbedding(
+          embeddings as NonNullable<typeof embeddings>,
+          text,
+          { path: target.path, query: target.query, store: this.threads },
+          url,
+          this.model.embeddingFixtures,
+          (call) => this.model.embeddings.push(call),
+        ),
+      );
     let body: unknown;
     try {
       body = JSON.parse(text);
