@@ -4,6 +4,7 @@
  * stream (same calls with the same arguments, same answer).
  */
 import { describe, expect, it } from '@jest/globals';
+import { generateText, streamText } from 'ai';
 import { type DialectName, understudy } from 'jest-understudy';
 import {
   type Agent,
@@ -125,6 +126,23 @@ describe('stream dialects through real clients', () => {
           expect(calls[0].dialect).toBe(dialect);
           expect(calls.map((c) => c.contract)).toEqual([undefined, undefined]);
         });
+
+  for (const stream of [false, true])
+    it(`reasoning-deltas: an OpenAI-compatible client reads the reasoning apart from the answer (${stream ? 'streamed' : 'plain'})`, async () => {
+      understudy.model.use([
+        { match: {}, response: { reasoning: 'Paris is in France.', content: 'It is sunny.' } },
+      ]);
+      understudy.model.dialect(['reasoning-deltas']);
+      const model = aiSdkModels.compatible();
+      const result = stream
+        ? await (async () => {
+            const r = streamText({ model, prompt: 'Weather in Paris?' });
+            return { text: await r.text, reasoningText: await r.reasoningText };
+          })()
+        : await generateText({ model, prompt: 'Weather in Paris?' });
+      expect(result.text).toBe('It is sunny.');
+      expect(result.reasoningText).toBe('Paris is in France.');
+    });
 
   it('empty-arguments finds what the canonical stream hides: LangChain.js drops a zero-argument call sent as "" (plain)', async () => {
     understudy.model.use(parallelFixtures);
