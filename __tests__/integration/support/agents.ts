@@ -9,9 +9,10 @@ import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, ToolConfiguration } from '@aws-sdk/client-bedrock-runtime';
 import { type Content, GoogleGenAI, type Part } from '@google/genai';
+import { expect } from '@jest/globals';
 import type { AIMessage, AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { generateText, jsonSchema, type LanguageModel, stepCountIs, streamText, tool } from 'ai';
-import type { Fixture } from 'jest-understudy';
+import type { Fixture, Run } from 'jest-understudy';
 import OpenAI from 'openai';
 
 export const QUESTION = 'Weather and time in Paris?';
@@ -32,6 +33,20 @@ export const parallelFixtures: Fixture[] = [
   },
   { match: { userMessage: 'Paris', hasToolResult: true }, response: { content: FINAL, chunkSize: 6 } },
 ];
+
+/** The run every client's agent must make, in any dialect: both tools with their arguments, all answered, the answer. */
+export function expectParisRun(run: Run): void {
+  expect(run).toHaveTerminalState('succeeded');
+  expect(run.output).toBe(FINAL);
+  expect(run).toHaveCalledToolSequence(
+    [
+      { name: 'get_weather', args: { city: 'Paris' } },
+      { name: 'get_time', args: {} },
+    ],
+    { args: 'exact' },
+  );
+  expect(run.toolCalls.every((c) => c.answered)).toBe(true);
+}
 
 const run = (name: string, args: Record<string, unknown>): Record<string, string | number> =>
   name === 'get_weather' ? { city: String(args.city), tempC: 18 } : { time: '09:30' };
