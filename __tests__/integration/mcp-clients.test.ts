@@ -101,7 +101,7 @@ async function chatAgent(client: Client, task: string): Promise<string | null> {
 describe('@modelcontextprotocol/sdk Client with an OpenAI Chat agent', () => {
   const transports: Array<[string, () => Transport]> = [
     ['Streamable HTTP', () => new StreamableHTTPClientTransport(new URL(NOTES))],
-    ['in-process', () => understudy.world.mcpTransport('notes') as Transport],
+    ['in-process', () => understudy.world.mcpTransport('notes')],
   ];
   it.each(transports)(
     'over %s: the agent retries the BUSY save; both operations land on the one tool call',

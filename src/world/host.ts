@@ -17,7 +17,7 @@ import {
   type WorldHandle,
   type WorldResetOptions,
 } from './handle';
-import { ACTOR_HEADER, type HttpRequestParts, type WorldHttpRouter } from './http';
+import type { HttpRequestParts, WorldHttpRouter } from './http';
 import type { McpEndpoint, McpHttpEndpoints } from './mcp/http';
 import type { McpTransport } from './mcp/in-process';
 import type { JsonRpcMessage, JsonRpcResponse } from './mcp/protocol';
@@ -347,7 +347,7 @@ export class WorldHost {
     return this.mcpHttp!.serve(endpoint, request, {
       server: this.mcpServer(endpoint.packageId),
       context: (actorId, signal) => this.mcpContext(actorId, signal),
-      actorHeader: ACTOR_HEADER,
+      actorHeader: httpModule().ACTOR_HEADER,
     });
   }
 
