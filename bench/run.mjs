@@ -655,7 +655,7 @@ function report({
   );
   say();
   say(
-    `   ${cell('call', 28)}${rcell('median', 9)}${rcell('p95', 9)}${rcell('baseline', 10)}  ${cell('(baseline is)', 18)}` +
+    `   ${cell('call', 40)}${rcell('median', 9)}${rcell('p95', 9)}${rcell('baseline', 10)}  ${cell('(baseline is)', 38)}` +
       `${rcell('overhead', 10)}${rcell('ratio', 8)}${rcell('target', 9)}`,
   );
   const worldRows = world.results.map((r) => {
@@ -667,8 +667,8 @@ function report({
             `world ${r.id}: median < ${r.targetUs} µs`,
           );
     say(
-      `   ${cell(r.target, 28)}${rcell(r.medianUs.toFixed(2), 9)}${rcell(r.p95Us.toFixed(2), 9)}` +
-        `${rcell(r.baselineMedianUs.toFixed(2), 10)}  ${cell(r.baseline, 18)}${rcell(`+${r.overheadUs.toFixed(2)}`, 10)}` +
+      `   ${cell(r.target, 40)}${rcell(r.medianUs.toFixed(2), 9)}${rcell(r.p95Us.toFixed(2), 9)}` +
+        `${rcell(r.baselineMedianUs.toFixed(2), 10)}  ${cell(r.baseline, 38)}${rcell(`${r.overheadUs >= 0 ? '+' : ''}${r.overheadUs.toFixed(2)}`, 10)}` +
         `${rcell(`${r.ratio}x`, 8)}${rcell(r.targetUs === undefined ? '-' : `< ${r.targetUs}`, 9)}  ${v}`,
     );
     return { ...r, verdict: v };

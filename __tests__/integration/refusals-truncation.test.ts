@@ -118,7 +118,7 @@ const truncated: Fixture[] = [
     },
   },
 ];
-const weatherTool = { type: 'object' as const, properties: { city: { type: 'string' } } };
+const weatherTool = { type: 'object' as const, properties: { city: { type: 'string' as const } } };
 
 describe('truncation', () => {
   for (const stream of [false, true]) {

@@ -51,7 +51,10 @@ export function expectParisRun(run: Run): void {
 const run = (name: string, args: Record<string, unknown>): Record<string, string | number> =>
   name === 'get_weather' ? { city: String(args.city), tempC: 18 } : { time: '09:30' };
 
-const objectSchema = (properties: Record<string, unknown>) => ({ type: 'object' as const, properties });
+const objectSchema = (properties: Record<string, { type: 'string' | 'number' }>) => ({
+  type: 'object' as const,
+  properties,
+});
 
 export type Agent = (stream: boolean) => Promise<string | null | undefined>;
 
