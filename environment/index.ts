@@ -7,12 +7,14 @@ import { type ErrorCode, isUnderstudyError, markError, UnderstudyError } from '.
 import { urlOf } from '../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../src/files/secrets';
 import { scrubForWriting } from '../src/files/write';
+import { HOST_SERVICES } from '../src/host-services';
 import { ciRefusal, noKeyMessage, realKeys } from '../src/record/mode';
 import { usageFileOf } from '../src/record/usage';
 import { BRIDGE_KEY, type Bridge, type Failure } from '../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
 import { keepAsyncContext } from './fake-timers';
+import { hostServicesForWorker } from './host-services';
 import { type Containment, contain } from './network';
 import { resolveOptions } from './options';
 import { TraceWriter, traceDirProblem } from './traces';
@@ -65,6 +67,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       hostRequire: (id) => require(id),
     };
     (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY] = this.bridge;
+    (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES] = hostServicesForWorker();
     (this.global as unknown as Record<symbol, unknown>)[SECRETS_REGISTRY] = this.secrets;
     this.bridge.options.usageFile = usageFileOf(project.rootDir, context.testPath, project.id);
     const { traceDir, rootDir, testPath } = this.bridge.options;
@@ -176,6 +179,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     this.envTouched.clear();
     this.bridge.runtime = undefined;
     delete (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY];
+    delete (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES];
     await super.teardown();
   }
 

@@ -44,52 +44,99 @@ function loadMsw() {
 /** Marks requests made through the fetch msw patched, so a failure can say `fetch` rather than `http`. */
 const viaFetch = new AsyncLocalStorage<true>();
 
-export async function startInterception(hooks: InterceptionHooks): Promise<Interception> {
-  const { core, node, major } = await loadMsw();
-  /** The refusal message, or undefined when the policy lets the request through. */
-  const refusal = (target: Target | undefined): string | undefined => {
-    if (!target) return undefined;
-    const verdict = hooks.decide(target);
-    if (verdict.action === 'pass') return undefined;
-    // A served host that did not answer this request, or a WebSocket to one: nothing mocks it.
-    return verdict.action === 'refuse' ? verdict.message : blockedMessage(target);
-  };
-  const catchAll = core.http.all('*', async ({ request }) => {
-    const response = await hooks.handle(request);
-    if (response) return response;
-    const transport =
-      request.headers.get('upgrade')?.toLowerCase() === 'websocket'
-        ? 'websocket'
-        : viaFetch.getStore()
-          ? 'fetch'
-          : 'http';
-    const message = refusal(requestTarget(request.method, request.url, transport));
-    if (message === undefined) return core.passthrough();
-    hooks.fail(message);
-    return core.HttpResponse.error();
+/**
+ * One msw server per worker, listening only while a test file runs. Its catch-all handler
+ * answers for the file whose hooks are current: building a handler costs msw a stack trace
+ * (it records where the handler was declared), which Jest maps through source maps, and the
+ * server's interceptors are the same for every file.
+ */
+interface SharedServer {
+  core: MswCore;
+  major: number;
+  server: ReturnType<MswNode['setupServer']>;
+  listenOptions: unknown;
+  current: InterceptionHooks | undefined;
+}
+
+let shared: Promise<SharedServer> | undefined;
+
+function sharedServer(): Promise<SharedServer> {
+  shared ??= loadMsw().then(({ core, node, major }) => {
+    const state = {} as SharedServer;
+    /** The refusal message, or undefined when the policy lets the request through. */
+    const refusal = (hooks: InterceptionHooks, target: Target | undefined): string | undefined => {
+      if (!target) return undefined;
+      const verdict = hooks.decide(target);
+      if (verdict.action === 'pass') return undefined;
+      // A served host that did not answer this request, or a WebSocket to one: nothing mocks it.
+      return verdict.action === 'refuse' ? verdict.message : blockedMessage(target);
+    };
+    const catchAll = core.http.all('*', async ({ request }) => {
+      const hooks = state.current;
+      // Between test files the server is closed; a request that still arrives is not let out.
+      if (!hooks) return core.HttpResponse.error();
+      const response = await hooks.handle(request);
+      if (response) return response;
+      const transport =
+        request.headers.get('upgrade')?.toLowerCase() === 'websocket'
+          ? 'websocket'
+          : viaFetch.getStore()
+            ? 'fetch'
+            : 'http';
+      const message = refusal(hooks, requestTarget(request.method, request.url, transport));
+      if (message === undefined) return core.passthrough();
+      hooks.fail(message);
+      return core.HttpResponse.error();
+    });
+    // Every HTTP request reaches the catch-all; only WebSocket connections get here. Throwing
+    // errors the connection before msw opens it for real.
+    const webSocket = (url: string | undefined) => {
+      const hooks = state.current;
+      if (!hooks) throw markError(new Error('jest-understudy: no test file is running'), 'UNHANDLED_REQUEST');
+      const message = refusal(hooks, url === undefined ? undefined : requestTarget('GET', url, 'websocket'));
+      if (message === undefined) return;
+      hooks.fail(message);
+      throw markError(new Error(message), 'UNHANDLED_REQUEST');
+    };
+    state.listenOptions =
+      major >= 3
+        ? {
+            onUnhandledFrame: ({
+              frame,
+            }: {
+              frame: { data?: { connection?: { client?: { url?: URL | string } } } };
+            }) => webSocket(frame.data?.connection?.client?.url?.toString()),
+          }
+        : { onUnhandledRequest: (request: Request) => webSocket(request.url) };
+    Object.assign(state, { core, major, server: node.setupServer(catchAll), current: undefined });
+    return state;
   });
-  const server = node.setupServer(catchAll);
-  // Every HTTP request reaches the catch-all; only WebSocket connections get here. Throwing
-  // errors the connection before msw opens it for real.
-  const webSocket = (url: string | undefined) => {
-    const message = refusal(url === undefined ? undefined : requestTarget('GET', url, 'websocket'));
-    if (message === undefined) return;
-    hooks.fail(message);
-    throw markError(new Error(message), 'UNHANDLED_REQUEST');
-  };
-  const options =
-    major >= 3
-      ? {
-          onUnhandledFrame: ({
-            frame,
-          }: {
-            frame: { data?: { connection?: { client?: { url?: URL | string } } } };
-          }) => webSocket(frame.data?.connection?.client?.url?.toString()),
-        }
-      : { onUnhandledRequest: (request: Request) => webSocket(request.url) };
-  server.listen(options as Parameters<typeof server.listen>[0]);
+  return shared;
+}
+
+export async function startInterception(hooks: InterceptionHooks): Promise<Interception> {
+  const state = await sharedServer();
+  if (state.current)
+    throw markError(
+      new Error('jest-understudy: two test files intercept at once in one worker'),
+      'CONTAINMENT_FAILED',
+    );
+  state.current = hooks;
+  const { server } = state;
+  server.listen(state.listenOptions as Parameters<typeof server.listen>[0]);
   const patchedFetch = globalThis.fetch;
   const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     viaFetch.run(true, () => patchedFetch(input, init))) as typeof globalThis.fetch;
-  return { fetch, majorVersion: major, close: () => server.close() };
+  let open = true;
+  return {
+    fetch,
+    majorVersion: state.major,
+    close: () => {
+      if (!open) return;
+      open = false;
+      server.resetHandlers();
+      server.close();
+      state.current = undefined;
+    },
+  };
 }

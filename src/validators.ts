@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { createAjv } from './ajv';
+import { hostServices } from './host-services';
 import { AJV_OPTIONS, PRECOMPILED, type PrecompiledName, schemaHash } from './precompile';
 
 export type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -55,6 +56,8 @@ export function schemaValidator<Name extends PrecompiledName>(
 ): Validator {
   let validators = cache.get(name);
   if (!validators) {
+    const served = hostServices()?.validator(name, exportName as string);
+    if (served) return served as Validator;
     validators = precompiled(name, schema) ?? compiled(name, schema);
     cache.set(name, validators);
   }

@@ -86,6 +86,8 @@ describe('the packed tarball', () => {
   it('ships nothing else: no tests, examples, benchmarks, CI, scripts, TypeScript sources or source maps', () => {
     const allowed = [
       /^dist\/.+\.(js|d\.ts)$/,
+      // The sandbox side in one file (scripts/bundle-sandbox.cjs).
+      /^dist\/sandbox\.cjs$/,
       ...ASSETS.map((asset) => new RegExp(`^dist/${asset.replace(/\./g, '\\.')}$`)),
       /^schemas\/[a-z]+\.(schema\.json|validate\.cjs)$/,
       /^(package\.json|README\.md|jest-preset\.js|presets\/jest-preset\.js)$/,

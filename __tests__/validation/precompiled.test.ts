@@ -10,6 +10,7 @@ import Ajv from 'ajv';
 import { optionsSchema } from '../../environment/options.schema';
 import { fixturesSchema } from '../../src/fixtures/fixtures.schema';
 import { goldenSchema } from '../../src/golden/golden.schema';
+import { HOST_SERVICES, hostServices } from '../../src/host-services';
 import { AJV_OPTIONS, PRECOMPILED, schemaHash } from '../../src/precompile';
 import { precompiledValidators } from '../../src/precompile-code';
 import { schemaValidator } from '../../src/validators';
@@ -37,10 +38,30 @@ describe.each(SCHEMAS)('schemas/%s.*', (name, schema, module) => {
     );
   });
 
-  it('the loaders get the precompiled functions, not a run-time compile', () => {
+  it("under the environment, the loaders get the worker's precompiled functions from the host", () => {
+    const services = hostServices();
+    expect(services).toBeDefined();
     const mod = require(join(root, 'schemas', `${name}.validate.cjs`)) as Record<string, unknown>;
-    for (const exportName of Object.keys(PRECOMPILED[name]))
-      expect(schemaValidator(name, schema, exportName as never)).toBe(mod[exportName]);
+    for (const exportName of Object.keys(PRECOMPILED[name])) {
+      const served = schemaValidator(name, schema, exportName as never);
+      expect(served).toBe(services?.validator(name, exportName));
+      // The host's copy of the same precompiled module, not a run-time compile.
+      expect(served).not.toBe(mod[exportName]);
+      expect(String(served)).toBe(String(mod[exportName]));
+    }
+  });
+
+  it('without the environment, the loaders get the precompiled functions, not a run-time compile', () => {
+    const g = globalThis as Record<symbol, unknown>;
+    const services = g[HOST_SERVICES];
+    delete g[HOST_SERVICES];
+    try {
+      const mod = require(join(root, 'schemas', `${name}.validate.cjs`)) as Record<string, unknown>;
+      for (const exportName of Object.keys(PRECOMPILED[name]))
+        expect(schemaValidator(name, schema, exportName as never)).toBe(mod[exportName]);
+    } finally {
+      g[HOST_SERVICES] = services;
+    }
   });
 
   it('compiles with a plain strict ajv', () => {

@@ -1,0 +1,68 @@
+/**
+ * The host side of src/host-services.ts: one set of services per Jest worker, handed to every
+ * test file's sandbox. Parsed files are kept by their text, so a fixture, world or cassette file
+ * that many test files load is read once per worker; each file still gets its own copy (the
+ * sandbox parses the JSON text into its own objects), so nothing mutable is shared.
+ */
+import { createHash } from 'node:crypto';
+import { parseHere } from '../src/file-format/parse';
+import { fixturesSchema } from '../src/fixtures/fixtures.schema';
+import { goldenSchema } from '../src/golden/golden.schema';
+import type { HostServices, HostValidator, ParsedText } from '../src/host-services';
+import type { PrecompiledName } from '../src/precompile';
+import { schemaValidator } from '../src/validators';
+import { worldSchema } from '../src/world/world.schema';
+import { optionsSchema } from './options.schema';
+
+const SCHEMAS: Record<PrecompiledName, object> = {
+  fixtures: fixturesSchema,
+  golden: goldenSchema,
+  options: optionsSchema,
+  world: worldSchema,
+};
+
+/** Parsed texts kept per worker, oldest dropped first. */
+const CACHE_ENTRIES = 256;
+
+/** Whether parsed data survives JSON: YAML can hold `.inf` and `.nan`, which JSON cannot. */
+function jsonSafe(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (!jsonSafe(item)) return false;
+  return true;
+}
+
+function createServices(): HostServices {
+  const parsed = new Map<string, ParsedText | undefined>();
+  return {
+    parseText(text, format, file, options) {
+      const key = `${format}\0${options.code}\0${options.empty ?? ''}\0${file}\0${createHash('sha1').update(text).digest('base64')}`;
+      if (parsed.has(key)) return parsed.get(key);
+      const result = parseHere(text, format, file, options);
+      const served: ParsedText | undefined =
+        'issue' in result
+          ? { issue: JSON.stringify(result.issue) }
+          : jsonSafe(result.data)
+            ? { json: JSON.stringify(result.data) }
+            : undefined;
+      if (parsed.size >= CACHE_ENTRIES) parsed.delete(parsed.keys().next().value as string);
+      parsed.set(key, served);
+      return served;
+    },
+    validator(name, exportName) {
+      const schema = SCHEMAS[name as PrecompiledName];
+      if (!schema) return undefined;
+      return schemaValidator(name as PrecompiledName, schema, exportName as never) as
+        | HostValidator
+        | undefined;
+    },
+  };
+}
+
+let services: HostServices | undefined;
+
+/** This worker's services (created on first use). */
+export function hostServicesForWorker(): HostServices {
+  services ??= createServices();
+  return services;
+}

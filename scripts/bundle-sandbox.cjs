@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * Bundles what a test file loads inside Jest's sandbox (the package entry, the matchers and the
+ * preset's setup file) into one file, dist/sandbox.cjs, and points those three entry points of
+ * dist/ at it. Part of `npm run build`, after tsc (whose .d.ts files stay as they are).
+ *
+ * Why: Jest gives every test file its own module registry, so each file loads the package again;
+ * one file instead of a hundred modules saves each test file the resolution, reading and wrapping
+ * of every module. Modules the code requires lazily stay lazy in the bundle (esbuild initialises a
+ * module on its first require), so a file still pays only for what it uses.
+ *
+ * Modules found by their path on disk (the standalone recorder spawns its main module as a file)
+ * stay outside the bundle, as tsc built them.
+ */
+const { writeFileSync } = require('node:fs');
+const { dirname, join, relative, resolve } = require('node:path');
+const esbuild = require('esbuild');
+
+const root = resolve(__dirname, '..');
+const dist = join(root, 'dist');
+const BUNDLE = join(dist, 'sandbox.cjs');
+
+/** The entry points a test file's sandbox loads, as `dist/` path (tsc output) → source. */
+const ENTRIES = {
+  index: ['src/index.js', 'src/index.ts'],
+  matchers: ['matchers/index.js', 'matchers/index.ts'],
+  setup: ['presets/setup.js', 'presets/setup.ts'],
+};
+/** Sources that must stay files of their own in dist/ (resolved by path at run time). */
+const UNBUNDLED = ['src/record/standalone.ts'];
+
+const entrySource = Object.entries(ENTRIES)
+  .map(
+    ([name, [, source]]) =>
+      `  get ${name}() {\n    return require(${JSON.stringify(join(root, source))});\n  },`,
+  )
+  .join('\n');
+
+const keepOut = {
+  name: 'unbundled',
+  setup(build) {
+    const paths = new Set(UNBUNDLED.map((p) => join(root, p)));
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const target = join(args.resolveDir, args.path);
+      const source = [target, `${target}.ts`].find((p) => paths.has(p));
+      if (!source) return undefined;
+      // The bundle sits in dist/: point at tsc's output of that source from there.
+      const built = relative(dist, join(dist, relative(root, source))).replace(/\.ts$/, '.js');
+      return { path: `./${built}`, external: true };
+    });
+  },
+};
+
+async function main() {
+  await esbuild.build({
+    stdin: {
+      contents: `module.exports = {\n${entrySource}\n};\n`,
+      resolveDir: root,
+      sourcefile: 'sandbox-entry.js',
+      loader: 'js',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    outfile: BUNDLE,
+    plugins: [keepOut],
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  for (const [name, [built]] of Object.entries(ENTRIES)) {
+    const file = join(dist, built);
+    const to = relative(dirname(file), BUNDLE);
+    writeFileSync(
+      file,
+      `"use strict";\n// Built by scripts/bundle-sandbox.cjs: the sandbox side of the package is one file.\nmodule.exports = require(${JSON.stringify(to.startsWith('.') ? to : `./${to}`)}).${name};\n`,
+    );
+  }
+}
+
+module.exports = { ENTRIES, UNBUNDLED };
+if (require.main === module)
+  main().catch((error) => {
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exit(1);
+  });
