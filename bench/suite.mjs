@@ -442,6 +442,7 @@ function runSuite(project, config, { heap = false } = {}) {
   const env = { ...process.env, FORCE_COLOR: '0', UNDERSTUDY_BENCH_HEAP_OUT: heapOut };
   for (const key of ['NODE_OPTIONS', 'OPENAI_API_KEY', 'UNDERSTUDY_MODE', 'CI']) delete env[key];
   const start = performance.now();
+  const cpuBefore = childCpuMs();
   const r = spawnSync(process.execPath, args, {
     cwd: project,
     env,
@@ -449,6 +450,7 @@ function runSuite(project, config, { heap = false } = {}) {
     maxBuffer: 256 * 1024 * 1024,
   });
   const wallMs = performance.now() - start;
+  const cpuMs = childCpuMs() - cpuBefore;
   let results;
   try {
     results = JSON.parse(readFileSync(out, 'utf8'));
@@ -467,7 +469,20 @@ function runSuite(project, config, { heap = false } = {}) {
         .split('\n')
         .map((line) => JSON.parse(line))
     : [];
-  return { wallMs, results, heapFiles };
+  return { wallMs, cpuMs, results, heapFiles };
+}
+
+/** CPU time (user + system, ms) of this process's waited-for children: Jest and its workers. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+function childCpuMs() {
+  try {
+    // Fields after the command name: state is field 3; cutime and cstime are fields 16 and 17.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const median = (xs) => {
@@ -505,11 +520,14 @@ function main() {
     progress(`warm-up: every suite once (${FILES} files x ${TESTS_PER_FILE} tests), untimed`);
     for (const kind of all) runSuite(project, configs[kind]);
     const walls = Object.fromEntries(all.map((k) => [k, []]));
+    const cpus = Object.fromEntries(all.map((k) => [k, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < all.length; i++) {
         const kind = all[(round + i) % all.length];
         progress(`round ${round + 1}/${ROUNDS}: ${kind}`);
-        walls[kind].push(runSuite(project, configs[kind]).wallMs);
+        const r = runSuite(project, configs[kind]);
+        walls[kind].push(r.wallMs);
+        cpus[kind].push(r.cpuMs);
       }
     }
     progress(`long run: ${LONG_FILES} files, preset and stubs, heap per file`);
@@ -525,14 +543,15 @@ function main() {
       const r = runSuite(project, config, { heap: true });
       long[kind] = { wallMs: r.wallMs, heap: heapProfile(r.heapFiles) };
     }
-    return report({ walls, long });
+    return report({ walls, cpus, long });
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
 }
 
-function report({ walls, long }) {
+function report({ walls, cpus, long }) {
   const m = Object.fromEntries(Object.entries(walls).map(([k, v]) => [k, median(v)]));
+  const c = Object.fromEntries(Object.entries(cpus).map(([k, v]) => [k, median(v)]));
   const verdicts = [];
   const verdict = (ok, label) => {
     verdicts.push({ label, ok });
@@ -558,8 +577,11 @@ function report({ walls, long }) {
     ['aimock-world', 'world: aimock + fake store'],
     ['preset-world', 'world: preset, world file + mockTool'],
   ];
+  say(`   ${''.padEnd(52)}${'wall'.padStart(10)}${'CPU'.padStart(10)}   (wall per round)`);
   for (const [k, label] of rows)
-    say(`   ${label.padEnd(52)}${s(m[k]).padStart(10)}   (${walls[k].map(s).join(', ')})`);
+    say(
+      `   ${label.padEnd(52)}${s(m[k]).padStart(10)}${s(c[k]).padStart(10)}   (${walls[k].map(s).join(', ')})`,
+    );
   say();
   const ratio = (a, b) => m[a] / m[b];
   const judged = [
@@ -582,8 +604,21 @@ function report({ walls, long }) {
     ratios[`${a}/${b}`] = { ratio: ratio(a, b) };
     say(`   ${`${a} / ${b}`.padEnd(52)}${x(ratio(a, b)).padStart(10)}`);
   }
+  // CPU time of Jest and its workers: the same comparison, less sensitive to other load on the machine.
+  for (const [a, b] of [
+    ['preset', 'stubs'],
+    ['preset', 'aimock'],
+    ['preset-world', 'stubs-world'],
+    ['preset-world', 'aimock-world'],
+  ]) {
+    ratios[`cpu ${a}/${b}`] = { ratio: c[a] / c[b] };
+    say(`   CPU ${`${a} / ${b}`.padEnd(48)}${x(c[a] / c[b]).padStart(10)}`);
+  }
   const perFile = (m.preset - m.stubs) / FILES;
-  say(`   the preset costs ${perFile.toFixed(1)} ms of wall time per file over the stubs (fixture suites)`);
+  const cpuPerFile = (c.preset - c.stubs) / FILES;
+  say(
+    `   the preset costs ${perFile.toFixed(1)} ms of wall time and ${cpuPerFile.toFixed(1)} ms of CPU per file over the stubs (fixture suites)`,
+  );
   say();
   say(`   ${LONG_FILES} files, heap after each file (--logHeapUsage, gc first), MiB:`);
   for (const k of ['stubs', 'preset']) {
@@ -608,6 +643,8 @@ function report({ walls, long }) {
     quick,
     wallMs: walls,
     medianWallMs: m,
+    cpuMs: cpus,
+    medianCpuMs: c,
     ratios,
     long: { files: LONG_FILES, ...long },
     verdicts,

@@ -69,6 +69,9 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
     testEnvironmentOptions: { understudy: { traceDir: join(dir, 'traces'), ...options.understudy } },
     reporters: options.reporter ? ['default', '<rootDir>/src/reporter/index.ts'] : ['default'],
     fakeTimers: { doNotFake: ['queueMicrotask'] },
+    // A child's first test compiles and loads everything cold; on a loaded CI machine that alone can
+    // pass Jest's 5 s default. No case tests the timeout itself.
+    testTimeout: 30_000,
   };
   const configPath = join(dir, 'jest.config.json');
   writeFileSync(configPath, JSON.stringify(config));

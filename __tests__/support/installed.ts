@@ -83,6 +83,8 @@ export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
   }
   const config = {
     preset: 'jest-understudy',
+    // As in child-jest.ts: cold first tests on a loaded machine, not a timeout under test.
+    testTimeout: 30_000,
     ...options.config,
     ...(options.understudy ? { testEnvironmentOptions: { understudy: options.understudy } } : {}),
     testMatch: options.cases.map((c) => `<rootDir>/${c}`),
