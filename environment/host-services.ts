@@ -11,6 +11,7 @@ import { goldenSchema } from '../src/golden/golden.schema';
 import type { HostServices, HostValidator, ParsedText } from '../src/host-services';
 import type { PrecompiledName } from '../src/precompile';
 import { schemaValidator } from '../src/validators';
+import { compileOperationSchemaHere } from '../src/world/operation-schema';
 import { worldSchema } from '../src/world/world.schema';
 import { optionsSchema } from './options.schema';
 
@@ -32,8 +33,12 @@ function jsonSafe(value: unknown): boolean {
   return true;
 }
 
+/** Compiled operation schemas kept per worker, oldest dropped first. */
+const SCHEMA_ENTRIES = 1024;
+
 function createServices(): HostServices {
   const parsed = new Map<string, ParsedText | undefined>();
+  const operationSchemas = new Map<string, HostValidator>();
   return {
     parseText(text, format, file, options) {
       const key = `${format}\0${options.code}\0${options.empty ?? ''}\0${file}\0${createHash('sha1').update(text).digest('base64')}`;
@@ -55,6 +60,16 @@ function createServices(): HostServices {
       return schemaValidator(name as PrecompiledName, schema, exportName as never) as
         | HostValidator
         | undefined;
+    },
+    operationSchema(schemaJson) {
+      let validate = operationSchemas.get(schemaJson);
+      if (!validate) {
+        validate = compileOperationSchemaHere(schemaJson) as HostValidator;
+        if (operationSchemas.size >= SCHEMA_ENTRIES)
+          operationSchemas.delete(operationSchemas.keys().next().value as string);
+        operationSchemas.set(schemaJson, validate);
+      }
+      return validate;
     },
   };
 }

@@ -1,4 +1,7 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
+import { argsPredicate, trimToShape } from './args';
+import { stepText } from './format';
+import { assertRunLike, isAsymmetricMatcher, isPlainObject, matcherError } from './guards';
 import {
   EXPECTED_COLOR,
   matcherErrorMessage,
@@ -7,10 +10,7 @@ import {
   printReceived,
   printWithType,
   stringify,
-} from 'jest-matcher-utils';
-import { argsPredicate, trimToShape } from './args';
-import { stepText } from './format';
-import { assertRunLike, isAsymmetricMatcher, isPlainObject, matcherError } from './guards';
+} from './matcher-utils';
 import type { RunLike } from './types';
 
 export function toHaveCalledTool(

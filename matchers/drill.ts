@@ -1,12 +1,12 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
+import { matcherError } from './guards';
 import {
   EXPECTED_COLOR,
   matcherErrorMessage,
   printReceived,
   printWithType,
   RECEIVED_COLOR,
-} from 'jest-matcher-utils';
-import { matcherError } from './guards';
+} from './matcher-utils';
 
 interface CriterionLike {
   description: string;

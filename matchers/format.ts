@@ -1,4 +1,4 @@
-import { EXPECTED_COLOR, RECEIVED_COLOR, stringify } from 'jest-matcher-utils';
+import { EXPECTED_COLOR, RECEIVED_COLOR, stringify } from './matcher-utils';
 
 // Keeps one step on one line next to its counterpart.
 const MAX_STEP_WIDTH = 72;

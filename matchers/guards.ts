@@ -1,5 +1,5 @@
-import { matcherErrorMessage, printReceived, printWithType, RECEIVED_COLOR } from 'jest-matcher-utils';
 import { markError } from '../src/errors';
+import { matcherErrorMessage, printReceived, printWithType, RECEIVED_COLOR } from './matcher-utils';
 import type { AsymmetricMatcherLike, RunLike } from './types';
 
 export function isAsymmetricMatcher(value: unknown): value is AsymmetricMatcherLike {

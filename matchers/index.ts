@@ -1,6 +1,7 @@
 import { toHaveCalledTool } from './called-tool';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
+import { withCallerUtils } from './matcher-utils';
 import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
 import { toHaveTerminalState } from './terminal-state';
 import { toHaveCalledToolSequence } from './tool-sequence';
@@ -20,13 +21,13 @@ export type {
 
 /** The run matchers, for `expect.extend(matchers)`. */
 export const matchers = {
-  toHaveCalledToolSequence,
-  toHaveCalledTool,
-  toHaveFinalMessage,
-  toHaveTerminalState,
-  toHavePassedDrill,
-  toMatchPromptSnapshot,
-  toHavePromptTokensBelow,
+  toHaveCalledToolSequence: withCallerUtils(toHaveCalledToolSequence),
+  toHaveCalledTool: withCallerUtils(toHaveCalledTool),
+  toHaveFinalMessage: withCallerUtils(toHaveFinalMessage),
+  toHaveTerminalState: withCallerUtils(toHaveTerminalState),
+  toHavePassedDrill: withCallerUtils(toHavePassedDrill),
+  toMatchPromptSnapshot: withCallerUtils(toMatchPromptSnapshot),
+  toHavePromptTokensBelow: withCallerUtils(toHavePromptTokensBelow),
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

@@ -3,6 +3,7 @@
  * use: the preset registers them in every test file, and most files call only a few.
  */
 import type { matchers as Matchers } from './index';
+import { withCallerUtils } from './matcher-utils';
 
 type Name = keyof typeof Matchers;
 type Impl = (this: unknown, ...args: unknown[]) => unknown;
@@ -20,8 +21,8 @@ const modules: Record<Name, () => Record<string, Impl>> = {
 export const lazyMatchers = Object.fromEntries(
   (Object.keys(modules) as Name[]).map((name) => [
     name,
-    function (this: unknown, ...args: unknown[]) {
+    withCallerUtils(function (this: unknown, ...args: unknown[]) {
       return modules[name]()[name].apply(this, args);
-    },
+    }),
   ]),
 ) as unknown as typeof Matchers;

@@ -1,5 +1,5 @@
-import { EXPECTED_COLOR, matcherErrorMessage, printExpected, printWithType } from 'jest-matcher-utils';
 import { isAsymmetricMatcher, matcherError } from './guards';
+import { EXPECTED_COLOR, matcherErrorMessage, printExpected, printWithType } from './matcher-utils';
 import type { ArgsMode, TrajectoryMode, TrajectoryOptions } from './types';
 
 export interface ExpectedStep {

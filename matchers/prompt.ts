@@ -10,16 +10,16 @@
  */
 
 import type { MatcherContext, SyncExpectationResult } from 'expect';
+import type { Conversation, NeutralTool } from '../src/conversation';
+import { scrubForWriting } from '../src/files/write';
+import { matcherError } from './guards';
 import {
   EXPECTED_COLOR,
   matcherErrorMessage,
   printReceived,
   printWithType,
   RECEIVED_COLOR,
-} from 'jest-matcher-utils';
-import type { Conversation, NeutralTool } from '../src/conversation';
-import { scrubForWriting } from '../src/files/write';
-import { matcherError } from './guards';
+} from './matcher-utils';
 
 interface CallLike {
   index?: number;

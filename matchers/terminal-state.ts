@@ -1,12 +1,12 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
+import { assertRunLike, isAsymmetricMatcher, matcherError } from './guards';
 import {
   EXPECTED_COLOR,
   matcherErrorMessage,
   printExpected,
   printReceived,
   printWithType,
-} from 'jest-matcher-utils';
-import { assertRunLike, isAsymmetricMatcher, matcherError } from './guards';
+} from './matcher-utils';
 
 export function toHaveTerminalState(
   this: MatcherContext,

@@ -1,9 +1,9 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
-import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from 'jest-matcher-utils';
 import { noteExpectation } from '../src/sandbox/expectations';
 import { argsPredicate } from './args';
 import { sideBySide, stepText } from './format';
 import { assertRunLike } from './guards';
+import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from './matcher-utils';
 import { type ExpectedStep, parseExpectedSteps, parseTrajectoryOptions } from './options';
 import { type AlignedRow, type Comparison, compareTrajectory } from './trajectory';
 import type { RunLike, TrajectoryMode } from './types';

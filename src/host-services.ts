@@ -29,6 +29,11 @@ export interface HostServices {
   ): ParsedText | undefined;
   /** The validator `exportName` of the schema `name`, or undefined to compile it in the sandbox. */
   validator(name: string, exportName: string): HostValidator | undefined;
+  /**
+   * The validator of a world operation's own schema (its JSON text), compiled once per worker;
+   * throws what ajv throws for a schema it cannot compile.
+   */
+  operationSchema?(schemaJson: string): HostValidator;
 }
 
 /** The environment's services for this test file, when it runs under the environment. */

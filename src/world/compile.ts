@@ -8,8 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from '../ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatPath, type PathSegment, pointerToSegments } from '../file-format/json-path';
 import { PROVIDERS } from '../providers/registry';
 import { type BuiltinDef, builtinCodes, type CompiledBehavior, type Handler } from './behaviors';
@@ -17,6 +16,7 @@ import { closest, didYouMean } from './dialect';
 import { ENGINE_ERRORS, type WorldIssueCode } from './errors';
 import { inputProblem, mcpToolName, TOOL_NAME } from './mcp/schema';
 import { handlerOf, requireModule, resolveModule } from './modules';
+import { operationValidator } from './operation-schema';
 import type {
   ActorDef,
   BehaviorDef,
@@ -222,31 +222,7 @@ export function checkSetup(definition: WorldDefinition, setup: SetupShape): Find
   return checker.findings;
 }
 
-/**
- * One ajv for the operations' own schemas, and their validators by schema text: a test file
- * loads a world once per load() and drills re-check setups, so compiling each schema once
- * per file matters (ajv compiles are milliseconds each).
- */
-let operationAjv: Ajv | undefined;
-const validators = new Map<string, ValidateFunction>();
-
-function compileSchema(schema: object | boolean): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = validators.get(key);
-  if (!validate) {
-    // No draft-07 meta-schema check (compiling the meta-schema costs ~80 ms per test file);
-    // ajv still refuses what it cannot compile (a bad type, a bad pattern, a dangling $ref).
-    operationAjv ??= createAjv({
-      allErrors: true,
-      strict: false,
-      allowUnionTypes: true,
-      validateSchema: false,
-    });
-    validate = operationAjv.compile(schema);
-    validators.set(key, validate);
-  }
-  return validate;
-}
+const compileSchema = operationValidator;
 
 class Checker {
   readonly findings: Finding[] = [];
