@@ -64,11 +64,23 @@ export function toStreamResponse(
     shaping.truncateAfterChunks ??
     (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
   const bad = malformedIndex(shaping, events.length);
+  const chunk = (at: number): Uint8Array => {
+    const event = at === bad ? (wire.corrupt ?? corrupt)(events[at] as string) : events[at];
+    return typeof event === 'string' ? encoder.encode(event) : (event as Uint8Array);
+  };
+  // Nothing to wait for between events and no dropped connection: every event is queued at
+  // once, still one chunk per read, without a pull (and its promise) per event.
+  let unpaced = !disconnect;
+  for (let at = 1; unpaced && at < events.length; at++) if (delayOf(at) > 0) unpaced = false;
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       // As with a real connection, aborting the request errors the body mid-stream.
       signal?.addEventListener('abort', () => controller.error(abortReason(signal)), { once: true });
+      if (!unpaced || signal?.aborted) return;
+      const end = Math.min(limit, events.length);
+      for (; i < end; i++) controller.enqueue(chunk(i));
+      controller.close();
     },
     async pull(controller) {
       if (signal?.aborted) return;
@@ -76,8 +88,7 @@ export function toStreamResponse(
         const delay = i > 0 ? delayOf(i) : 0;
         if (delay > 0) await clock.sleep(delay, signal).catch(() => undefined);
         if (signal?.aborted) return;
-        const event = i === bad ? (wire.corrupt ?? corrupt)(events[i] as string) : events[i];
-        controller.enqueue(typeof event === 'string' ? encoder.encode(event) : event);
+        controller.enqueue(chunk(i));
         i++;
         return;
       }
