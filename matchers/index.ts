@@ -1,7 +1,10 @@
 import { toHaveCalledTool } from './called-tool';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
+import { toNeverCallTools, toOnlyCallTools } from './permissions';
 import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
+import { toHaveSpans } from './spans';
+import { toHaveStepCount } from './step-count';
 import { toHaveTerminalState } from './terminal-state';
 import { toHaveCalledToolSequence } from './tool-sequence';
 
@@ -10,9 +13,15 @@ export type { PromptTokenOptions, TokenEncoding } from './prompt';
 export type {
   ArgsMode,
   AsymmetricMatcherLike,
+  Bounds,
+  CalledToolOptions,
   ExpectedArgs,
   ExpectedToolCall,
+  OutcomeExpectation,
   RunLike,
+  SpanQuery,
+  ToolArgsComparison,
+  ToolOutcome,
   TrajectoryMatchers,
   TrajectoryMode,
   TrajectoryOptions,
@@ -27,6 +36,10 @@ export const matchers = {
   toHavePassedDrill,
   toMatchPromptSnapshot,
   toHavePromptTokensBelow,
+  toOnlyCallTools,
+  toNeverCallTools,
+  toHaveStepCount,
+  toHaveSpans,
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */
