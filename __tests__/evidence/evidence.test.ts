@@ -11,6 +11,7 @@ import UnderstudyReporter from '../../src/reporter';
 import type { OtlpTrace } from '../../src/trace/otlp';
 import { readTrace, type SpanNode } from '../../src/trace/read';
 import { type ChildRun, root, runJest } from '../support/child-jest';
+import { launchChromium } from '../support/chromium';
 
 let child: ChildRun;
 let traceFolder: (caseFile: string) => string;
@@ -309,27 +310,10 @@ describe('golden task files', () => {
 });
 
 describe('the HTML timeline, in Chromium', () => {
-  const EXECUTABLE = process.env.UNDERSTUDY_CHROMIUM ?? '/usr/bin/chromium';
   let browser: import('playwright-core').Browser;
 
   beforeAll(async () => {
-    if (!existsSync(EXECUTABLE))
-      throw new Error(
-        `Chromium is not installed at ${EXECUTABLE} (apt-get install -y chromium; .ci/run does it)`,
-      );
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: EXECUTABLE,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-gpu',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(() => browser?.close());
