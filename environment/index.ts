@@ -21,6 +21,11 @@ import { TraceWriter, traceDirProblem } from './traces';
 export interface UnderstudyFileReport extends FileStats {
   /** Absolute paths of the traces written for this file. */
   traces: string[];
+  quarantine: string[];
+  history?: { path: string; keep: number; readyAfter: number };
+  /** `jest.retryTimes(n)` as the file set it (0: no retries). */
+  retryTimes: number;
+  rootDir: string;
 }
 
 function testName(test: Circus.TestEntry): string {
@@ -99,7 +104,19 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     };
     // Jest keeps every file's result for the whole run: a test-realm object kept there would keep
     // that file's whole sandbox alive, so the report crosses as a host-realm copy.
-    return structuredClone({ ...stats, traces: [...this.traces.written] });
+    const { quarantine, history } = this.bridge.options;
+    const retryTimes = Number.parseInt(
+      String((this.global as unknown as Record<symbol, unknown>)[Symbol.for('RETRY_TIMES')] ?? 0),
+      10,
+    );
+    return structuredClone({
+      ...stats,
+      traces: [...this.traces.written],
+      quarantine,
+      ...(history && { history }),
+      rootDir: this.bridge.options.rootDir,
+      retryTimes: Number.isFinite(retryTimes) ? retryTimes : 0,
+    });
   }
 
   override async setup(): Promise<void> {

@@ -12,6 +12,7 @@ import { fixturesSchema } from '../../src/fixtures/fixtures.schema';
 import { goldenSchema } from '../../src/golden/golden.schema';
 import { AJV_OPTIONS, PRECOMPILED, schemaHash } from '../../src/precompile';
 import { precompiledValidators } from '../../src/precompile-code';
+import { historySchema } from '../../src/reporter/history.schema';
 import { schemaValidator } from '../../src/validators';
 import { worldSchema } from '../../src/world/world.schema';
 
@@ -19,6 +20,7 @@ const root = join(__dirname, '..', '..');
 const SCHEMAS = [
   ['fixtures', fixturesSchema, 'src/fixtures/fixtures.schema.ts'],
   ['golden', goldenSchema, 'src/golden/golden.schema.ts'],
+  ['history', historySchema, 'src/reporter/history.schema.ts'],
   ['world', worldSchema, 'src/world/world.schema.ts'],
   ['options', optionsSchema, 'environment/options.schema.ts'],
 ] as const;
