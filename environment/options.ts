@@ -165,6 +165,7 @@ export function resolveOptions(
       `${WHERE}.history.readyAfter`,
       `must be at most history.keep (${history?.keep ?? 20}, the records kept per test file), received ${history?.readyAfter ?? 10}`,
     );
+  const tagList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
   return {
     rootDir,
     testPath,
@@ -176,6 +177,8 @@ export function resolveOptions(
         readyAfter: history.readyAfter ?? 10,
       },
     }),
+    tags: stringList(pragmas['understudy-tags'], '@understudy-tags').flatMap(tagList),
+    selectTags: tagList(env.UNDERSTUDY_TAGS ?? ''),
     ...(world ? { world } : {}),
     fixtures,
     strictTurnIndex: envStrict === '1' || envStrict === 'true' || o.strictTurnIndex === true,

@@ -111,7 +111,10 @@ export interface ResolvedOptions {
   quarantine: string[];
   /** Absolute path and bounds of the history file; undefined when the history is off. */
   history?: { path: string; keep: number; readyAfter: number };
-
+  /** The file's tags (`@understudy-tags` docblock). */
+  tags: string[];
+  /** Only tests with one of these tags run (UNDERSTUDY_TAGS, set by `understudy record --tag`). */
+  selectTags: string[];
   /** The `dialect` option, if given. */
   dialect?: DialectSetting;
 }

@@ -35,10 +35,12 @@ describe('testEnvironmentOptions.understudy', () => {
       cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
       quarantine: [],
       history: { path: join(root, '.understudy/history.jsonl'), keep: 20, readyAfter: 10 },
+      tags: [],
+      selectTags: [],
     });
   });
 
-  it('takes the quarantine and the history, and names what is wrong', () => {
+  it('takes the quarantine, the history and tags, and names what is wrong', () => {
     expect(resolve({ quarantine: ['a › b'] }).quarantine).toEqual(['a › b']);
     expect(resolve({ history: false }).history).toBeUndefined();
     expect(resolve({ history: { path: 'h/flakes.jsonl', keep: 5, readyAfter: 5 } }).history).toEqual({
@@ -46,6 +48,12 @@ describe('testEnvironmentOptions.understudy', () => {
       keep: 5,
       readyAfter: 5,
     });
+    expect(resolve({}, { 'understudy-tags': 'agent cassette-v3' }, { UNDERSTUDY_TAGS: 'a,b' })).toMatchObject(
+      {
+        tags: ['agent', 'cassette-v3'],
+        selectTags: ['a', 'b'],
+      },
+    );
     expect(() => resolve({ history: { path: 'history.txt' } })).toThrow(
       'testEnvironmentOptions.understudy.history.path',
     );

@@ -162,7 +162,7 @@ describe('the quarantine in a test result', () => {
 
   it('takes a quarantined failure out of the failure count only; the test stays failed', () => {
     const r = result();
-    const { tests, excused } = reportTests(r, { quarantine: ['q › broken'] });
+    const { tests, excused } = reportTests(r, { quarantine: ['q › broken'], tags: {}, skipped: {} });
     expect(excused).toBe(1);
     expect(tests).toEqual([
       { name: 'q › broken', status: 'failed', quarantined: true },
@@ -173,7 +173,9 @@ describe('the quarantine in a test result', () => {
   });
 
   it('takes Jest full names too, and nothing for a name that is not there', () => {
-    expect(reportTests(result(), { quarantine: ['q broken'] }).excused).toBe(1);
-    expect(reportTests(result(), { quarantine: ['q › brok', 'broken'] }).excused).toBe(0);
+    expect(reportTests(result(), { quarantine: ['q broken'], tags: {}, skipped: {} }).excused).toBe(1);
+    expect(reportTests(result(), { quarantine: ['q › brok', 'broken'], tags: {}, skipped: {} }).excused).toBe(
+      0,
+    );
   });
 });

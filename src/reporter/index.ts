@@ -45,6 +45,12 @@ export interface NamedTest extends ReportedTest {
   file: string;
 }
 
+export interface TagCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
 export interface SuiteSummary {
   files: number;
   agentRuns: number;
@@ -57,7 +63,11 @@ export interface SuiteSummary {
   unmatched: number;
   staleCassettes: string[];
   traces: string[];
+  /** Results per tag, the tags in order of name. */
+  byTag: Record<string, TagCounts>;
   quarantined: NamedTest[];
+  /** Tests jest-understudy skipped, with the reason. */
+  skipped: NamedTest[];
   /** Files that set `jest.retryTimes`, and tests that passed only on a retry. */
   retryFiles: string[];
   passedOnRetry: NamedTest[];
@@ -103,7 +113,9 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     unmatched: 0,
     staleCassettes: [],
     traces: [],
+    byTag: {},
     quarantined: [],
+    skipped: [],
     retryFiles: [],
     passedOnRetry: [],
     history: new Map(),
@@ -134,7 +146,15 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     const tests = Array.isArray(r.tests) ? r.tests : [];
     for (const t of tests) {
       const named = { ...t, file };
+      for (const tag of t.tags ?? []) {
+        sum.byTag[tag] ??= { passed: 0, failed: 0, skipped: 0 };
+        const counts = sum.byTag[tag];
+        if (t.status === 'failed') counts.failed++;
+        else if (t.status === 'skipped') counts.skipped++;
+        else counts.passed++;
+      }
       if (t.quarantined) sum.quarantined.push(named);
+      if (t.status === 'skipped' && t.reason) sum.skipped.push(named);
       if (t.status === 'flaky') sum.passedOnRetry.push(named);
     }
     if (num(r.retryTimes) > 0) sum.retryFiles.push(file);
@@ -158,6 +178,7 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     }
   }
   sum.staleCassettes = [...stale].sort();
+  sum.byTag = Object.fromEntries(Object.entries(sum.byTag).sort(([a], [b]) => a.localeCompare(b)));
   return sum;
 }
 
@@ -197,7 +218,9 @@ export function isEmpty(s: SuiteSummary): boolean {
     s.unmatched === 0 &&
     s.staleCassettes.length === 0 &&
     s.traces.length === 0 &&
+    Object.keys(s.byTag).length === 0 &&
     s.quarantined.length === 0 &&
+    s.skipped.length === 0 &&
     s.retryFiles.length === 0 &&
     s.passedOnRetry.length === 0
   );
@@ -273,13 +296,28 @@ export function formatSummary(
 
 const percent = (failed: number, runs: number) => `${Math.round((failed / runs) * 100)}%`;
 
-/** The quarantine, flaky tests and retries, as the summary prints them. */
+/** Tags, skips, the quarantine, flaky tests and retries, as the summary prints them. */
 function testLines(
   s: SuiteSummary,
   history: readonly HistoryReport[],
   { paint, dim }: { paint: (code: number, text: string) => string; dim: (text: string) => string },
 ): string[] {
   const lines: string[] = [];
+  const tags = Object.entries(s.byTag);
+  if (tags.length > 0) {
+    lines.push('  by tag');
+    const width = Math.max(...tags.map(([tag]) => tag.length)) + 1;
+    for (const [tag, c] of tags) {
+      const parts = [`${c.passed} passed`];
+      if (c.failed > 0) parts.push(paint(31, `${c.failed} failed`));
+      if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+      lines.push(`    ${`@${tag}`.padEnd(width)}  ${parts.join(', ')}`);
+    }
+  }
+  if (s.skipped.length > 0) {
+    lines.push(`  ${plural(s.skipped.length, 'test')} skipped`);
+    for (const t of s.skipped) lines.push(dim(`    ${t.name} (${t.file}): ${t.reason}`));
+  }
   const ready = new Set(history.flatMap((h) => h.ready.map((r) => `${r.file}\u0000${r.name}`)));
   if (s.quarantined.length > 0) {
     const failed = s.quarantined.filter((t) => t.status === 'failed').length;

@@ -1,6 +1,7 @@
 /**
  * What each test of a file did, read from Jest's test result by the preset's test runner: the
- * status the history keeps (a pass on a retry is `flaky`), and whether it is quarantined. A quarantined test that fails stays `failed` in every reporter's
+ * status the history keeps (a pass on a retry is `flaky`), its tags, why it was skipped, and
+ * whether it is quarantined. A quarantined test that fails stays `failed` in every reporter's
  * eyes; only the file's failure count leaves it out, which is what Jest's exit code reads.
  */
 
@@ -25,11 +26,17 @@ export interface ReportedTest {
   name: string;
   status: ReportedStatus;
   quarantined?: boolean;
+  tags?: string[];
+  /** Why it did not run (a `live()` test outside live mode, a test without the tag asked for). */
+  reason?: string;
 }
 
 /** What the environment knows about the file's tests beyond Jest's result. */
 export interface TestNotes {
   quarantine: readonly string[];
+  /** Tags per test name (the file's docblock tags, and the `@tag`s in its titles). */
+  tags: Readonly<Record<string, readonly string[]>>;
+  skipped: Readonly<Record<string, string>>;
 }
 
 export const testNameOf = (a: AssertionLike) => [...a.ancestorTitles, a.title].join(' › ');
@@ -61,7 +68,15 @@ export function reportTests(
     const status = statusOf(a);
     const quarantined = inQuarantine(notes.quarantine, a);
     if (quarantined && status === 'failed') excused++;
-    return { name, status, ...(quarantined && { quarantined }) };
+    const tags = notes.tags[name];
+    const reason = status === 'skipped' ? notes.skipped[name] : undefined;
+    return {
+      name,
+      status,
+      ...(quarantined && { quarantined }),
+      ...(tags && tags.length > 0 && { tags: [...tags] }),
+      ...(reason !== undefined && { reason }),
+    };
   });
   return { tests, excused };
 }
