@@ -23,6 +23,23 @@ import { TraceWriter, traceDirProblem } from './traces';
 export interface UnderstudyFileReport extends FileStats {
   /** Absolute paths of the traces written for this file. */
   traces: string[];
+  quarantine: string[];
+  history?: { path: string; keep: number; readyAfter: number };
+  /** Tags per test (`describe › test`): the file's docblock tags and the `@tag`s in its titles. */
+  tags: Record<string, string[]>;
+  /** Why tests were skipped by jest-understudy (`live()`, a tag selection), per test. */
+  skipped: Record<string, string>;
+  /** `jest.retryTimes(n)` as the file set it (0: no retries). */
+  retryTimes: number;
+  selectTags: string[];
+  rootDir: string;
+}
+
+/** `@word` tokens of a title: Playwright's way of tagging a test, so `-t @tag` selects them too. */
+const titleTags = (title: string) => [...title.matchAll(/(?:^|\s)@([\w.:-]+)/g)].map((m) => m[1]);
+
+function displayName(test: Circus.TestEntry): string {
+  return testName(test).split(' > ').join(' › ');
 }
 
 function testName(test: Circus.TestEntry): string {
@@ -52,6 +69,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   /** Errors of the current test, by where they came from (hooks, the test itself, beforeAll). */
   private errorPhases = new Map<unknown, string>();
   private testStartedAt = 0;
+  private readonly tags: Record<string, string[]> = {};
+  private readonly skipped: Record<string, string> = {};
   /** Set at teardown: what the file started and left running must not reach the next file. */
   private closed = false;
 
@@ -102,7 +121,22 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     };
     // Jest keeps every file's result for the whole run: a test-realm object kept there would keep
     // that file's whole sandbox alive, so the report crosses as a host-realm copy.
-    return structuredClone({ ...stats, traces: [...this.traces.written] });
+    const { quarantine, history, selectTags } = this.bridge.options;
+    const retryTimes = Number.parseInt(
+      String((this.global as unknown as Record<symbol, unknown>)[Symbol.for('RETRY_TIMES')] ?? 0),
+      10,
+    );
+    return structuredClone({
+      ...stats,
+      traces: [...this.traces.written],
+      quarantine,
+      ...(history && { history }),
+      rootDir: this.bridge.options.rootDir,
+      tags: this.tags,
+      skipped: this.skipped,
+      retryTimes: Number.isFinite(retryTimes) ? retryTimes : 0,
+      selectTags,
+    });
   }
 
   override async setup(): Promise<void> {
@@ -188,6 +222,9 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     const bridge = this.bridge;
     const drain = () => bridge.runtime?.drainFailures() ?? bridge.unhandled.splice(0);
     switch (event.name) {
+      case 'run_start':
+        this.tagTests(state.rootDescribeBlock, this.bridge.options.tags);
+        break;
       case 'test_start':
         // What failed in beforeAll hooks or at file level is charged to the next test.
         this.earlier = drain().map((f) => ({
@@ -252,6 +289,32 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           });
         }
         break;
+      }
+    }
+  }
+
+  /**
+   * Notes each test's tags and, when the run selects tags (`understudy record --tag`), skips the
+   * tests that have none of them before any hook runs; notes why `live()` tests are skipped.
+   */
+  private tagTests(block: Circus.DescribeBlock, inherited: readonly string[]): void {
+    const { selectTags } = this.bridge.options;
+    const own = block.name === 'ROOT_DESCRIBE_BLOCK' ? [] : titleTags(block.name);
+    const tags = [...new Set([...inherited, ...own])];
+    for (const child of block.children) {
+      if (child.type === 'describeBlock') {
+        this.tagTests(child, tags);
+        continue;
+      }
+      const name = displayName(child);
+      const testTags = [...new Set([...tags, ...titleTags(child.name)])];
+      if (testTags.length > 0) this.tags[name] = testTags;
+      const live = this.bridge.liveSkips?.get(child.fn);
+      if (live !== undefined) this.skipped[name] = live;
+      else if (selectTags.length > 0 && !testTags.some((t) => selectTags.includes(t))) {
+        child.mode = 'skip';
+        this.skipped[name] =
+          `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
       }
     }
   }

@@ -110,6 +110,29 @@ const properties = {
     properties: providerOptions,
     additionalProperties: false,
   },
+  quarantine: {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    description:
+      'Tests that still run and are reported, but whose failure does not fail the run: each named `describe › test` (as in traces) or as Jest names it (`describe test`).',
+  },
+  history: {
+    title: 'boolean | { path?, keep?, readyAfter? }',
+    description:
+      'The per-test history the reporter keeps for flake rates and the quarantine (default on, `.understudy/history.jsonl`); `false` keeps none.',
+    anyOf: [
+      { type: 'boolean' },
+      {
+        type: 'object',
+        properties: {
+          path: { type: 'string', minLength: 1, pattern: '\\.jsonl$' },
+          keep: { type: 'integer', minimum: 2, maximum: 1000 },
+          readyAfter: { type: 'integer', minimum: 1, maximum: 1000 },
+        },
+        additionalProperties: false,
+      },
+    ],
+  },
   traceDir: {
     type: 'string',
     description:

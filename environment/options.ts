@@ -159,9 +159,26 @@ export function resolveOptions(
   if (envScale !== undefined && !(envScale.trim() !== '' && Number(envScale) >= 0)) {
     fail('UNDERSTUDY_TIME_SCALE', 'a number ≥ 0', envScale);
   }
+  const history = o.history === false ? undefined : o.history === true ? {} : (o.history ?? {});
+  if ((history?.readyAfter ?? 10) > (history?.keep ?? 20))
+    throw problem(
+      `${WHERE}.history.readyAfter`,
+      `must be at most history.keep (${history?.keep ?? 20}, the records kept per test file), received ${history?.readyAfter ?? 10}`,
+    );
+  const tagList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
   return {
     rootDir,
     testPath,
+    quarantine: o.quarantine ?? [],
+    ...(history && {
+      history: {
+        path: resolve(rootDir, history.path ?? '.understudy/history.jsonl'),
+        keep: history.keep ?? 20,
+        readyAfter: history.readyAfter ?? 10,
+      },
+    }),
+    tags: stringList(pragmas['understudy-tags'], '@understudy-tags').flatMap(tagList),
+    selectTags: tagList(env.UNDERSTUDY_TAGS ?? ''),
     ...(world ? { world } : {}),
     fixtures,
     strictTurnIndex: envStrict === '1' || envStrict === 'true' || o.strictTurnIndex === true,

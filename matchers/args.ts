@@ -1,6 +1,6 @@
 import type { MatcherContext } from 'expect';
-import { isPlainObject } from './guards';
-import type { ArgsMode } from './types';
+import { isPlainObject, matcherError } from './guards';
+import type { ArgsMode, ToolArgsComparison } from './types';
 
 export type ArgsPredicate = (actual: unknown, expected: unknown) => boolean;
 
@@ -24,6 +24,39 @@ export function argsPredicate(context: MatcherContext, mode: ArgsMode): ArgsPred
     case 'superset':
       return (actual, expected) => context.equals(expected, actual, subset);
   }
+}
+
+/**
+ * The argument comparison per tool name: `argsBy[name]` where given (a mode, the argument
+ * names to compare, or the caller's function), else `mode`.
+ */
+export function argsPredicateByTool(
+  context: MatcherContext,
+  mode: ArgsMode,
+  argsBy: Readonly<Record<string, ToolArgsComparison>>,
+): (tool: string) => ArgsPredicate {
+  const fallback = argsPredicate(context, mode);
+  const byTool = new Map<string, ArgsPredicate>();
+  for (const [tool, how] of Object.entries(argsBy)) {
+    if (typeof how === 'string') byTool.set(tool, argsPredicate(context, how));
+    else if (typeof how === 'function')
+      byTool.set(tool, (actual, expected) => {
+        try {
+          return Boolean(how(actual, expected));
+        } catch (error) {
+          throw matcherError(
+            `options.argsBy.${tool} threw while comparing ${JSON.stringify(actual)} with ${JSON.stringify(expected)}: ${(error as Error)?.message ?? error}`,
+          );
+        }
+      });
+    else {
+      const exact = argsPredicate(context, 'exact');
+      const pick = (value: unknown) =>
+        isPlainObject(value) ? Object.fromEntries(how.map((k) => [k, value[k]])) : value;
+      byTool.set(tool, (actual, expected) => exact(pick(actual), pick(expected)));
+    }
+  }
+  return (tool) => byTool.get(tool) ?? fallback;
 }
 
 /**

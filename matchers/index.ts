@@ -2,7 +2,10 @@ import { toHaveCalledTool } from './called-tool';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
 import { withCallerUtils } from './matcher-utils';
+import { toNeverCallTools, toOnlyCallTools } from './permissions';
 import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
+import { toHaveSpans } from './spans';
+import { toHaveStepCount } from './step-count';
 import { toHaveTerminalState } from './terminal-state';
 import { toHaveCalledToolSequence } from './tool-sequence';
 
@@ -11,9 +14,15 @@ export type { PromptTokenOptions, TokenEncoding } from './prompt';
 export type {
   ArgsMode,
   AsymmetricMatcherLike,
+  Bounds,
+  CalledToolOptions,
   ExpectedArgs,
   ExpectedToolCall,
+  OutcomeExpectation,
   RunLike,
+  SpanQuery,
+  ToolArgsComparison,
+  ToolOutcome,
   TrajectoryMatchers,
   TrajectoryMode,
   TrajectoryOptions,
@@ -28,6 +37,10 @@ export const matchers = {
   toHavePassedDrill: withCallerUtils(toHavePassedDrill),
   toMatchPromptSnapshot: withCallerUtils(toMatchPromptSnapshot),
   toHavePromptTokensBelow: withCallerUtils(toHavePromptTokensBelow),
+  toOnlyCallTools: withCallerUtils(toOnlyCallTools),
+  toNeverCallTools: withCallerUtils(toNeverCallTools),
+  toHaveStepCount: withCallerUtils(toHaveStepCount),
+  toHaveSpans: withCallerUtils(toHaveSpans),
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

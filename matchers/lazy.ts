@@ -16,6 +16,10 @@ const modules: Record<Name, () => Record<string, Impl>> = {
   toHavePassedDrill: () => require('./drill'),
   toMatchPromptSnapshot: () => require('./prompt'),
   toHavePromptTokensBelow: () => require('./prompt'),
+  toOnlyCallTools: () => require('./permissions'),
+  toNeverCallTools: () => require('./permissions'),
+  toHaveStepCount: () => require('./step-count'),
+  toHaveSpans: () => require('./spans'),
 };
 
 export const lazyMatchers = Object.fromEntries(

@@ -1,18 +1,27 @@
 import { isAsymmetricMatcher, matcherError } from './guards';
 import { EXPECTED_COLOR, matcherErrorMessage, printExpected, printWithType } from './matcher-utils';
-import type { ArgsMode, TrajectoryMode, TrajectoryOptions } from './types';
+import { expectedOutcome, parseOutcome } from './outcome';
+import type {
+  ArgsMode,
+  OutcomeExpectation,
+  ToolArgsComparison,
+  TrajectoryMode,
+  TrajectoryOptions,
+} from './types';
 
 export interface ExpectedStep {
   name: string;
   /** Absent when the step only names the tool: then any arguments match. */
   args?: unknown;
   hasArgs: boolean;
+  /** How the call must have ended; absent: any way. */
+  outcome?: OutcomeExpectation;
 }
 
 const MODES: readonly TrajectoryMode[] = ['exact', 'ordered', 'unordered', 'subset', 'superset'];
 const ARGS_MODES: readonly ArgsMode[] = ['subset', 'exact', 'ignore', 'superset'];
-const OPTION_KEYS = ['mode', 'args'];
-const STEP_KEYS = ['name', 'args'];
+const OPTION_KEYS = ['mode', 'args', 'argsBy'];
+const STEP_KEYS = ['name', 'args', 'outcome', 'code'];
 
 const list = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
@@ -60,16 +69,50 @@ export function parseExpectedSteps(hint: string, expected: unknown): ExpectedSte
         args,
       );
     }
-    return { name, args, hasArgs: args !== undefined };
+    const outcome = expectedOutcome(parseOutcome(hint, label, item as Record<string, unknown>));
+    return { name, args, hasArgs: args !== undefined, ...(outcome && { outcome }) };
   });
 }
 
-export function parseTrajectoryOptions(hint: string, options: unknown): Required<TrajectoryOptions> {
-  if (options === undefined) return { mode: 'exact', args: 'subset' };
+export interface SequenceOptions {
+  mode: TrajectoryMode;
+  args: ArgsMode;
+  argsBy: Record<string, ToolArgsComparison>;
+}
+
+function parseArgsBy(hint: string, argsBy: unknown): Record<string, ToolArgsComparison> {
+  if (argsBy === undefined) return {};
+  if (typeof argsBy !== 'object' || argsBy === null || Array.isArray(argsBy)) {
+    throw usageError(
+      hint,
+      `${EXPECTED_COLOR('options.argsBy')} must be an object of tool name → args mode, argument names or (actual, expected) => boolean`,
+      'options.argsBy',
+      argsBy,
+    );
+  }
+  for (const [tool, how] of Object.entries(argsBy)) {
+    const fine =
+      typeof how === 'function' ||
+      ARGS_MODES.includes(how as ArgsMode) ||
+      (Array.isArray(how) && how.length > 0 && how.every((k) => typeof k === 'string' && k !== ''));
+    if (!fine) {
+      throw usageError(
+        hint,
+        `${EXPECTED_COLOR(`options.argsBy.${tool}`)} must be one of ${list(ARGS_MODES)}, a non-empty array of argument names, or a function (actual, expected) => boolean`,
+        `options.argsBy.${tool}`,
+        how,
+      );
+    }
+  }
+  return argsBy as Record<string, ToolArgsComparison>;
+}
+
+export function parseTrajectoryOptions(hint: string, options: unknown): SequenceOptions {
+  if (options === undefined) return { mode: 'exact', args: 'subset', argsBy: {} };
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw usageError(
       hint,
-      `${EXPECTED_COLOR('options')} must be an object like { mode, args }`,
+      `${EXPECTED_COLOR('options')} must be an object like { mode, args, argsBy }`,
       'Options',
       options,
     );
@@ -83,7 +126,7 @@ export function parseTrajectoryOptions(hint: string, options: unknown): Required
       options,
     );
   }
-  const { mode = 'exact', args = 'subset' } = options as { mode?: unknown; args?: unknown };
+  const { mode = 'exact', args = 'subset', argsBy } = options as TrajectoryOptions & Record<string, unknown>;
   if (!MODES.includes(mode as TrajectoryMode)) {
     throw usageError(
       hint,
@@ -100,5 +143,5 @@ export function parseTrajectoryOptions(hint: string, options: unknown): Required
       args,
     );
   }
-  return { mode: mode as TrajectoryMode, args: args as ArgsMode };
+  return { mode: mode as TrajectoryMode, args: args as ArgsMode, argsBy: parseArgsBy(hint, argsBy) };
 }

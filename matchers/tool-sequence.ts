@@ -1,10 +1,11 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
 import { noteExpectation } from '../src/sandbox/expectations';
-import { argsPredicate } from './args';
+import { argsPredicateByTool } from './args';
 import { sideBySide, stepText } from './format';
 import { assertRunLike } from './guards';
 import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from './matcher-utils';
 import { type ExpectedStep, parseExpectedSteps, parseTrajectoryOptions } from './options';
+import { type ObservedOutcome, outcomeFits, outcomeOf, outcomeText } from './outcome';
 import { type AlignedRow, type Comparison, compareTrajectory } from './trajectory';
 import type { RunLike, TrajectoryMode } from './types';
 
@@ -24,12 +25,19 @@ export function toHaveCalledToolSequence(
   });
   assertRunLike(received, hint);
   const steps = parseExpectedSteps(hint, expected);
-  const { mode, args } = parseTrajectoryOptions(hint, options);
+  const { mode, args, argsBy } = parseTrajectoryOptions(hint, options);
   const calls = received.toolCalls;
 
-  const argsMatch = argsPredicate(this, args);
-  const fits: Fits = (i, j) =>
-    steps[i].name === calls[j].name && (!steps[i].hasArgs || argsMatch(calls[j].arguments, steps[i].args));
+  const argsFor = argsPredicateByTool(this, args, argsBy);
+  const outcomes = calls.map((call) => outcomeOf(received, call));
+  const argsFit: Fits = (i, j) =>
+    steps[i].name === calls[j].name &&
+    (!steps[i].hasArgs || argsFor(steps[i].name)(calls[j].arguments, steps[i].args));
+  const fits: Fits = (i, j) => argsFit(i, j) && outcomeFits(outcomes[j], steps[i].outcome);
+  // Received steps show how they ended when some expected step asks about it.
+  const showOutcomes = steps.some((s) => s.outcome !== undefined);
+  const callLine = (j: number) =>
+    stepText(calls[j].name, calls[j].arguments) + (showOutcomes ? ` → ${outcomeText(outcomes[j])}` : '');
   const comparison = compareTrajectory(mode, steps.length, calls.length, fits);
   const sequential = mode === 'exact' || mode === 'ordered';
   const firstBreak = comparison.rows.find((row) => !row.ok);
@@ -39,12 +47,16 @@ export function toHaveCalledToolSequence(
       expected:
         row.expected === undefined ? undefined : { index: row.expected, text: stepLine(steps[row.expected]) },
       received:
-        row.received === undefined ? undefined : { index: row.received, text: callLine(calls[row.received]) },
+        row.received === undefined ? undefined : { index: row.received, text: callLine(row.received) },
       // In a sequence everything after the first break follows from it, so only that row is marked.
       marked: sequential ? row === firstBreak : !row.ok,
     })),
   );
-  const setting = `mode: ${mode}, args: ${args}`;
+  const byTool = Object.entries(argsBy).map(
+    ([tool, how]) =>
+      `${tool}: ${typeof how === 'function' ? 'function' : Array.isArray(how) ? `[${how.join(', ')}]` : how}`,
+  );
+  const setting = `mode: ${mode}, args: ${args}${byTool.length > 0 ? `, argsBy: { ${byTool.join('; ')} }` : ''}`;
 
   const result = (): SyncExpectationResult => {
     if (comparison.pass) {
@@ -63,8 +75,8 @@ export function toHaveCalledToolSequence(
             `${count(steps.length, 'step')} expected, ${count(calls.length, 'call')} received`,
           table,
           sequential
-            ? divergence(firstBreak!, comparison, mode, steps, calls, fits)
-            : unmatched(comparison, mode, steps, calls),
+            ? divergence(firstBreak!, { comparison, mode, steps, calls, outcomes, fits, argsFit })
+            : unmatched(comparison, mode, steps, callLine),
         ].join('\n\n'),
     };
   };
@@ -91,32 +103,41 @@ export function toHaveCalledToolSequence(
   return outcome;
 }
 
-const stepLine = (step: ExpectedStep) => stepText(step.name, step.args, step.hasArgs);
-const callLine = (call: Calls[number]) => stepText(call.name, call.arguments);
+const stepLine = (step: ExpectedStep) =>
+  stepText(step.name, step.args, step.hasArgs) + (step.outcome ? ` → ${outcomeText(step.outcome)}` : '');
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const compact = (value: unknown) => stringify(value).replace(/\s*\n\s*/g, ' ');
 
+/** What a sequence's failure is explained from. */
+interface Compared {
+  comparison: Comparison;
+  mode: TrajectoryMode;
+  steps: ExpectedStep[];
+  calls: Calls;
+  outcomes: ObservedOutcome[];
+  fits: Fits;
+  /** Name and arguments fit, whatever the outcome. */
+  argsFit: Fits;
+}
+
 /** The first row that breaks an exact or ordered sequence, in words. */
-function divergence(
-  row: AlignedRow,
-  comparison: Comparison,
-  mode: TrajectoryMode,
-  steps: ExpectedStep[],
-  calls: Calls,
-  fits: Fits,
-): string {
+function divergence(row: AlignedRow, compared: Compared): string {
+  const { mode, steps, calls, outcomes } = compared;
   const step = row.expected === undefined ? undefined : steps[row.expected];
   const call = row.received === undefined ? undefined : calls[row.received];
-  // Arguments only help the reader when the names agree.
+  // Arguments and outcomes only help the reader when the names agree.
   const sameName = step !== undefined && call !== undefined && step.name === call.name;
+  const ended = sameName && step.outcome !== undefined ? outcomes[row.received!] : undefined;
 
   const expectedPart = step
     ? `expected ${printExpected(step.name)}` +
-      (sameName && step.hasArgs ? ` with ${EXPECTED_COLOR(compact(step.args))}` : '')
+      (sameName && step.hasArgs ? ` with ${EXPECTED_COLOR(compact(step.args))}` : '') +
+      (ended ? ` ending ${EXPECTED_COLOR(outcomeText(step.outcome!))}` : '')
     : 'expected no more calls';
   const receivedPart = call
     ? `received ${printReceived(call.name)}` +
-      (sameName ? ` with ${RECEIVED_COLOR(compact(call.arguments))}` : '')
+      (sameName ? ` with ${RECEIVED_COLOR(compact(call.arguments))}` : '') +
+      (ended ? ` ending ${RECEIVED_COLOR(outcomeText(ended))} (${ended.via})` : '')
     : mode === 'exact'
       ? `but the run made only ${count(calls.length, 'call')}`
       : 'but no call in order matches it';
@@ -125,19 +146,13 @@ function divergence(
       ? `step ${row.expected ?? row.received}`
       : `expected step ${row.expected}` +
         (row.received === undefined ? '' : ` (received step ${row.received})`);
-  const note = row.expected === undefined ? '' : elsewhere(row.expected, row, comparison, steps, calls, fits);
+  const note = row.expected === undefined ? '' : elsewhere(row.expected, row, compared);
   return `first divergence at ${where}: ${expectedPart}, ${receivedPart}${note}`;
 }
 
 /** Points at a call that would have satisfied the step had it been in place, or nearly does. */
-function elsewhere(
-  stepIndex: number,
-  row: AlignedRow,
-  comparison: Comparison,
-  steps: ExpectedStep[],
-  calls: Calls,
-  fits: Fits,
-) {
+function elsewhere(stepIndex: number, row: AlignedRow, compared: Compared) {
+  const { comparison, steps, calls, outcomes, fits, argsFit } = compared;
   const pairedWith = new Map<number, number>();
   for (const r of comparison.rows) {
     if (r.ok && r.expected !== undefined && r.received !== undefined) pairedWith.set(r.received, r.expected);
@@ -150,9 +165,14 @@ function elsewhere(
     const j = matching[0];
     return `\n(received step ${j} also matches, but it is paired with expected step ${pairedWith.get(j)})`;
   }
-  const { name } = steps[stepIndex];
+  const { name, outcome } = steps[stepIndex];
   const namesake = others.find((j) => calls[j].name === name);
   if (namesake === undefined) return '';
+  // Same name and arguments: then only the way the call ended kept it from matching.
+  if (outcome !== undefined && argsFit(stepIndex, namesake)) {
+    const ended = outcomes[namesake];
+    return `\n(received step ${namesake} calls ${printReceived(name)} with these arguments, but it ended ${RECEIVED_COLOR(outcomeText(ended))} (${ended.via}))`;
+  }
   return `\n(received step ${namesake} calls ${printReceived(name)} with other arguments: ${RECEIVED_COLOR(compact(calls[namesake].arguments))})`;
 }
 
@@ -161,7 +181,7 @@ function unmatched(
   comparison: Comparison,
   mode: TrajectoryMode,
   steps: ExpectedStep[],
-  calls: Calls,
+  callLine: (j: number) => string,
 ): string {
   const sections: string[] = [];
   if (mode !== 'superset' && comparison.missing.length > 0) {
@@ -173,7 +193,7 @@ function unmatched(
   if (mode !== 'subset' && comparison.unexpected.length > 0) {
     sections.push(
       `calls matching no expected step (${comparison.unexpected.length}):\n` +
-        comparison.unexpected.map((j) => `  ${j} ${RECEIVED_COLOR(callLine(calls[j]))}`).join('\n'),
+        comparison.unexpected.map((j) => `  ${j} ${RECEIVED_COLOR(callLine(j))}`).join('\n'),
     );
   }
   return sections.join('\n\n');

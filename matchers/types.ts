@@ -21,9 +21,54 @@ export type TrajectoryMode = 'exact' | 'ordered' | 'unordered' | 'subset' | 'sup
  */
 export type ArgsMode = 'subset' | 'exact' | 'ignore' | 'superset';
 
+/**
+ * How one tool's arguments are compared, overriding `args` for that tool (agentevals'
+ * `toolArgsMatchOverrides`): a mode, the argument names to compare (each deeply equal, the
+ * rest ignored), or a function of the call's arguments and the step's.
+ */
+export type ToolArgsComparison = ArgsMode | readonly string[] | ((actual: any, expected: any) => boolean);
+
 export interface TrajectoryOptions {
   mode?: TrajectoryMode;
   args?: ArgsMode;
+  /** Per tool name: how that tool's arguments are compared (instead of `args`). */
+  argsBy?: Record<string, ToolArgsComparison>;
+}
+
+/**
+ * How a tool call ended: `error` when the agent sent its result back as an error or the last
+ * world operation that served it failed; `unanswered` when no later request carried its
+ * result; else `ok`.
+ */
+export type ToolOutcome = 'ok' | 'error' | 'unanswered';
+
+/** What a step's outcome must be; `code` (an error code such as `BUSY`) implies `outcome: 'error'`. */
+export interface OutcomeExpectation {
+  outcome?: ToolOutcome;
+  code?: string;
+}
+
+/** A count (or a length of time): exactly `n`, or within `{ min?, max? }`, both inclusive. */
+export type Bounds = number | { min?: number; max?: number };
+
+export interface CalledToolOptions extends OutcomeExpectation {
+  /** How many calls must match name, args and outcome (default: at least one). */
+  times?: Bounds;
+}
+
+/** Which spans of a run's trace an assertion is about, and what must hold for them. */
+export interface SpanQuery {
+  /** The span name (`execute_tool issue_refund`, `chat gpt-4o`), exactly or by pattern. */
+  name?: string | RegExp;
+  kind?: 'run' | 'model' | 'tool' | 'operation';
+  /** OTLP status: `error` (code 2), `ok` (1) or `unset` (0). */
+  status?: 'ok' | 'error' | 'unset';
+  /** Attributes the span carries (each deeply equal; asymmetric matchers work). */
+  attributes?: Record<string, unknown>;
+  /** How many spans must match (default: at least one). */
+  count?: Bounds;
+  /** Each matching span's duration in ms, on the test's clock (Jest's fake timers included). */
+  durationMs?: Bounds;
 }
 
 /** An `expect.any(...)`, `expect.stringMatching(...)`, … value. */
@@ -33,13 +78,20 @@ export interface AsymmetricMatcherLike {
 
 export type ExpectedArgs = Record<string, unknown> | AsymmetricMatcherLike;
 
-export type ExpectedToolCall = string | { name: string; args?: ExpectedArgs };
+export type ExpectedToolCall = string | ({ name: string; args?: ExpectedArgs } & OutcomeExpectation);
 
 /** What the matchers read from a run: a `Run`, or anything shaped like its parts. */
 export interface RunLike {
   toolCalls: ReadonlyArray<
-    Pick<ToolCall, 'name' | 'arguments'> & Partial<Pick<ToolCall, 'id' | 'result' | 'error'>>
+    Pick<ToolCall, 'name' | 'arguments'> &
+      Partial<Pick<ToolCall, 'id' | 'result' | 'error' | 'answered' | 'operations'>>
   >;
+  /** The world operations of the run; a tool call's `operations` are `seq`s into it. */
+  operations?: ReadonlyArray<{ seq: number; packageId?: string; operationId?: string; outcome?: unknown }>;
+  /** The run's model requests (its steps). */
+  modelCalls?: ReadonlyArray<unknown>;
+  /** The run's spans (OTLP/JSON). */
+  trace?: ReadonlyArray<unknown>;
   finalMessage?: string;
   terminalState?: TerminalState;
   error?: unknown;
@@ -48,8 +100,19 @@ export interface RunLike {
 export interface TrajectoryMatchers<R> {
   /** The run's tool calls follow `expected` (see `TrajectoryMode` and `ArgsMode`). */
   toHaveCalledToolSequence(expected: readonly ExpectedToolCall[], options?: TrajectoryOptions): R;
-  /** Some call has this name and (if given) arguments containing `args` as a deep subset. */
-  toHaveCalledTool(name: string, args?: ExpectedArgs): R;
+  /**
+   * Some call has this name and (if given) arguments containing `args` as a deep subset, and
+   * the outcome asked for (an outcome, and an error code such as BUSY); `times` bounds how many do.
+   */
+  toHaveCalledTool(name: string, args?: ExpectedArgs, options?: CalledToolOptions): R;
+  /** Every tool call is one of these (a name, or `{ name, args }`). */
+  toOnlyCallTools(allowed: readonly ExpectedToolCall[]): R;
+  /** No tool call is one of these (a name, or `{ name, args }`). */
+  toNeverCallTools(forbidden: readonly ExpectedToolCall[]): R;
+  /** The run made this many steps (model calls): a number or `{ min?, max? }`. */
+  toHaveStepCount(expected: Bounds): R;
+  /** The run's trace has spans matching the query (by default at least one). */
+  toHaveSpans(query: SpanQuery): R;
   /** A string is a substring check; a RegExp or asymmetric matcher must match. */
   toHaveFinalMessage(expected: string | RegExp | AsymmetricMatcherLike): R;
   toHaveTerminalState(state: TerminalState | AsymmetricMatcherLike): R;

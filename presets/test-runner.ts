@@ -2,12 +2,14 @@
  * The preset's test runner: Jest's own (jest-circus), plus one thing. After a test file
  * ran, it asks the environment for the file's report (agent runs, model calls replayed,
  * operations, unmatched requests, traces written) and attaches it to the file's test
- * result as `understudy`. Test results are what Jest carries from its workers to the
+ * result as `understudy`, with each test's status, tags and quarantine (a quarantined test's
+ * failure is left out of the file's failure count, so it does not fail the run). Test results are what Jest carries from its workers to the
  * reporters, so the counts reach `jest-understudy/reporter` with any number of workers
  * and on every `--shard`, without files or globals shared between test files.
  */
 import { dirname } from 'node:path';
 import type { UnderstudyFileReport } from '../environment';
+import { type FileResultLike, reportTests } from '../src/reporter/results';
 
 type Framework = (...args: unknown[]) => Promise<Record<string, unknown>>;
 
@@ -43,10 +45,18 @@ function understudyRunner(
   return jestAdapter(globalConfig, config, environment, runtime, testPath, sendMessageToJest).then(
     (result) => {
       if (typeof environment.understudyReport === 'function') {
+        let report: UnderstudyFileReport | undefined;
         try {
-          result.understudy = environment.understudyReport();
+          report = environment.understudyReport();
         } catch {
           // The report is a courtesy; the test result stands without it.
+        }
+        if (report) {
+          const { tests, excused } = reportTests(result as unknown as FileResultLike, report);
+          // A quarantined failure stays a failed test for every reporter; only the count Jest's
+          // exit code reads leaves it out.
+          (result as { numFailingTests: number }).numFailingTests -= excused;
+          result.understudy = { ...report, tests, excused };
         }
       }
       return result;

@@ -11,7 +11,21 @@ export type TraceMode = 'on-failure' | 'always' | 'off';
 /** Kinds of personal data recording can replace with placeholders (`redact: { pii }`). */
 export type PiiKind = 'email' | 'card' | 'phone' | 'ssn' | 'iban' | 'ip';
 
+/** The per-test history the reporter keeps (`history` option). */
+export interface HistoryOption {
+  /** Relative to the rootDir; a `.jsonl` file (default `.understudy/history.jsonl`). */
+  path?: string;
+  /** Records kept per test file, the flake rate's window (default 20). */
+  keep?: number;
+  /** Passes in a row after which a quarantined test is reported ready to leave (default 10). */
+  readyAfter?: number;
+}
+
 export interface UnderstudyOptions {
+  /** Tests that run and are reported but whose failure does not fail the run (`describe › test`). */
+  quarantine?: string[];
+  /** The per-test history (default on, in `.understudy/history.jsonl`); `false` keeps none. */
+  history?: boolean | HistoryOption;
   /** Default world file (used once the world is loaded). */
   world?: string;
   /** Fixture files registered for every test file (globs allowed). */
@@ -94,6 +108,13 @@ export interface ResolvedOptions {
   pii: PiiKind[];
   /** When the test file started, on the wall clock of the host (fake timers cannot move it). */
   startedAt: number;
+  quarantine: string[];
+  /** Absolute path and bounds of the history file; undefined when the history is off. */
+  history?: { path: string; keep: number; readyAfter: number };
+  /** The file's tags (`@understudy-tags` docblock). */
+  tags: string[];
+  /** Only tests with one of these tags run (UNDERSTUDY_TAGS, set by `understudy record --tag`). */
+  selectTags: string[];
   /** The `dialect` option, if given. */
   dialect?: DialectSetting;
 }

@@ -31,6 +31,7 @@ export function schemaHash(schema: unknown): string {
 export const PRECOMPILED = {
   fixtures: { validateFixtures: '' },
   golden: { validateGolden: '' },
+  history: { validateHistory: '' },
   options: { validateOptions: '' },
   world: { validateWorld: '', validateSetup: '/definitions/setup' },
 } as const satisfies Record<string, Record<string, string>>;

@@ -33,7 +33,35 @@ describe('testEnvironmentOptions.understudy', () => {
       pii: [],
       startedAt: expect.any(Number),
       cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
+      quarantine: [],
+      history: { path: join(root, '.understudy/history.jsonl'), keep: 20, readyAfter: 10 },
+      tags: [],
+      selectTags: [],
     });
+  });
+
+  it('takes the quarantine, the history and tags, and names what is wrong', () => {
+    expect(resolve({ quarantine: ['a › b'] }).quarantine).toEqual(['a › b']);
+    expect(resolve({ history: false }).history).toBeUndefined();
+    expect(resolve({ history: { path: 'h/flakes.jsonl', keep: 5, readyAfter: 5 } }).history).toEqual({
+      path: join(root, 'h/flakes.jsonl'),
+      keep: 5,
+      readyAfter: 5,
+    });
+    expect(resolve({}, { 'understudy-tags': 'agent cassette-v3' }, { UNDERSTUDY_TAGS: 'a,b' })).toMatchObject(
+      {
+        tags: ['agent', 'cassette-v3'],
+        selectTags: ['a', 'b'],
+      },
+    );
+    expect(() => resolve({ history: { path: 'history.txt' } })).toThrow(
+      'testEnvironmentOptions.understudy.history.path',
+    );
+    expect(() => resolve({ history: { keep: 1 } })).toThrow('testEnvironmentOptions.understudy.history.keep');
+    expect(() => resolve({ quarantine: 'a › b' })).toThrow('testEnvironmentOptions.understudy.quarantine');
+    expect(() => resolve({ history: { keep: 3 } })).toThrow(
+      'testEnvironmentOptions.understudy.history.readyAfter must be at most history.keep (3, the records kept per test file), received 10',
+    );
   });
 
   it('takes the cassette format, an age limit and personal-data redaction, and names what is wrong', () => {

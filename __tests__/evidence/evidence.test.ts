@@ -6,11 +6,12 @@
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import UnderstudyReporter from '../../src/reporter';
 import type { OtlpTrace } from '../../src/trace/otlp';
 import { readTrace, type SpanNode } from '../../src/trace/read';
 import { type ChildRun, root, runJest } from '../support/child-jest';
+import { launchChromium } from '../support/chromium';
 
 let child: ChildRun;
 let traceFolder: (caseFile: string) => string;
@@ -293,6 +294,9 @@ describe('golden task files', () => {
     expect(t.status).toBe('failed');
     expect(t.message).toContain('expect(received).not.toHaveCalledToolSequence(expected, options)');
     expect(t.message).toContain(
+      'negative.forbiddenOrders[0] of task refund-before-lookup: expect(received).not.toHaveCalledToolSequence',
+    );
+    expect(t.message).toContain(
       'expected the run not to call the tool sequence (mode: ordered, args: subset), but it did',
     );
   });
@@ -300,46 +304,43 @@ describe('golden task files', () => {
   it('fail a task whose run calls a tool that must never run', () => {
     const t = test('support.golden.yaml no-email-without-refund');
     expect(t.status).toBe('failed');
+    expect(t.message).toContain('negative.neverCalls[0] of task no-email-without-refund: expect(received)');
     expect(t.message).toContain('Expected: not a call to "send_email"');
   });
 });
 
 describe('the HTML timeline, in Chromium', () => {
-  const EXECUTABLE = process.env.UNDERSTUDY_CHROMIUM ?? '/usr/bin/chromium';
+  let browser: import('playwright-core').Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(() => browser?.close());
+
+  /** Opens a timeline page, collecting console problems and any request that is not the file itself. */
+  async function open(caseFile: string, name: string) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`file://${join(traceFolder(caseFile), `${name}.trace.html`)}`);
+    return { page, problems, requests };
+  }
+
+  const isOpen = (locator: import('playwright-core').Locator) =>
+    locator.locator(':scope > details').evaluate((d) => (d as HTMLDetailsElement).open);
 
   it('loads with no console errors and no network, expands steps on click, filters, and makes a screenshot', async () => {
-    if (!existsSync(EXECUTABLE))
-      throw new Error(
-        `Chromium is not installed at ${EXECUTABLE} (apt-get install -y chromium; .ci/run does it)`,
-      );
-    const { chromium } = await import('playwright-core');
-    const page_ = join(
-      traceFolder('timeline.case.ts'),
-      'incident response › verifies health before rolling the canary back.trace.html',
+    const { page, problems, requests } = await open(
+      'timeline.case.ts',
+      'incident response › verifies health before rolling the canary back',
     );
-    const browser = await chromium.launch({
-      executablePath: EXECUTABLE,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-gpu',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      const problems: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      page.on('request', (r) => requests.push(r.url()));
-      await page.goto(`file://${page_}`);
-
       expect(await page.title()).toContain('incident response');
       const steps = page.locator('li.step');
       expect(await steps.count()).toBeGreaterThanOrEqual(50);
@@ -349,14 +350,14 @@ describe('the HTML timeline, in Chromium', () => {
 
       // Steps are collapsed; a click opens one.
       const firstTool = page.locator('li.step.tool').first();
-      expect(await firstTool.locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      expect(await isOpen(firstTool)).toBe(false);
       await firstTool.locator(':scope > details > summary').click();
-      expect(await firstTool.locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(await isOpen(firstTool)).toBe(true);
       expect(await firstTool.locator('.body').isVisible()).toBe(true);
       // Errors and overrides are highlighted and open from the start.
       const overridden = page.locator('li.step.operation.bad.overridden');
       expect(await overridden.count()).toBe(1);
-      expect(await overridden.locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(await isOpen(overridden)).toBe(true);
 
       // Search and filters.
       await page.fill('#q', 'verify_healthcheck');
@@ -366,7 +367,7 @@ describe('the HTML timeline, in Chromium', () => {
       await page.fill('#q', '');
       await page.check('#only-bad');
       expect(await page.locator('li.step:not(.hidden)').count()).toBe(
-        await page.locator('li.step.bad, li.step.overridden').count(),
+        await page.locator('li.step.bad, li.step.overridden, li.step.holds-bad').count(),
       );
       await page.uncheck('#only-bad');
       await page.click('#expand');
@@ -390,7 +391,77 @@ describe('the HTML timeline, in Chromium', () => {
       expect(problems).toEqual([]);
       expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
     } finally {
-      await browser.close();
+      await page.close();
+    }
+  }, 60_000);
+
+  it('opens and marks a successful tool call that holds a failed or overridden operation, naming it before any click', async () => {
+    const { page, problems } = await open(
+      'timeline.case.ts',
+      'incident response › verifies health before rolling the canary back',
+    );
+    try {
+      // The pager failed (no override) under a tool call the agent answered normally.
+      const busyTool = page.locator('li.step.tool.holds-bad', {
+        has: page.locator(':scope > details > summary .badge', { hasText: 'pages.create → error BUSY' }),
+      });
+      expect(await busyTool.count()).toBe(1);
+      expect((await busyTool.getAttribute('class'))?.split(' ')).toEqual(['step', 'tool', 'holds-bad']);
+      expect(await isOpen(busyTool)).toBe(true);
+      await expect(busyTool.locator(':scope > details > summary .badge.ok').textContent()).resolves.toBe(
+        'ok',
+      );
+      const busyOp = busyTool.locator('li.step.operation.bad');
+      expect(await busyOp.isVisible()).toBe(true);
+      expect(await isOpen(busyOp)).toBe(true);
+
+      // The frozen scale: failure and override both on the tool call's line, with the override's id.
+      const frozenTool = page.locator('li.step.tool.holds-bad.overridden');
+      expect(await frozenTool.count()).toBe(1);
+      expect(await isOpen(frozenTool)).toBe(true);
+      const badges = await frozenTool.locator(':scope > details > summary .badge').allTextContents();
+      expect(badges).toEqual(['ok', 'deployments.scale → error FROZEN', 'override freeze-canary']);
+      expect(await frozenTool.locator('li.step.operation.bad.overridden').isVisible()).toBe(true);
+
+      // Every step holding a failure or an override is open; every other tool call is closed.
+      const marked = page.locator('li.step.bad, li.step.overridden, li.step.holds-bad');
+      for (const step of await marked.all()) expect(await isOpen(step)).toBe(true);
+      const plainTools = page.locator('li.step.tool:not(.bad):not(.overridden):not(.holds-bad)');
+      expect(await plainTools.count()).toBeGreaterThan(20);
+      for (const step of await plainTools.all()) expect(await isOpen(step)).toBe(false);
+
+      // "Only errors & overrides" keeps the holding tool calls, so their operations stay in view.
+      await page.check('#only-bad');
+      expect(await busyOp.isVisible()).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('names the forbidden-order entry that failed, and marks the violating pair instead of ticking it', async () => {
+    const { page, problems } = await open(
+      'golden.case.ts',
+      'support.golden.yaml › refund-before-lookup — must not refund before looking the order up',
+    );
+    try {
+      const section = page.locator('section.expectation');
+      await expect(section.locator('h2').textContent()).resolves.toContain('Forbidden vs actual trajectory');
+      await expect(section.locator('.violation-note').textContent()).resolves.toBe(
+        'forbidden negative.forbiddenOrders[0] of task refund-before-lookup: the run made issue_refund → lookup_order in this order (received steps 0, 1).',
+      );
+      const rows = section.locator('table.traj tbody tr');
+      const cells = await rows.evaluateAll((trs) =>
+        trs.map((tr) => [tr.className, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]),
+      );
+      expect(cells).toEqual([
+        ['violation', '✗', '0', 'issue_refund', '0', expect.stringMatching(/^issue_refund /)],
+        ['violation', '✗', '1', 'lookup_order', '1', expect.stringMatching(/^lookup_order /)],
+      ]);
+      expect(await section.locator('td.gut', { hasText: '✓' }).count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
     }
   }, 60_000);
 });

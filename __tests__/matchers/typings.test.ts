@@ -26,7 +26,19 @@ function typeChecks(): void {
     e(run).not.toHaveCalledTool('a', importedExpect.objectContaining({ x: 1 }));
     e(run).toHaveFinalMessage(/done/);
     e(run).toHaveTerminalState('timed_out');
+    e(run).toHaveCalledTool('a', { x: 1 }, { outcome: 'error', code: 'BUSY', times: { max: 2 } });
+    e(run).toHaveCalledToolSequence([{ name: 'a', outcome: 'ok' }], {
+      argsBy: { a: 'ignore', b: ['id'], c: (x, y) => x.id === y.id },
+    });
+    e(run).toOnlyCallTools(['a', { name: 'b', args: { x: 1 } }]);
+    e(run).not.toNeverCallTools(['c']);
+    e(run).toHaveStepCount({ min: 1, max: 4 });
+    e(run).toHaveSpans({ kind: 'tool', status: 'error', count: 0, durationMs: { max: 100 } });
   }
+  // @ts-expect-error unknown outcome
+  importedExpect(run).toHaveCalledTool('a', undefined, { outcome: 'failed' });
+  // @ts-expect-error unknown span kind
+  expect(run).toHaveSpans({ kind: 'llm' });
   // @ts-expect-error unknown mode
   importedExpect(run).toHaveCalledToolSequence(['a'], { mode: 'sorted' });
   // @ts-expect-error unknown args mode

@@ -21,10 +21,10 @@ describe('bad options', () => {
 
   it('rejects unknown option keys and options that are not an object', () => {
     expect(() => expect(run).toHaveCalledToolSequence(['a'], { mod: 'ordered' } as never)).toThrow(
-      /options has unknown key "mod"; allowed keys: "mode", "args"/,
+      /options has unknown key "mod"; allowed keys: "mode", "args", "argsBy"/,
     );
     expect(() => expect(run).toHaveCalledToolSequence(['a'], 'ordered' as never)).toThrow(
-      /options must be an object like \{ mode, args \}/,
+      /options must be an object like \{ mode, args, argsBy \}/,
     );
   });
 
@@ -102,6 +102,10 @@ describe('registerMatchers', () => {
       'toHavePassedDrill',
       'toMatchPromptSnapshot',
       'toHavePromptTokensBelow',
+      'toOnlyCallTools',
+      'toNeverCallTools',
+      'toHaveStepCount',
+      'toHaveSpans',
     ]);
   });
 });

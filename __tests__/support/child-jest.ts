@@ -66,8 +66,17 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
     testEnvironment: '<rootDir>/environment/index.ts',
     testRunner: '<rootDir>/presets/test-runner.ts',
     setupFilesAfterEnv: ['<rootDir>/presets/setup.ts'],
-    testEnvironmentOptions: { understudy: { traceDir: join(dir, 'traces'), ...options.understudy } },
-    reporters: options.reporter ? ['default', '<rootDir>/src/reporter/index.ts'] : ['default'],
+    // Each run keeps its own history, so one run's flaky tests never show in another's summary.
+    testEnvironmentOptions: {
+      understudy: {
+        traceDir: join(dir, 'traces'),
+        history: { path: join(dir, 'history.jsonl') },
+        ...options.understudy,
+      },
+    },
+    reporters: options.reporter
+      ? ['default', '<rootDir>/__tests__/support/source-reporter.cjs']
+      : ['default'],
     fakeTimers: { doNotFake: ['queueMicrotask'] },
     // A child's first test compiles and loads everything cold; on a loaded CI machine that alone can
     // pass Jest's 5 s default. No case tests the timeout itself.

@@ -13,6 +13,7 @@ import { goldenSchema } from '../../src/golden/golden.schema';
 import { HOST_SERVICES, hostServices } from '../../src/host-services';
 import { AJV_OPTIONS, PRECOMPILED, schemaHash } from '../../src/precompile';
 import { precompiledValidators } from '../../src/precompile-code';
+import { historySchema } from '../../src/reporter/history.schema';
 import { schemaValidator } from '../../src/validators';
 import { worldSchema } from '../../src/world/world.schema';
 
@@ -20,6 +21,7 @@ const root = join(__dirname, '..', '..');
 const SCHEMAS = [
   ['fixtures', fixturesSchema, 'src/fixtures/fixtures.schema.ts'],
   ['golden', goldenSchema, 'src/golden/golden.schema.ts'],
+  ['history', historySchema, 'src/reporter/history.schema.ts'],
   ['world', worldSchema, 'src/world/world.schema.ts'],
   ['options', optionsSchema, 'environment/options.schema.ts'],
 ] as const;
@@ -38,9 +40,14 @@ describe.each(SCHEMAS)('schemas/%s.*', (name, schema, module) => {
     );
   });
 
-  it("under the environment, the loaders get the worker's precompiled functions from the host", () => {
+  it("under the environment, the loaders get the worker's precompiled functions from the host (the history file is the reporter's: read on the host, not served)", () => {
     const services = hostServices();
     expect(services).toBeDefined();
+    if (name === 'history') {
+      for (const exportName of Object.keys(PRECOMPILED[name]))
+        expect(services?.validator(name, exportName)).toBeUndefined();
+      return;
+    }
     const mod = require(join(root, 'schemas', `${name}.validate.cjs`)) as Record<string, unknown>;
     for (const exportName of Object.keys(PRECOMPILED[name])) {
       const served = schemaValidator(name, schema, exportName as never);

@@ -11,6 +11,7 @@ import { badArgument } from '../errors';
 import { loadFixtureFiles } from '../fixtures/load';
 import { executeRun, type RunContext } from '../run/run';
 import type { Run } from '../run/types';
+import { namedExpectation } from '../sandbox/expectations';
 import { getRuntime } from '../sandbox/runtime';
 import { loadGoldenFile } from './load';
 import type { GoldenFile, GoldenStep, GoldenTask } from './types';
@@ -45,12 +46,17 @@ function stepArg(step: GoldenStep): { name: string; args?: Record<string, unknow
 
 /** Runs one task's checks on its run (exported for tests and custom harnesses). */
 export function checkGoldenTask(expect: JestGlobals['expect'], run: Run, task: GoldenTask): void {
-  for (const step of task.negative.neverCalls) {
-    if (typeof step === 'string') expect(run).not.toHaveCalledTool(step);
-    else expect(run).not.toHaveCalledTool(step.name, step.args);
-  }
-  for (const order of task.negative.forbiddenOrders)
-    expect(run).not.toHaveCalledToolSequence(order.map(stepArg), { mode: 'ordered' });
+  // A failure names the entry of the golden file it comes from.
+  const entry = (path: string) => `${path} of task ${task.id}`;
+  for (const [i, step] of task.negative.neverCalls.entries())
+    namedExpectation(entry(`negative.neverCalls[${i}]`), () => {
+      if (typeof step === 'string') expect(run).not.toHaveCalledTool(step);
+      else expect(run).not.toHaveCalledTool(step.name, step.args);
+    });
+  for (const [i, order] of task.negative.forbiddenOrders.entries())
+    namedExpectation(entry(`negative.forbiddenOrders[${i}]`), () => {
+      expect(run).not.toHaveCalledToolSequence(order.map(stepArg), { mode: 'ordered' });
+    });
   const e = task.expect;
   if (e.trajectory)
     expect(run).toHaveCalledToolSequence(e.trajectory.steps.map(stepArg), {

@@ -7,7 +7,11 @@
  * attached by the preset's test runner), so they add up across workers; with `--shard`
  * each shard reports its own files.
  */
-import { relative } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { relative, sep } from 'node:path';
+import { flaky, type HistoryRecord, type HistoryTest, testHistories, updateHistory } from './history';
+import { HISTORY_FORMAT } from './history.schema';
+import type { ReportedTest } from './results';
 
 /** A cassette a test file wrote, and what changed in it. */
 export interface CassetteReport {
@@ -29,6 +33,22 @@ export interface FileReport {
   traces: string[];
   recorded?: Record<string, number>;
   cassettes?: CassetteReport[];
+  /** Each test's status, tags and quarantine (see ./results.ts). */
+  tests?: ReportedTest[];
+  history?: { path: string; keep: number; readyAfter: number };
+  rootDir?: string;
+  retryTimes?: number;
+}
+
+/** A test the summary names, with the file it is in. */
+export interface NamedTest extends ReportedTest {
+  file: string;
+}
+
+export interface TagCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
 }
 
 export interface SuiteSummary {
@@ -43,6 +63,26 @@ export interface SuiteSummary {
   unmatched: number;
   staleCassettes: string[];
   traces: string[];
+  /** Results per tag, the tags in order of name. */
+  byTag: Record<string, TagCounts>;
+  quarantined: NamedTest[];
+  /** Tests jest-understudy skipped, with the reason. */
+  skipped: NamedTest[];
+  /** Files that set `jest.retryTimes`, and tests that passed only on a retry. */
+  retryFiles: string[];
+  passedOnRetry: NamedTest[];
+  /** This run's history records, per history file. */
+  history: Map<string, { keep: number; readyAfter: number; records: HistoryRecord[] }>;
+}
+
+/** What the history says after this run's records went in. */
+export interface HistoryReport {
+  path: string;
+  flaky: Array<{ file: string; name: string; runs: number; failed: number }>;
+  /** Quarantined tests that passed `readyAfter` runs in a row. */
+  ready: Array<{ file: string; name: string; streak: number }>;
+  /** Why the file was not updated (locked, lines not ours). */
+  problem?: string;
 }
 
 export interface ReporterOptions {
@@ -56,6 +96,8 @@ interface ResultLike {
   testFilePath?: string;
   understudy?: Partial<FileReport>;
 }
+
+const posix = (path: string) => path.split(sep).join('/');
 
 /** Adds up the file reports found in Jest's aggregated results. */
 export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
@@ -71,8 +113,16 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     unmatched: 0,
     staleCassettes: [],
     traces: [],
+    byTag: {},
+    quarantined: [],
+    skipped: [],
+    retryFiles: [],
+    passedOnRetry: [],
+    history: new Map(),
   };
   const stale = new Set<string>();
+  const run = randomUUID();
+  const at = new Date().toISOString();
   for (const result of testResults) {
     const r = result.understudy;
     if (!r || typeof r !== 'object') continue;
@@ -91,9 +141,68 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     sum.unmatched += num(r.unmatched);
     for (const file of r.staleCassettes ?? []) stale.add(file);
     sum.traces.push(...(r.traces ?? []));
+    const path = result.testFilePath ?? '';
+    const file = r.rootDir && path ? posix(relative(r.rootDir, path)) : posix(path);
+    const tests = Array.isArray(r.tests) ? r.tests : [];
+    for (const t of tests) {
+      const named = { ...t, file };
+      for (const tag of t.tags ?? []) {
+        sum.byTag[tag] ??= { passed: 0, failed: 0, skipped: 0 };
+        const counts = sum.byTag[tag];
+        if (t.status === 'failed') counts.failed++;
+        else if (t.status === 'skipped') counts.skipped++;
+        else counts.passed++;
+      }
+      if (t.quarantined) sum.quarantined.push(named);
+      if (t.status === 'skipped' && t.reason) sum.skipped.push(named);
+      if (t.status === 'flaky') sum.passedOnRetry.push(named);
+    }
+    if (num(r.retryTimes) > 0) sum.retryFiles.push(file);
+    const ran = tests.filter((t) => t.status !== 'skipped');
+    if (r.history && typeof r.history.path === 'string' && ran.length > 0) {
+      const entry = sum.history.get(r.history.path) ?? { ...r.history, records: [] };
+      entry.records.push({
+        format: HISTORY_FORMAT,
+        run,
+        at,
+        file,
+        tests: ran.map(
+          (t): HistoryTest => ({
+            name: t.name,
+            status: t.status as HistoryTest['status'],
+            ...(t.quarantined && { quarantined: true }),
+          }),
+        ),
+      });
+      sum.history.set(r.history.path, entry);
+    }
   }
   sum.staleCassettes = [...stale].sort();
+  sum.byTag = Object.fromEntries(Object.entries(sum.byTag).sort(([a], [b]) => a.localeCompare(b)));
   return sum;
+}
+
+/** Adds the run's records to each history file and reads back flaky and ready-to-leave tests. */
+export function recordHistory(s: SuiteSummary): HistoryReport[] {
+  const reports: HistoryReport[] = [];
+  for (const [path, { keep, readyAfter, records }] of s.history) {
+    const update = updateHistory(path, records, keep);
+    const histories = testHistories(update.records, keep);
+    const byKey = new Map(histories.map((h) => [`${h.file}\u0000${h.name}`, h]));
+    const ready: HistoryReport['ready'] = [];
+    for (const t of s.quarantined) {
+      const h = byKey.get(`${t.file}\u0000${t.name}`);
+      if (h && t.status === 'passed' && h.passStreak >= readyAfter)
+        ready.push({ file: t.file, name: t.name, streak: h.passStreak });
+    }
+    reports.push({
+      path,
+      flaky: flaky(histories).map(({ file, name, runs, failed }) => ({ file, name, runs, failed })),
+      ready,
+      ...(!update.ok && { problem: update.reason }),
+    });
+  }
+  return reports;
 }
 
 const num = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
@@ -108,7 +217,12 @@ export function isEmpty(s: SuiteSummary): boolean {
     s.operations === 0 &&
     s.unmatched === 0 &&
     s.staleCassettes.length === 0 &&
-    s.traces.length === 0
+    s.traces.length === 0 &&
+    Object.keys(s.byTag).length === 0 &&
+    s.quarantined.length === 0 &&
+    s.skipped.length === 0 &&
+    s.retryFiles.length === 0 &&
+    s.passedOnRetry.length === 0
   );
 }
 
@@ -117,9 +231,11 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** The summary as the reporter prints it (no trailing newline); '' when there is nothing to say. */
 export function formatSummary(
   s: SuiteSummary,
-  options: { color?: boolean; listTraces?: number; cwd?: string } = {},
+  options: { color?: boolean; listTraces?: number; cwd?: string; history?: HistoryReport[] } = {},
 ): string {
-  if (isEmpty(s)) return '';
+  const history = options.history ?? [];
+  const historySays = history.some((h) => h.flaky.length > 0 || h.ready.length > 0 || h.problem);
+  if (isEmpty(s) && !historySays) return '';
   const color = options.color ?? false;
   const paint = (code: number, text: string) => (color ? `\u001b[${code}m${text}\u001b[39m` : text);
   const bold = (text: string) => (color ? `\u001b[1m${text}\u001b[22m` : text);
@@ -168,6 +284,7 @@ export function formatSummary(
     `  ${s.staleCassettes.length > 0 ? paint(33, plural(s.staleCassettes.length, 'stale cassette')) : plural(0, 'stale cassette')}`,
     `  ${plural(s.traces.length, 'trace')} written`,
   ];
+  lines.push(...testLines(s, history, { paint, dim }));
   const limit = options.listTraces ?? 5;
   for (const file of s.staleCassettes.slice(0, limit)) lines.push(dim(`    stale: ${show(file)}`));
   if (limit > 0 && s.traces.length > 0) {
@@ -175,6 +292,67 @@ export function formatSummary(
     if (s.traces.length > limit) lines.push(dim(`    … and ${s.traces.length - limit} more`));
   }
   return lines.join('\n');
+}
+
+const percent = (failed: number, runs: number) => `${Math.round((failed / runs) * 100)}%`;
+
+/** Tags, skips, the quarantine, flaky tests and retries, as the summary prints them. */
+function testLines(
+  s: SuiteSummary,
+  history: readonly HistoryReport[],
+  { paint, dim }: { paint: (code: number, text: string) => string; dim: (text: string) => string },
+): string[] {
+  const lines: string[] = [];
+  const tags = Object.entries(s.byTag);
+  if (tags.length > 0) {
+    lines.push('  by tag');
+    const width = Math.max(...tags.map(([tag]) => tag.length)) + 1;
+    for (const [tag, c] of tags) {
+      const parts = [`${c.passed} passed`];
+      if (c.failed > 0) parts.push(paint(31, `${c.failed} failed`));
+      if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+      lines.push(`    ${`@${tag}`.padEnd(width)}  ${parts.join(', ')}`);
+    }
+  }
+  if (s.skipped.length > 0) {
+    lines.push(`  ${plural(s.skipped.length, 'test')} skipped`);
+    for (const t of s.skipped) lines.push(dim(`    ${t.name} (${t.file}): ${t.reason}`));
+  }
+  const ready = new Set(history.flatMap((h) => h.ready.map((r) => `${r.file}\u0000${r.name}`)));
+  if (s.quarantined.length > 0) {
+    const failed = s.quarantined.filter((t) => t.status === 'failed').length;
+    lines.push(
+      `  ${plural(s.quarantined.length, 'quarantined test')}: ${failed > 0 ? paint(33, `${failed} failed`) : '0 failed'} (not failing the run)`,
+    );
+    for (const t of s.quarantined) {
+      const mark = t.status === 'failed' ? paint(31, '✕') : t.status === 'skipped' ? '○' : '✓';
+      const streak = history.flatMap((h) => h.ready).find((r) => r.file === t.file && r.name === t.name);
+      lines.push(
+        `    ${mark} ${t.name} (${t.file}) ${t.status}${ready.has(`${t.file}\u0000${t.name}`) && streak ? `: passed ${streak.streak} runs in a row, ready to leave the quarantine` : ''}`,
+      );
+    }
+  }
+  for (const h of history) {
+    if (h.flaky.length > 0) {
+      lines.push(`  ${plural(h.flaky.length, 'flaky test')} in recent runs`);
+      for (const f of h.flaky.slice(0, 10))
+        lines.push(
+          `    ${f.name} (${f.file}): failed ${f.failed} of ${f.runs} runs (${percent(f.failed, f.runs)})`,
+        );
+      if (h.flaky.length > 10) lines.push(dim(`    … and ${h.flaky.length - 10} more`));
+    }
+    if (h.problem) lines.push(paint(33, `  history not updated: ${h.problem}`));
+  }
+  if (s.retryFiles.length > 0 || s.passedOnRetry.length > 0) {
+    lines.push(
+      paint(
+        33,
+        `  retries mask the flake rate: jest.retryTimes in ${plural(s.retryFiles.length, 'file')}, ${plural(s.passedOnRetry.length, 'test')} passed only on a retry`,
+      ),
+    );
+    for (const t of s.passedOnRetry) lines.push(dim(`    ${t.name} (${t.file})`));
+  }
+  return lines;
 }
 
 /** The Jest reporter: `reporters: ['default', 'jest-understudy/reporter']` (the preset adds it). */
@@ -187,8 +365,18 @@ export default class UnderstudyReporter {
 
   onRunComplete(_contexts: unknown, results: { testResults: readonly ResultLike[] }): void {
     const color = this.options.color ?? (Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
-    const text = formatSummary(summarize(results.testResults ?? []), {
+    const summary = summarize(results.testResults ?? []);
+    let history: HistoryReport[] = [];
+    try {
+      history = recordHistory(summary);
+    } catch (error) {
+      process.stderr.write(
+        `\njest-understudy: the test history was not updated: ${(error as Error)?.message}\n`,
+      );
+    }
+    const text = formatSummary(summary, {
       color,
+      history,
       ...(this.options.listTraces !== undefined && { listTraces: this.options.listTraces }),
     });
     if (text) process.stderr.write(`\n${text}\n`);

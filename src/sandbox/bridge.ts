@@ -66,4 +66,6 @@ export interface Bridge {
    * load, and which it would refuse to load at all once the file's tests are over.
    */
   hostRequire?: (id: 'eventsource-parser') => unknown;
+  /** Test functions `live()` registered as skipped, with the reason the reporter prints. */
+  liveSkips?: Map<unknown, string>;
 }

@@ -107,6 +107,8 @@ export interface ExpectationEvidence {
   runIndex?: number;
   /** Rows the trace left out (a long sequence keeps its start, its divergence and its end). */
   omittedRows?: number;
+  /** What the expectation stands for, when the code that made it named it (`negative.forbiddenOrders[0] of task …`). */
+  source?: string;
 }
 
 export interface TestEvidence {

@@ -277,9 +277,35 @@ function operationHtml(node: SpanNode, runStart: number, runDuration: number, an
   });
 }
 
-function toolOutcome(outcome: string, hasOverride: boolean): Html {
+function toolOutcome(outcome: string, held: Held): Html {
   const kind = outcome === 'error' ? 'bad' : outcome === 'unanswered' ? 'warn' : 'ok';
-  return html`${badge(outcome || 'ok', kind)}${when(hasOverride, () => badge('override', 'override'))}`;
+  return html`${badge(outcome || 'ok', kind)}${held.failed.map((f) => badge(f, 'bad'))}${held.overrides.map((o) => badge(o, 'override'))}`;
+}
+
+/** What a tool call's operations hold that its own outcome does not show: failures and overrides. */
+interface Held {
+  /** `events.create → error BUSY`, one per failed operation. */
+  failed: string[];
+  /** `override busy-once`, one per overridden operation. */
+  overrides: string[];
+}
+
+function heldBy(node: SpanNode): Held {
+  const ops = node.children.filter((c) => c.type === 'operation');
+  const idOf = (op: SpanNode) =>
+    String(op.attributes['understudy.operation.operation_id'] ?? op.name.replace(/^world\.operation /, ''));
+  const codeOf = (op: SpanNode) => {
+    const outcome = parsed(op.attributes['understudy.operation.outcome']) as
+      | { error?: { code?: unknown } }
+      | undefined;
+    return typeof outcome?.error?.code === 'string' ? ` ${outcome.error.code}` : '';
+  };
+  return {
+    failed: ops.filter((op) => op.status.code === 2).map((op) => `${idOf(op)} → error${codeOf(op)}`),
+    overrides: ops
+      .filter((op) => op.attributes['understudy.override'] !== undefined)
+      .map((op) => `override ${op.attributes['understudy.override.id'] ?? ''}`.trim()),
+  };
 }
 
 function toolStep(
@@ -294,7 +320,7 @@ function toolStep(
   const bad = outcome === 'error';
   const args = a('gen_ai.tool.call.arguments');
   const result = a('gen_ai.tool.call.result');
-  const hasOverride = node.children.some((c) => c.attributes['understudy.override'] !== undefined);
+  const held = heldBy(node);
   const body = [
     kv([
       ['call id', a('gen_ai.tool.call.id')],
@@ -310,16 +336,24 @@ function toolStep(
     kind: 'tool',
     anchor,
     bad,
-    override: hasOverride,
+    override: held.overrides.length > 0,
+    holdsFailure: held.failed.length > 0,
     label: 'tool',
     title: html`<b>${a('gen_ai.tool.name') ?? node.name}</b>`,
     summary: html`${compact(args, 60)}${when(result !== undefined, () => html` <span class="arrow">→</span> ${compact(result, 60)}`)}`,
-    outcome: toolOutcome(outcome, hasOverride),
+    outcome: toolOutcome(outcome, held),
     node,
     runStart,
     runDuration,
     body: join(body),
-    searchable: [a('gen_ai.tool.name'), compact(args, 500), compact(result, 500), outcome].join(' '),
+    searchable: [
+      a('gen_ai.tool.name'),
+      compact(args, 500),
+      compact(result, 500),
+      outcome,
+      ...held.failed,
+      ...held.overrides,
+    ].join(' '),
   });
 }
 
@@ -328,6 +362,8 @@ interface StepParts {
   anchor: string;
   bad: boolean;
   override: boolean;
+  /** A step that went fine itself but holds one that failed (a tool call over a failed operation). */
+  holdsFailure?: boolean;
   label: string;
   title: Html;
   summary: Html;
@@ -343,12 +379,20 @@ function step(p: StepParts): Html {
   const span = Math.max(p.runDuration, 0.001);
   const left = Math.min(100, Math.max(0, ((p.node.start - p.runStart) / span) * 100));
   const width = Math.max(0.6, Math.min(100 - left, (p.node.duration / span) * 100));
-  const classes = ['step', p.kind, p.bad ? 'bad' : '', p.override ? 'overridden' : '']
+  const classes = [
+    'step',
+    p.kind,
+    p.bad ? 'bad' : '',
+    p.override ? 'overridden' : '',
+    p.holdsFailure ? 'holds-bad' : '',
+  ]
     .filter(Boolean)
     .join(' ');
+  // What went wrong, or was made to, is open from the start (also without the script).
+  const open = p.bad || p.override || p.holdsFailure;
   const timing = `${ms(p.node.start - p.runStart)} + ${ms(p.node.duration)}`;
   const bar = `left:${left.toFixed(2)}%;width:${width.toFixed(2)}%`;
-  return html`<li class="${classes}" id="${p.anchor}" data-kind="${p.kind}" data-search="${p.searchable.toLowerCase()}"><details><summary><span class="label">${p.label}</span><span class="title">${p.title}</span><span class="summary">${p.summary}</span><span class="outcome">${p.outcome}</span><span class="bar" title="${timing}"><i style="${bar}"></i></span><span class="dur">${ms(p.node.duration)}</span></summary><div class="body">${p.body}</div></details></li>`;
+  return html`<li class="${classes}" id="${p.anchor}" data-kind="${p.kind}" data-search="${p.searchable.toLowerCase()}"><details${raw(open ? ' open' : '')}><summary><span class="label">${p.label}</span><span class="title">${p.title}</span><span class="summary">${p.summary}</span><span class="outcome">${p.outcome}</span><span class="bar" title="${timing}"><i style="${bar}"></i></span><span class="dur">${ms(p.node.duration)}</span></summary><div class="body">${p.body}</div></details></li>`;
 }
 
 /** A run's steps in time order; each model call opens a turn, the tool calls it asked for follow it. */
@@ -417,13 +461,20 @@ function stepText(s: { name: string; args?: unknown } | undefined): string {
 
 function expectationSection(e: Expectation): Html {
   const names = new Set(e.expected.map((x) => x.name));
+  // A `.not` expectation fails because its steps did occur: the rows pairing a step with a
+  // call are the violation, not a match to tick off.
+  const violating = (row: Expectation['rows'][number]) =>
+    e.negated && row.ok && row.expected !== undefined && row.received !== undefined;
   const rowHtml = (row: Expectation['rows'][number], i: number) => {
     const exp = row.expected === undefined ? undefined : e.expected[row.expected];
     const act = row.received === undefined ? undefined : e.actual[row.received];
+    const violation = violating(row);
     const marked = i === e.divergence || (!row.ok && e.divergence === undefined);
-    const gutter = marked ? '▶' : row.ok ? '✓' : '✗';
-    return html`<tr class="${row.ok ? 'ok' : 'miss'}${marked ? ' diverge' : ''}"><td class="gut">${gutter}</td><td>${row.expected ?? ''}</td><td>${stepText(exp)}</td><td>${row.received ?? ''}</td><td>${stepText(act)}</td></tr>`;
+    const gutter = violation ? '✗' : marked ? '▶' : row.ok ? '✓' : '✗';
+    const cls = violation ? 'violation' : `${row.ok ? 'ok' : 'miss'}${marked ? ' diverge' : ''}`;
+    return html`<tr class="${cls}"><td class="gut">${gutter}</td><td>${row.expected ?? ''}</td><td>${stepText(exp)}</td><td>${row.received ?? ''}</td><td>${stepText(act)}</td></tr>`;
   };
+  const violations = e.rows.filter(violating);
   // Calls the expectation does not mention, in a row, fold into one line: a long run stays readable.
   const quiet = (row: Expectation['rows'][number], i: number) =>
     row.ok &&
@@ -448,9 +499,15 @@ function expectationSection(e: Expectation): Html {
     }
   }
   const about = html`${e.matcher}${when(e.negated, () => ' (.not)')}${when(e.mode, () => ` · mode ${e.mode}`)}${when(e.args, () => ` · args ${e.args}`)}${when(e.runIndex !== undefined, () => html` · <a href="#run-${e.runIndex}">run ${e.runIndex}</a>`)}`;
+  const forbidden = when(
+    violations.length > 0,
+    () =>
+      html`<p class="violation-note">${badge('forbidden', 'bad')} ${when(e.source, () => html`<b>${e.source}</b>: `)}the run made ${violations.map((r) => e.actual[r.received!]?.name ?? '').join(' → ')} in this order (received ${violations.length === 1 ? 'step' : 'steps'} ${violations.map((r) => r.received).join(', ')}).</p>`,
+  );
   return html`<section class="expectation" id="expectation">
-<h2>Expected vs actual trajectory <span class="dim">${about}</span></h2>
-<table class="traj"><thead><tr><th></th><th>#</th><th>Expected</th><th>#</th><th>Actual</th></tr></thead><tbody>${rows}</tbody></table>
+<h2>${e.negated ? 'Forbidden vs actual trajectory' : 'Expected vs actual trajectory'} <span class="dim">${about}</span></h2>
+${when(e.source && violations.length === 0, () => html`<p><b>${e.source}</b></p>`)}${forbidden}
+<table class="traj"><thead><tr><th></th><th>#</th><th>${e.negated ? 'Forbidden' : 'Expected'}</th><th>#</th><th>Actual</th></tr></thead><tbody>${rows}</tbody></table>
 ${block('Matcher message', pre(plain(e.message)))}
 </section>`;
 }

@@ -16,7 +16,10 @@
       const ok =
         on[s.getAttribute('data-kind')] !== false &&
         (!text || s.getAttribute('data-search').includes(text)) &&
-        (!onlyBad.checked || s.classList.contains('bad') || s.classList.contains('overridden'));
+        (!onlyBad.checked ||
+          s.classList.contains('bad') ||
+          s.classList.contains('overridden') ||
+          s.classList.contains('holds-bad'));
       s.classList.toggle('hidden', !ok);
       if (ok) n++;
     }
@@ -53,10 +56,5 @@
       q.blur();
     }
   });
-  // Errors and overrides are open from the start.
-  for (const s of steps) {
-    const d = s.classList.contains('bad') ? s.querySelector('details') : null;
-    if (d) d.open = true;
-  }
   apply();
 }

@@ -113,11 +113,12 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
           actual: Array<{ name: string; args?: unknown }>;
           rows: Array<{ expected?: number; received?: number; ok: boolean }>;
           divergence?: number;
+          source?: string;
         }
       | undefined;
     if (expectation && typeof expectation === 'object') {
       lines.push(
-        `  ${yellow(`expected vs actual (${expectation.matcher}${expectation.negated ? ' .not' : ''}${expectation.mode ? `, mode ${expectation.mode}` : ''}):`)}`,
+        `  ${yellow(`${expectation.negated ? 'forbidden' : 'expected'} vs actual (${expectation.matcher}${expectation.negated ? ' .not' : ''}${expectation.mode ? `, mode ${expectation.mode}` : ''})${expectation.source ? `, ${expectation.source}` : ''}:`)}`,
       );
       const cell = (s: { name: string; args?: unknown } | undefined, i: number | undefined) =>
         s ? `${i} ${s.name}${s.args !== undefined ? ` ${short(s.args, 40)}` : ''}` : '';
@@ -126,7 +127,15 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
       );
       const width = Math.max(8, ...left.map((l) => l.length));
       expectation.rows.forEach((r, i) => {
-        const mark = i === expectation.divergence ? red('>') : r.ok ? ' ' : yellow('✗');
+        // Under .not, a step paired with a call is what broke the expectation.
+        const violation = expectation.negated && r.ok && r.expected !== undefined && r.received !== undefined;
+        const mark = violation
+          ? red('✗')
+          : i === expectation.divergence
+            ? red('>')
+            : r.ok
+              ? ' '
+              : yellow('✗');
         const right = cell(r.received === undefined ? undefined : expectation.actual[r.received], r.received);
         lines.push(`    ${mark} ${left[i].padEnd(width)}   ${right}`);
       });

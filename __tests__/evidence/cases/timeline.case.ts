@@ -88,6 +88,8 @@ describe('incident response', () => {
       if (!['rollback', 'scale', 'notify_oncall'].includes(call.name)) continue;
       seq++;
       const frozen = call.name === 'scale' && seq > 3;
+      // The last page fails without any override: the pager was busy, the tool call still succeeded.
+      const busy = seq === 6;
       (run.operations as unknown[]).push({
         seq,
         packageId: call.name === 'notify_oncall' ? 'pager' : 'k8s',
@@ -95,7 +97,9 @@ describe('incident response', () => {
         input: call.arguments,
         outcome: frozen
           ? { kind: 'error', error: { code: 'FROZEN', message: 'deploys to canary are frozen', status: 423 } }
-          : { kind: 'ok', value: { revision: 41 + seq } },
+          : busy
+            ? { kind: 'error', error: { code: 'BUSY', message: 'pager busy', status: 503 } }
+            : { kind: 'ok', value: { revision: 41 + seq } },
         ...(frozen && {
           override: { id: 'freeze-canary', scope: 'scenario', outcome: 'error', matchCount: 1 },
         }),

@@ -22,17 +22,29 @@ function jestBin(): string | undefined {
   return undefined;
 }
 
-function runJest(mode: UnderstudyMode, command: string, jestArgs: string[]): Promise<void> {
+function runJest(
+  mode: UnderstudyMode,
+  command: string,
+  jestArgs: string[],
+  tags: readonly string[] = [],
+): Promise<void> {
   const refusal = ciRefusal(mode, `understudy ${command}`, process.env);
   if (refusal) return fail(command, refusal.replace(/^jest-understudy: /, ''));
   if (mode !== 'record-missing' && realKeys(process.env).length === 0)
     return fail(command, noKeyMessage(mode, `understudy ${command}`).replace(/^jest-understudy: /, ''));
   const bin = jestBin();
   if (!bin) return fail(command, 'cannot find Jest: install it in this project (npm i -D jest)');
-  process.stderr.write(`understudy ${command}: running jest in ${mode} mode (UNDERSTUDY_MODE=${mode})\n`);
+  const selection = tags.length > 0 ? `, only tests tagged ${tags.map((t) => `@${t}`).join(' or ')}` : '';
+  process.stderr.write(
+    `understudy ${command}: running jest in ${mode} mode (UNDERSTUDY_MODE=${mode})${selection}\n`,
+  );
   const child = spawn(process.execPath, [bin, ...jestArgs], {
     stdio: 'inherit',
-    env: { ...process.env, UNDERSTUDY_MODE: mode },
+    env: {
+      ...process.env,
+      UNDERSTUDY_MODE: mode,
+      ...(tags.length > 0 ? { UNDERSTUDY_TAGS: tags.join(',') } : {}),
+    },
   });
   return new Promise((resolve) => {
     child.on('error', (error) => {
@@ -93,31 +105,47 @@ export function registerRecord(program: Command): void {
       're-record only the tests whose cassette fixtures the last replay found stale (from .understudy/usage)',
     )
     .option('--root <dir>', 'the Jest rootDir, where .understudy/usage lives (with --stale)', '.')
+    .option(
+      '--tag <tag...>',
+      're-record only the tests with one of these tags (@understudy-tags in the file docblock, @tag in a test or describe title); the others are skipped and keep their fixtures',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  understudy record -- test/refunds.test.ts\n  understudy record -- test/refunds.test.ts -t "refunds twice"\n' +
-        '  understudy record --missing -- -t "refund"\n  understudy record --stale\n\n' +
+        '  understudy record --missing -- -t "refund"\n  understudy record --stale\n  understudy record --tag cassette-v3\n\n' +
         "Record mode re-records the tests that ran and keeps the other tests' fixtures in each cassette.\n" +
         'Refused when CI is set. Needs the provider key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY).\n' +
         'Exit codes: 0 recorded, 1 Jest failed (nothing is written for a failing test file), 2 bad usage.',
     )
-    .action((jestArgs: string[], options: { missing?: boolean; stale?: boolean; root: string }) => {
-      if (!options.stale) return runJest(options.missing ? 'record-missing' : 'record', 'record', jestArgs);
-      if (options.missing)
-        return fail('record', '--stale re-records whole tests; it does not go with --missing');
-      const root = resolve(process.cwd(), options.root);
-      const stale = staleArguments(root);
-      if (!stale) {
-        process.stdout.write(
-          `understudy record --stale: no stale cassette fixture in the last run (${relative(process.cwd(), join(root, '.understudy', 'usage')) || '.'}); nothing to record\n`,
+    .action(
+      (jestArgs: string[], options: { missing?: boolean; stale?: boolean; root: string; tag?: string[] }) => {
+        const tags = (options.tag ?? []).flatMap((t) => t.split(',')).map((t) => t.replace(/^@/, '').trim());
+        const bad = tags.find((t) => !/^[\w.:-]+$/.test(t));
+        if (bad !== undefined)
+          return fail(
+            'record',
+            `--tag ${JSON.stringify(bad)} is not a tag: letters, digits, _ . : - (e.g. --tag cassette-v3)`,
+          );
+        if (tags.length > 0 && options.stale)
+          return fail('record', '--tag and --stale each choose the tests to re-record; give one of them');
+        if (!options.stale)
+          return runJest(options.missing ? 'record-missing' : 'record', 'record', jestArgs, tags);
+        if (options.missing)
+          return fail('record', '--stale re-records whole tests; it does not go with --missing');
+        const root = resolve(process.cwd(), options.root);
+        const stale = staleArguments(root);
+        if (!stale) {
+          process.stdout.write(
+            `understudy record --stale: no stale cassette fixture in the last run (${relative(process.cwd(), join(root, '.understudy', 'usage')) || '.'}); nothing to record\n`,
+          );
+          return Promise.resolve();
+        }
+        process.stderr.write(
+          `understudy record --stale: re-recording ${stale.tests} test${stale.tests === 1 ? '' : 's'} in ${stale.files} file${stale.files === 1 ? '' : 's'}\n`,
         );
-        return Promise.resolve();
-      }
-      process.stderr.write(
-        `understudy record --stale: re-recording ${stale.tests} test${stale.tests === 1 ? '' : 's'} in ${stale.files} file${stale.files === 1 ? '' : 's'}\n`,
-      );
-      return runJest('record', 'record', [...stale.args, ...jestArgs]);
-    });
+        return runJest('record', 'record', [...stale.args, ...jestArgs]);
+      },
+    );
 
   program
     .command('live')
