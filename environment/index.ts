@@ -113,7 +113,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
     const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
-    // Replay never leaves the process: every transport is served, passed (loopback) or refused.
+    // Replay never leaves the process: every transport is served, passed (this process's own loopback
+    // servers, network.allow) or refused.
     const containment = await contain(
       {
         handle: (request) => runtime()?.handleRequest(request),
@@ -125,6 +126,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         },
       },
       this.global,
+      { allow: bridge.options.network.allow },
     );
     this.containment = containment;
     bridge.upstream = (request) => containment.upstream(request);

@@ -32,6 +32,13 @@ export interface UnderstudyOptions {
    * Per file with the `@jest-environment-options` docblock.
    */
   contracts?: ContractsSetting;
+  /** The network policy: `allow` lists `host:port` patterns that pass untouched (`localhost:5432`, `*.internal.test:443`). */
+  network?: { allow?: string[] };
+  /**
+   * A module whose export is an array of msw request handlers, used for every test file (after
+   * provider and world hosts, before the network policy). Relative to the rootDir.
+   */
+  handlers?: string;
 }
 
 /** Options after config, docblock pragmas and env vars are merged; paths are absolute. */
@@ -54,4 +61,7 @@ export interface ResolvedOptions {
   usageFile?: string;
   /** The `contracts` option as given (`true` when absent). */
   contracts: ContractsSetting;
+  network: { allow: string[] };
+  /** The `handlers` module, absolute. */
+  handlers?: string;
 }

@@ -1,6 +1,7 @@
 /**
  * Installs every guard of one thread (the test file's, or a worker's): sockets, TLS, http2,
- * UDP, DNS, undici's global dispatcher and `Worker`. Returns what undoes them all.
+ * UDP, DNS, undici's global dispatcher and `Worker`, and the count of the thread's listening
+ * servers. Returns what undoes them all.
  */
 import net from 'node:net';
 import type { ServingBridge } from './bridge';
@@ -9,6 +10,7 @@ import { type AgentClass, bundledAgent, createInterception, installDispatcher } 
 import { guardDns } from './dns';
 import { type GuardContext, Patches } from './guard';
 import { guardHttp2 } from './http2';
+import { type ListeningPorts, watchListening } from './listening';
 import { guardSockets } from './sockets';
 import { patchWorker } from './workers';
 
@@ -23,6 +25,8 @@ export interface ThreadOptions extends GuardContext {
   realConnect?: typeof net.Socket.prototype.connect;
   /** Serves provider and world hosts (the test's thread only). */
   bridge?: ServingBridge;
+  /** Where this thread counts the ports its servers listen on (shared by the test's threads). */
+  ports: ListeningPorts;
 }
 
 export interface ThreadContainment {
@@ -39,6 +43,7 @@ export function containThread(options: ThreadOptions): ThreadContainment {
   const patches = new Patches();
   const closers: Array<() => Promise<void>> = [];
   try {
+    patches.add(watchListening(options.ports));
     patches.add(
       guardSockets({
         ...context,

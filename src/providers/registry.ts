@@ -62,43 +62,80 @@ export const PROVIDERS: ProviderDefinition[] = [
   ),
 ];
 
+/** What a provider serves below its base URL, as people write it (`POST /chat/completions`). */
+export function endpointsOf(provider: ProviderDefinition): string[] {
+  return provider.codecs.flatMap((c) => c.endpoints ?? [`the ${c.protocol} endpoint`]);
+}
+
 export interface RouteTarget {
   provider: ProviderDefinition;
   baseURL: string;
   /** Path below the base URL, without query. */
   path: string;
   query: URLSearchParams;
+  /**
+   * Every provider listed at this URL (this one first), when several are: a gateway host that
+   * serves several providers by path. A request none of them serves names them all.
+   */
+  listed?: Array<{ provider: ProviderDefinition; baseURL: string; path: string }>;
 }
 
-/** Maps request URLs to the provider whose base URL they fall under. */
+/**
+ * Maps request URLs to the provider whose base URL they fall under. Where base URLs of several
+ * providers hold the same URL (one gateway host serving OpenAI's `/v1/chat/completions` and
+ * Anthropic's `/v1/messages`), the provider that serves the request's path wins: the longest
+ * base URL first.
+ */
 export class ProviderRouter {
   private readonly bases: Array<{ prefix: string; provider: ProviderDefinition }> = [];
   private origins: Set<string> | undefined;
+  /** Origins where base URLs of more than one provider are: only those pay for routing by path. */
+  private readonly shared = new Set<string>();
 
   constructor(extra: Partial<Record<ProviderId, string[]>> = {}) {
+    const providersAt = new Map<string, Set<ProviderId>>();
     for (const provider of PROVIDERS) {
       for (const url of [...provider.defaultBaseURLs, ...(extra[provider.id] ?? [])]) {
-        this.bases.push({ prefix: url.replace(/\/+$/, ''), provider });
+        const prefix = url.replace(/\/+$/, '');
+        this.bases.push({ prefix, provider });
+        const origin = new URL(prefix).origin;
+        const ids = providersAt.get(origin) ?? new Set();
+        ids.add(provider.id);
+        providersAt.set(origin, ids);
       }
     }
+    for (const [origin, ids] of providersAt) if (ids.size > 1) this.shared.add(origin);
     // Longest prefix first, so a proxy path nested under another base wins.
     this.bases.sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
-  route(url: string): RouteTarget | undefined {
+  /** The provider endpoint a request goes to (`method` decides between providers listed at one URL). */
+  route(url: string, method = 'POST'): RouteTarget | undefined {
+    let first: RouteTarget | undefined;
+    let listed: RouteTarget['listed'];
     for (const { prefix, provider } of this.bases) {
-      if (url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]))) {
-        const rest = url.slice(prefix.length);
-        const q = rest.indexOf('?');
-        return {
-          provider,
-          baseURL: prefix,
-          path: q === -1 ? rest : rest.slice(0, q),
-          query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
-        };
+      if (!(url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]))))
+        continue;
+      const rest = url.slice(prefix.length);
+      const q = rest.indexOf('?');
+      const path = q === -1 ? rest : rest.slice(0, q);
+      const target: RouteTarget = {
+        provider,
+        baseURL: prefix,
+        path,
+        query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
+      };
+      if (!first) {
+        if (!this.shared.has(new URL(prefix).origin)) return target;
+        first = target;
+        listed = [];
       }
+      if (listed!.some((l) => l.provider === provider)) continue;
+      listed!.push({ provider, baseURL: prefix, path });
+      if (provider.codecs.some((c) => c.handles(method, path))) return target;
     }
-    return undefined;
+    if (first && listed!.length > 1) first.listed = listed;
+    return first;
   }
 
   /** Whether a base URL is at this origin (`https://api.openai.com`). */

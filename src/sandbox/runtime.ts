@@ -97,8 +97,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
     const url = urlOf(input);
-    const target = url === undefined ? undefined : this.router.route(url);
     const i = init as RequestInit | undefined;
+    const target = url === undefined ? undefined : this.router.route(url, methodOf(input, i));
     // Not a provider: maybe a world HTTP route (undefined leaves it to msw).
     if (!target && url !== undefined)
       return this.world.handleFetch(
@@ -125,7 +125,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   }
 
   handleRequest(request: Request): Promise<Response> | undefined {
-    const target = this.router.route(request.url);
+    const target = this.router.route(request.url, request.method);
     if (!target) return this.world.handleRequest(request); // a world HTTP route, or undefined
     return this.server
       .serve(target, {

@@ -28,7 +28,7 @@ import type { ModelCall } from '../model/call';
 import type { MockModel, Resolution } from '../model/mock-model';
 import type { ResolvedOptions } from '../options';
 import type { ProviderCodec } from '../providers/codec';
-import type { RouteTarget } from '../providers/registry';
+import { endpointsOf, type RouteTarget } from '../providers/registry';
 import { credentialsOf } from '../record/mode';
 import type { Recording, WireRequest } from '../record/recording';
 import type { EvidenceLog } from '../run/evidence';
@@ -132,6 +132,18 @@ function outcomeOf(answer: Answer): WireOutcome {
   return { kind: 'reply', reply: resolution.reply, shaping, latency };
 }
 
+/** Why nothing serves a request to a provider's base URL, with what each provider listed there serves. */
+function unsupportedEndpoint(target: RouteTarget, method: string, url: string): string {
+  const head = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
+  const listed = target.listed ?? [{ provider: target.provider, baseURL: target.baseURL, path: target.path }];
+  const lines = listed.map(
+    (l) => `  ${l.provider.id} (base URL ${l.baseURL}) serves ${endpointsOf(l.provider).join(', ')}`,
+  );
+  return listed.length > 1
+    ? `${head}\n  Several providers are listed at this URL and none serves it:\n${lines.join('\n')}`
+    : `${head}\n${lines[0]}`;
+}
+
 /** A fixture's stream shaping: its response's, else the fixture's own, else its chaos latency. */
 function shapingOf(fixture: Fixture): StreamShaping {
   const r = fixture.response;
@@ -169,7 +181,7 @@ export class ModelServer {
     // 1. Route.
     const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
     if (!codec) {
-      const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
+      const message = unsupportedEndpoint(target, method, url);
       host.fail('ENDPOINT_UNSUPPORTED', message);
       return toResponse(target.provider.notFound(message));
     }
