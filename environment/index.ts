@@ -119,6 +119,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       {
         handle: (request) => runtime()?.handleRequest(request),
         serves: (origin) => runtime()?.serves?.(origin) ?? false,
+        // Handlers are added through the runtime: none exist before it does.
+        handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
         fail: (message) => {
           // A client that retries a refused connection says the same thing once.
           if (!bridge.unhandled.some((f) => f.message === message))

@@ -30,6 +30,8 @@ export interface ContainmentHooks {
   serves(origin: string): boolean;
   /** Fails the current test (drained at its end). */
   fail(message: string): void;
+  /** Whether the test has msw handlers of its own: undici and fetch requests the policy refuses go to them first. */
+  handlersAnswer(): boolean;
 }
 
 export interface Containment {
@@ -98,12 +100,19 @@ export async function contain(
       realConnect: real.connect,
       bridge,
       ports,
+      handlersAnswer: hooks.handlersAnswer,
     });
     thread.patches.add(shareWithWorkers({ counts: ports.buffer, allow: options.allow }));
     // The sandbox is its own realm: the undici package there looks for its dispatcher on the sandbox
     // global. It stays there, closed, after teardown (the sandbox goes with its file): an undici call
     // the file left running then fails instead of finding no dispatcher, or creating a real one.
-    const inSandbox = createInterception({ ...context, Agent: thread.Agent, transport: 'undici' });
+    const inSandbox = createInterception({
+      ...context,
+      Agent: thread.Agent,
+      transport: 'undici',
+      attach: (socket, origin, transport) => bridge.attach(socket, origin, transport),
+      handlersAnswer: hooks.handlersAnswer,
+    });
     installDispatcher(sandbox, inSandbox.dispatcher);
     thread.patches.add(() => void inSandbox.close());
     thread.patches.add(listenForWorkerReports(hooks.fail));

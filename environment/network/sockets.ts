@@ -125,6 +125,32 @@ export function guardSockets(options: SocketGuardOptions): () => void {
   return () => patches.restore();
 }
 
+type Attach = (socket: net.Socket, origin: string, transport: string) => void;
+
+/**
+ * An undici `connect` option that connects every socket to the serving bridge, as the guard does
+ * for a served origin: for a dispatcher that sends a request to the runtime whatever its host.
+ */
+export function bridgeConnector(attach: Attach, transport: string) {
+  return (
+    opts: { hostname: string; port: string; protocol: string; servername?: string },
+    callback: (error: Error | null, socket?: net.Socket) => void,
+  ) => {
+    const secure = opts.protocol === 'https:';
+    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(opts.port) || (secure ? 443 : 80);
+    const origin = originOf({ transport, host, port, protocol: secure ? 'https:' : 'http:' })!;
+    const socket = secure ? servedTlsSocket(opts.servername ?? host) : new net.Socket();
+    socket.once('connect', () => {
+      if (secure) socket.emit('secureConnect');
+      callback(null, socket);
+    });
+    socket.once('error', (error) => callback(error));
+    attach(socket, origin, transport);
+    return socket;
+  };
+}
+
 /**
  * A plain socket that passes for a TLS one: the bridge speaks HTTP in the clear, and the client
  * (undici's connector, https) reads what a verified TLS socket would tell it.

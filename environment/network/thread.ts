@@ -27,6 +27,8 @@ export interface ThreadOptions extends GuardContext {
   bridge?: ServingBridge;
   /** Where this thread counts the ports its servers listen on (shared by the test's threads). */
   ports: ListeningPorts;
+  /** Whether the test has msw handlers of its own (the test's thread only). */
+  handlersAnswer?: () => boolean;
 }
 
 export interface ThreadContainment {
@@ -40,6 +42,9 @@ export function containThread(options: ThreadOptions): ThreadContainment {
   const { bridge } = options;
   const context: GuardContext = { decide: options.decide, refused: options.refused, label: options.label };
   const Agent = bundledAgent();
+  const attach =
+    bridge &&
+    ((socket: net.Socket, origin: string, transport: string) => bridge.attach(socket, origin, transport));
   const patches = new Patches();
   const closers: Array<() => Promise<void>> = [];
   try {
@@ -48,13 +53,19 @@ export function containThread(options: ThreadOptions): ThreadContainment {
       guardSockets({
         ...context,
         realConnect: options.realConnect ?? net.Socket.prototype.connect,
-        attach: bridge && ((socket, origin, transport) => bridge.attach(socket, origin, transport)),
+        attach,
       }),
     );
     patches.add(guardHttp2({ ...context, serve: bridge && ((...args) => bridge.connectHttp2(...args)) }));
     patches.add(guardDgram(context));
     patches.add(guardDns(context));
-    const interception = createInterception({ ...context, Agent, transport: options.fetchTransport });
+    const interception = createInterception({
+      ...context,
+      Agent,
+      transport: options.fetchTransport,
+      attach,
+      handlersAnswer: options.handlersAnswer,
+    });
     closers.push(interception.close);
     patches.add(installDispatcher(options.realm, interception.dispatcher));
     patches.add(patchWorker(options.preload));
