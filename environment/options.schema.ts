@@ -9,7 +9,8 @@
  */
 import type { ContractRule } from '../src/contracts/rules';
 import type { JsonSchema } from '../src/file-format/json-schema';
-import type { UnderstudyOptions } from '../src/options';
+import type { DialectName } from '../src/fixtures/stream-dialects';
+import type { ProviderOptionName, UnderstudyOptions } from '../src/options';
 
 type Described<K extends PropertyKey> = Record<K, JsonSchema & { description: string }>;
 
@@ -37,6 +38,28 @@ const provider = (name: string): JsonSchema => ({
   additionalProperties: false,
 });
 
+const gateway = (name: string, defaults: string): JsonSchema => ({
+  title: 'true | { baseURL }',
+  description: `${name}, an OpenAI-compatible gateway: \`true\` serves it at ${defaults}, \`{ baseURL }\` at your address.`,
+  anyOf: [{ type: 'boolean' }, provider(name)],
+});
+
+const providerOptions = {
+  openai: provider('OpenAI'),
+  anthropic: provider('Anthropic'),
+  gemini: provider('Gemini'),
+  bedrock: provider(
+    'Amazon Bedrock Runtime (every `bedrock-runtime.{region}.amazonaws.com` is served already)',
+  ),
+  azure: provider(
+    'Azure OpenAI: the endpoint followed by `/openai`, for a custom domain or an API gateway (every `{resource}.openai.azure.com` is served already)',
+  ),
+  vertex: provider('Vertex AI (every `{location}-aiplatform.googleapis.com` is served already)'),
+  openrouter: provider('OpenRouter (`https://openrouter.ai/api/v1` is served already)'),
+  ollama: gateway('Ollama', 'http://localhost:11434/v1'),
+  litellm: gateway('A LiteLLM proxy', 'http://localhost:4000 (with or without /v1)'),
+} satisfies Record<ProviderOptionName, JsonSchema>;
+
 const CONTRACT_RULES = [
   'tool-results',
   'reasoning',
@@ -51,6 +74,22 @@ type Unlisted = Exclude<ContractRule, (typeof CONTRACT_RULES)[number]>;
 const everyRuleListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyRuleListed;
 
+// The fixture schema's dialect setting (src/fixtures/fixtures.schema.ts), repeated: this file may import types only.
+const DIALECT_NAMES = [
+  'empty-choices',
+  'keep-alive',
+  'interleaved-tool-calls',
+  'whole-tool-calls',
+  'empty-arguments',
+  'whole-tool-input',
+  'batched-function-calls',
+  'reasoning-deltas',
+] as const satisfies readonly DialectName[];
+type UnlistedDialect = Exclude<DialectName, (typeof DIALECT_NAMES)[number]>;
+const everyDialectListed: [UnlistedDialect] extends [never] ? true : UnlistedDialect = true;
+void everyDialectListed;
+const names = { type: 'array', items: { type: 'string', enum: DIALECT_NAMES }, uniqueItems: true };
+
 const properties = {
   world: path(
     'Default world file, relative to the Jest rootDir (a `@understudy-world` pragma overrides it).',
@@ -64,14 +103,11 @@ const properties = {
       'Make a turnIndex mismatch a miss instead of a tolerated one. Also UNDERSTUDY_STRICT_TURN_INDEX=1.',
   },
   providers: {
-    title: '{ openai?, anthropic?, gemini? }',
+    title: '{ openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? }',
     type: 'object',
-    description: 'Extra hosts to intercept, per provider.',
-    properties: {
-      openai: provider('OpenAI'),
-      anthropic: provider('Anthropic'),
-      gemini: provider('Gemini'),
-    },
+    description:
+      'Extra hosts to intercept, per provider, and provider presets: Azure OpenAI, Vertex AI and OpenAI-compatible gateways (OpenRouter, Ollama, LiteLLM).',
+    properties: providerOptions,
     additionalProperties: false,
   },
   traceDir: {
@@ -99,6 +135,38 @@ const properties = {
   cassetteDir: path(
     "Where record mode writes each test file's cassette: `<cassetteDir>/<test path below rootDir>.cassette.json` (default: `__cassettes__/` beside the test file).",
   ),
+  cassetteFormat: {
+    type: 'string',
+    enum: ['json', 'yaml'],
+    description:
+      'The format of the cassettes record mode creates: `json` (default, `.cassette.json`) or `yaml` (`.cassette.yaml`). An existing cassette keeps its own.',
+  },
+  cassetteMaxAge: {
+    type: 'string',
+    pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d|w|y)\\s*$',
+    description:
+      'A cassette fixture recorded longer ago than this ("90d", "12h", "2w", "1y") is stale: it warns when it answers, and fails with strictCassettes (like Polly\'s `expiresIn`).',
+  },
+  redact: {
+    title: '{ pii?: boolean | kind[] }',
+    type: 'object',
+    description:
+      'What recording redacts besides secrets. `pii: true` (or a list of kinds) replaces personal data with stable placeholders (`<email-1>`) in the recorded request, the match keys and the answer; replay computes the same placeholders, so it still matches, and puts the live values back into the answer.',
+    properties: {
+      pii: {
+        description: 'true for every kind, or the kinds: email, card, phone, ssn, iban, ip.',
+        anyOf: [
+          { type: 'boolean' },
+          {
+            type: 'array',
+            items: { type: 'string', enum: ['email', 'card', 'phone', 'ssn', 'iban', 'ip'] },
+            uniqueItems: true,
+          },
+        ],
+      },
+    },
+    additionalProperties: false,
+  },
   contracts: {
     title: 'boolean | { [rule]: boolean }',
     description:
@@ -130,6 +198,23 @@ const properties = {
   handlers: path(
     'A module whose export (module.exports, `handlers` or `default`) is an array of msw request handlers, for every test file; relative to the rootDir. They answer after provider and world hosts, before the network policy.',
   ),
+  dialect: {
+    title: "'all' | 'none' | [names] | { dialects, seed? }",
+    description: `Stream dialects for every fixture of the file that sets no \`dialect\` of its own: "all", "none", a list of names (${DIALECT_NAMES.join(', ')}), or { "dialects": "all" | [names], "seed": n }.`,
+    anyOf: [
+      { type: 'string', enum: ['all', 'none'] },
+      names,
+      {
+        type: 'object',
+        properties: {
+          dialects: { anyOf: [{ type: 'string', enum: ['all'] }, names] },
+          seed: { type: 'integer' },
+        },
+        required: ['dialects'],
+        additionalProperties: false,
+      },
+    ],
+  },
 } satisfies Described<keyof UnderstudyOptions>;
 
 export const optionsSchema: JsonSchema = {

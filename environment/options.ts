@@ -4,9 +4,12 @@ import { globSync } from 'tinyglobby';
 import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../src/file-format/issues';
 import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
-import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
+import type { ProviderOptionName, ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
+import { LOCAL_DEFAULTS } from '../src/providers/preset-providers';
+import { parseAge } from '../src/record/age';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
+import { piiKinds } from '../src/record/pii';
 import { schemaValidator } from '../src/validators';
 import { parseAllowPattern } from './network/allow';
 import { optionsSchema } from './options.schema';
@@ -44,10 +47,13 @@ const optionsDialect: IssueDialect = {
   rootType: (got) => `${WHERE} must be an object of options (got ${got})`,
   missingHints: {},
   noneOf: (names) => ({ message: `needs one of ${names.join(', ')}` }),
-  valueHint: (value, schema) =>
-    value === null && (schema.type === 'number' || schema.type === 'integer')
-      ? "NaN and Infinity turn into null on their way to Jest's workers: give a finite number"
-      : undefined,
+  valueHint: (value, schema) => {
+    if (value === null && (schema.type === 'number' || schema.type === 'integer'))
+      return "NaN and Infinity turn into null on their way to Jest's workers: give a finite number";
+    if (typeof schema.pattern === 'string' && schema.pattern.includes('(ms|s|m|h|d|w|y)'))
+      return 'an age is a number and a unit (ms, s, m, h, d, w, y), e.g. "90d"';
+    return undefined;
+  },
 };
 
 /** The options against THE options schema (environment/options.schema.ts), every problem at once. */
@@ -59,7 +65,8 @@ function validateOptions(raw: unknown): UnderstudyOptions {
     issues.push(...toIssues(findings, WHERE, undefined, 'OPTIONS_INVALID'));
   } else {
     const providers = (raw as UnderstudyOptions).providers ?? {};
-    for (const [id, provider] of Object.entries(providers)) {
+    for (const [id, given] of Object.entries(providers)) {
+      const provider = typeof given === 'object' ? given : undefined;
       const urls = provider?.baseURL === undefined ? [] : [provider.baseURL].flat();
       urls.forEach((url, i) => {
         if (URL.canParse(url)) return;
@@ -141,8 +148,13 @@ export function resolveOptions(
     fail('UNDERSTUDY_MODE', `one of ${MODES.join(', ')}`, envMode);
 
   const providers: ResolvedOptions['providers'] = {};
-  for (const [id, p] of Object.entries(o.providers ?? {}))
-    providers[id as 'openai'] = p?.baseURL === undefined ? [] : [p.baseURL].flat();
+  for (const [id, p] of Object.entries(o.providers ?? {}) as Array<[ProviderOptionName, unknown]>) {
+    if (p === false) continue;
+    const given =
+      typeof p === 'object' && p !== null ? (p as { baseURL?: string | string[] }).baseURL : undefined;
+    // A local gateway turned on without an address is served at its usual one.
+    providers[id] = given === undefined ? (LOCAL_DEFAULTS[id] ?? []) : [given].flat();
+  }
 
   const testDir = dirname(testPath);
   const pragmaFixtures = stringList(pragmas['understudy-fixtures'], '@understudy-fixtures');
@@ -191,10 +203,15 @@ export function resolveOptions(
     contracts: o.contracts ?? true,
     network: { allow: [...(o.network?.allow ?? [])] },
     ...(handlers ? { handlers } : {}),
+    ...(o.cassetteMaxAge !== undefined && { cassetteMaxAge: parseAge(o.cassetteMaxAge) }),
+    pii: piiKinds(o.redact?.pii),
+    startedAt: Date.now(),
+    ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
     cassette: cassettePathOf({
       rootDir,
       testPath,
       ...(o.cassetteDir ? { cassetteDir: o.cassetteDir } : {}),
+      ...(o.cassetteFormat ? { format: o.cassetteFormat } : {}),
       ...(pragmaCassette ? { pragmaCassette: pragmaCassette.trim() } : {}),
       pragmaFixtures: pragmaFixtures.flatMap((p) => p.split(/\s+/)).filter(Boolean),
     }),

@@ -165,7 +165,7 @@ describe('the network policy', () => {
       'POST http://localhost:11434/v1/chat/completions reached the network layer, but nothing mocks it ' +
         '(transport: fetch, host: localhost, port: 11434).\n' +
         "  No server of this test process listens on port 11434: loopback passes only to those (a server the test starts, supertest's).\n" +
-        '  A local model server (Ollama on localhost:11434) is a provider: add its base URL to testEnvironmentOptions.understudy.providers.openai.baseURL and it is served.\n' +
+        '  A local model server is a provider, and served when listed: testEnvironmentOptions.understudy.providers.ollama: true for Ollama on localhost:11434, providers.litellm for a LiteLLM proxy, providers.openai.baseURL for another OpenAI-compatible one.\n' +
         '  To let it through untouched, add "localhost:11434" to testEnvironmentOptions.understudy.network.allow.',
     );
   });

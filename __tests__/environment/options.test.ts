@@ -31,6 +31,8 @@ describe('testEnvironmentOptions.understudy', () => {
       strictCassettes: false,
       contracts: true,
       network: { allow: [] },
+      pii: [],
+      startedAt: expect.any(Number),
       cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
     });
   });
@@ -67,6 +69,60 @@ describe('testEnvironmentOptions.understudy', () => {
     expect(resolve({ handlers: './handlers.js' }).handlers).toBe(join(root, 'handlers.js'));
     expect(() => resolve({ handlers: 'mocks/handlers' })).toThrow(
       `jest-understudy: testEnvironmentOptions.understudy.handlers names "mocks/handlers", but no module is there (looked for ${join(root, 'mocks', 'handlers')}, also with .js, .cjs, .mjs, .ts, .cts, .mts)`,
+    );
+  });
+
+  it('takes the cassette format, an age limit and personal-data redaction, and names what is wrong', () => {
+    expect(resolve({ cassetteFormat: 'yaml' }).cassette).toBe(
+      join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.yaml'),
+    );
+    expect(resolve({ cassetteMaxAge: '90d' }).cassetteMaxAge).toEqual({ ms: 90 * 86_400_000, text: '90d' });
+    expect(resolve({ redact: { pii: true } }).pii).toEqual(['email', 'card', 'iban', 'ssn', 'phone', 'ip']);
+    expect(resolve({ redact: { pii: ['phone', 'email'] } }).pii).toEqual(['email', 'phone']);
+    expect(() => resolve({ cassetteMaxAge: '3 months' })).toThrow(
+      'an age is a number and a unit (ms, s, m, h, d, w, y), e.g. "90d"',
+    );
+    expect(() => resolve({ redact: { pii: ['names'] } })).toThrow(
+      'testEnvironmentOptions.understudy.redact.pii[0]: must be one of "email", "card", "phone", "ssn", "iban", "ip" (got the string "names")',
+    );
+    expect(() => resolve({ cassetteFormat: 'xml' })).toThrow(
+      'testEnvironmentOptions.understudy.cassetteFormat',
+    );
+  });
+
+  it('takes a dialect setting and names what is wrong', () => {
+    expect(resolve({ dialect: 'all' }).dialect).toBe('all');
+    expect(resolve({ dialect: ['keep-alive', 'empty-choices'] }).dialect).toEqual([
+      'keep-alive',
+      'empty-choices',
+    ]);
+    expect(resolve({ dialect: { dialects: 'all', seed: 4 } }).dialect).toEqual({ dialects: 'all', seed: 4 });
+    expect(resolve({}).dialect).toBeUndefined();
+    const error = thrown(() => resolve({ dialect: ['keepalive'] }));
+    expect(error).toBeInstanceOf(OptionsError);
+    expect((error as Error).message).toContain('testEnvironmentOptions.understudy.dialect');
+    expect((error as Error).message).toContain('keep-alive');
+  });
+
+  it('turns on a local gateway preset at its usual address with true, or at the address given', () => {
+    expect(resolve({ providers: { ollama: true } }).providers).toEqual({
+      ollama: ['http://localhost:11434/v1', 'http://127.0.0.1:11434/v1'],
+    });
+    expect(
+      resolve({ providers: { litellm: { baseURL: 'http://proxy.invalid:4000' }, ollama: false } }).providers,
+    ).toEqual({
+      litellm: ['http://proxy.invalid:4000'],
+    });
+    expect(
+      resolve({ providers: { azure: { baseURL: 'https://llm.corp.invalid/openai' } } }).providers,
+    ).toEqual({
+      azure: ['https://llm.corp.invalid/openai'],
+    });
+    expect(() => resolve({ providers: { azure: { baseURL: 'llm.corp' } } })).toThrow(
+      'testEnvironmentOptions.understudy.providers.azure.baseURL: not an absolute URL: "llm.corp"',
+    );
+    expect(() => resolve({ providers: { vllm: true } })).toThrow(
+      'testEnvironmentOptions.understudy.providers.vllm: unknown property "vllm"',
     );
   });
 
@@ -136,7 +192,7 @@ describe('testEnvironmentOptions.understudy', () => {
       ],
       [
         { providers: 5 },
-        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini? } (got 5)',
+        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? } (got 5)',
       ],
       [
         { providers: { openai: 'https://proxy.test/v1' } },

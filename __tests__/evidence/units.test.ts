@@ -150,6 +150,53 @@ describe('the reporter summary', () => {
       ].join('\n'),
     );
   });
+  it('in record mode, says what was recorded and written instead of what was replayed', () => {
+    const cassette = (
+      path: string,
+      state: string,
+      added: number,
+      removed: number,
+      unchanged: number,
+      kept: number,
+    ) => ({
+      path,
+      state,
+      added,
+      removed,
+      unchanged,
+      kept,
+    });
+    const s = summarize([
+      {
+        understudy: report({
+          replayed: {},
+          recorded: { openai: 3 },
+          cassettes: [cassette('/r/a.cassette.json', 'updated', 1, 2, 1, 4)],
+        }),
+      },
+      {
+        understudy: report({
+          replayed: {},
+          recorded: { anthropic: 2 },
+          cassettes: [cassette('/r/b.cassette.json', 'new', 2, 0, 0, 0)],
+        }),
+      },
+    ]);
+    expect(formatSummary(s, { cwd: '/r' })).toBe(
+      [
+        'jest-understudy',
+        '  4 agent runs',
+        '  5 model calls recorded (anthropic 2, openai 3)',
+        '  1 cassette written, 1 cassette updated',
+        '    a.cassette.json: 1 added, 2 removed, 1 unchanged, 4 kept',
+        '    b.cassette.json: 2 added, 0 removed, 0 unchanged',
+        '  2 tool operations',
+        '  0 unmatched requests',
+        '  0 stale cassettes',
+        '  0 traces written',
+      ].join('\n'),
+    );
+  });
   it('says nothing for a suite that used none of it', () => {
     expect(
       formatSummary(summarize([{ understudy: report({ agentRuns: 0, replayed: {}, operations: 0 }) }])),

@@ -30,6 +30,17 @@ describe('routing requests to providers', () => {
     const chat = router.route('http://gateway.test/v1/chat/completions');
     expect([chat?.provider.id, chat?.path]).toEqual(['openai', '/chat/completions']);
     expect(router.route('http://gateway.test/v1/responses')?.provider.id).toBe('openai');
+    expect(router.route('http://gateway.test/v1/embeddings')?.provider.id).toBe('openai');
+  });
+
+  it('routes by path between a preset and a provider listed at one origin', () => {
+    const router = new ProviderRouter({
+      litellm: ['http://gateway.test'],
+      anthropic: ['http://gateway.test'],
+    });
+    expect(router.route('http://gateway.test/v1/messages')?.provider.id).toBe('anthropic');
+    const chat = router.route('http://gateway.test/v1/chat/completions');
+    expect([chat?.provider.preset, chat?.path]).toEqual(['litellm', '/v1/chat/completions']);
   });
 
   it('names every provider listed at the URL when none serves the request', () => {
@@ -37,7 +48,7 @@ describe('routing requests to providers', () => {
       openai: ['http://gateway.test/v1'],
       anthropic: ['http://gateway.test'],
     });
-    const target = router.route('http://gateway.test/v1/embeddings');
+    const target = router.route('http://gateway.test/v1/audio/speech');
     expect(target?.provider.id).toBe('openai');
     expect(ids(target?.listed)).toEqual(['openai http://gateway.test/v1', 'anthropic http://gateway.test']);
     // One base URL listed for both: below it, the Anthropic SDK's path is /v1/v1/messages.
@@ -56,6 +67,7 @@ describe('routing requests to providers', () => {
     expect(endpointsOf(router.route('https://api.openai.com/v1/x')!.provider)).toEqual([
       'POST /chat/completions',
       'POST /responses',
+      'POST /embeddings',
     ]);
     expect(endpointsOf(router.route('https://api.anthropic.com/v1/x')!.provider)).toEqual([
       'POST /v1/messages',

@@ -58,11 +58,18 @@ function recorded(
   return call;
 }
 
-/** Replays every recorded request against the fixtures the way the mock model will. */
+/** Replays every recorded request against the fixtures the way the mock model will (each test from the start). */
 function replay(fixtures: ReturnType<typeof fixturesFromCalls>, list: RecordedCall[]) {
   const model = new MockModel({ strictTurnIndex: false }).use(fixtures);
+  let test: string | undefined;
   return list.map((c) => {
+    if (c.test !== test) {
+      model.endTest();
+      model.beginTest(c.test);
+      test = c.test;
+    }
     const r = model.resolve(c.conversation, 'test');
+    if (r.kind === 'error') return `${r.error.status}`;
     return r.kind === 'reply' ? (r.reply.content ?? r.reply.toolCalls.map((t) => t.name).join(',')) : r.kind;
   });
 }
@@ -101,16 +108,37 @@ describe('fixtures from recorded calls', () => {
           usage: { inputTokens: 10, outputTokens: 5 },
         },
         metadata: {
+          recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          requestHash: expect.stringMatching(/^[0-9a-f]{16}$/),
           promptHash: first.fingerprint.promptHash,
           systemHash: first.fingerprint.systemHash,
           toolsHash: first.fingerprint.toolsHash,
-          tools: ['applyFilter'],
+          request: {
+            model: 'gpt-4o',
+            system: 'You are terse.',
+            tools: ['applyFilter'],
+            messages: [{ role: 'user', text: 'Filter open items' }],
+          },
         },
       },
       {
         match: { userMessage: 'Filter open items', turnIndex: 1, hasToolResult: true },
         response: { content: 'Found 2 open items.', usage: { inputTokens: 10, outputTokens: 5 } },
-        metadata: expect.objectContaining({ tools: ['applyFilter'] }),
+        metadata: expect.objectContaining({
+          request: {
+            model: 'gpt-4o',
+            system: 'You are terse.',
+            tools: ['applyFilter'],
+            messages: [
+              { role: 'user', text: 'Filter open items' },
+              {
+                role: 'assistant',
+                toolCalls: [{ name: 'applyFilter', id: 'call_1', arguments: { status: 'open' } }],
+              },
+              { role: 'tool', tool: 'applyFilter', toolCallId: 'call_1', text: '[1,2]' },
+            ],
+          },
+        }),
       },
     ]);
     expect(replay(fixtures, [first, second])).toEqual(['applyFilter', 'Found 2 open items.']);
@@ -156,12 +184,34 @@ describe('fixtures from recorded calls', () => {
     expect(replay(fixtures, [a, b])).toEqual(['EU is fine.', 'US is down.']);
   });
 
-  it('throws naming both calls (and their tests) when nothing tells them apart', () => {
+  it('gives each test its own answer to the same request: replay prefers the fixtures its test recorded', () => {
+    n = 0;
+    const ask = () => conv([{ role: 'user', text: 'Summarize the report' }], ['read']);
+    const one = recorded(ask(), says('Short.'), { test: 'suite > first' });
+    const two = recorded(ask(), says('Long.'), { test: 'suite > second' });
+    const fixtures = fixturesFromCalls([one, two]);
+    expect(fixtures.map((f) => f.metadata?.test)).toEqual(['suite > first', 'suite > second']);
+    expect(replay(fixtures, [one, two])).toEqual(['Short.', 'Long.']);
+  });
+
+  it('serves identical requests sent one after another in recorded order (sequenceIndex)', () => {
+    n = 0;
+    const ask = () => conv([{ role: 'user', text: 'Roll a die' }]);
+    const first = recorded(ask(), says('4'), { test: 't', startedAt: 0, endedAt: 10 });
+    const second = recorded(ask(), says('2'), { test: 't', startedAt: 20, endedAt: 30 });
+    const fixtures = fixturesFromCalls([first, second]);
+    expect(fixtures.map((f) => f.match.sequenceIndex)).toEqual([0, 1]);
+    expect(replay(fixtures, [first, second])).toEqual(['4', '2']);
+  });
+
+  it('throws naming both calls when nothing tells them apart: the same keys, sent at the same time', () => {
     n = 0;
     const ask = conv([{ role: 'user', text: 'Summarize the report' }], ['read']);
-    const one = recorded(ask, says('Short.'), { test: 'suite > first' });
+    const one = recorded(ask, says('Short.'), { test: 'suite > first', startedAt: 0, endedAt: 10 });
     const two = recorded(conv([{ role: 'user', text: 'Summarize the report' }], ['read']), says('Long.'), {
-      test: 'suite > second',
+      test: 'suite > first',
+      startedAt: 5,
+      endedAt: 15,
     });
     let error: unknown;
     try {
@@ -176,7 +226,7 @@ describe('fixtures from recorded calls', () => {
     expect(message).toContain(
       'model call #0 (test "suite > first"): openai.chat, userMessage "Summarize the report"',
     );
-    expect(message).toContain('model call #1 (test "suite > second")');
+    expect(message).toContain('model call #1 (test "suite > first")');
     expect(message).toContain('Replaying the request of #1 selects the fixture recorded for #0');
   });
 
@@ -187,14 +237,23 @@ describe('fixtures from recorded calls', () => {
     expect(fixturesFromCalls([a, b])).toHaveLength(1);
   });
 
-  it('drops a transient error the SDK retried, and keeps an error nothing retried', () => {
+  it('keeps a transient error the SDK retried, before its retry, and an error nothing retried', () => {
     n = 0;
     const ask = () => conv([{ role: 'user', text: 'Hello' }]);
     const limited = recorded(ask(), undefined, {
-      error: { status: 429, type: 'rate_limit_exceeded', message: 'slow' },
+      error: { status: 429, type: 'rate_limit_exceeded', message: 'slow', retryAfter: 1 },
+      startedAt: 0,
+      endedAt: 1,
     });
-    const ok = recorded(ask(), says('Hi!'));
-    expect(fixturesFromCalls([limited, ok]).map((f) => f.response.content)).toEqual(['Hi!']);
+    const ok = recorded(ask(), says('Hi!'), { startedAt: 2, endedAt: 3 });
+    const retried = fixturesFromCalls([limited, ok]);
+    expect(
+      retried.map((f) => [f.match.sequenceIndex, f.response.error?.retryAfter, f.response.content]),
+    ).toEqual([
+      [0, 1, undefined],
+      [1, undefined, 'Hi!'],
+    ]);
+    expect(replay(retried, [limited, ok])).toEqual(['429', 'Hi!']);
     const bad = recorded(conv([{ role: 'user', text: 'x'.repeat(3) }]), undefined, {
       error: { status: 400, type: 'invalid_request_error', message: 'too long' },
     });
@@ -223,5 +282,66 @@ describe('fixtures from recorded calls', () => {
     expect(fixture.match.userMessage).toBe(' to call the billing API');
     expect(JSON.stringify(fixture)).not.toContain(key);
     expect(replay([fixture], [call])).toEqual(['Set up with [REDACTED]. Bearer [REDACTED] set.']);
+  });
+
+  describe('a redact hook that would break replay is refused, naming the hook and the field', () => {
+    const refusal = (hook: (f: any) => void) => {
+      n = 0;
+      const call = recorded(
+        conv([{ role: 'user', text: 'Sam asks: where is order A-1001?' }], ['lookup_order']),
+        calls(['call_1', 'lookup_order', '{"orderId":"A-1001"}']),
+        { test: 'orders > lookup' },
+      );
+      try {
+        fixturesFromCalls([call], {
+          redact: hook,
+          redactName: 'understudy.model.redact',
+          where: 'record mode',
+        });
+      } catch (error) {
+        return error as UnderstudyError;
+      }
+      throw new Error('expected a refusal');
+    };
+
+    it('a match key it rewrote: no fixture would match the request', () => {
+      const error = refusal((f) => {
+        f.match.userMessage = f.match.userMessage.replace('Sam', '<name>');
+      });
+      expect(error.code).toBe('RECORD_REDACT_BREAKS_REPLAY');
+      expect(error.message).toContain(
+        'record mode: the redact hook (understudy.model.redact) changed match.userMessage of the fixture recorded for model call #0 (test "orders > lookup")',
+      );
+      expect(error.message).toContain('no fixture would match its request');
+    });
+
+    it('the recorded request it rewrote: every replay would call it stale', () => {
+      const error = refusal((f) => {
+        f.metadata.request.messages[0].text = '<name> asks: where is order A-1001?';
+      });
+      expect(error.message).toContain('changed metadata.request.messages[0].text');
+      expect(error.message).toContain(
+        'every replay would report it stale, as the user message (message 1) changed: "<name> asks',
+      );
+    });
+
+    it('a tool call it renamed: a tool the request does not offer', () => {
+      const error = refusal((f) => {
+        f.response.toolCalls[0].name = 'find_order';
+      });
+      expect(error.message).toContain('changed response.toolCalls[0].name');
+      expect(error.message).toContain('it would call "find_order", a tool the request does not offer');
+    });
+
+    it('leaves a hook alone that only blanks an answer', () => {
+      n = 0;
+      const call = recorded(conv([{ role: 'user', text: 'Card?' }]), says('It is 4111 1111 1111 1111.'));
+      const [fixture] = fixturesFromCalls([call], {
+        redact: (f) => {
+          f.response.content = 'It is <card>.';
+        },
+      });
+      expect(fixture.response.content).toBe('It is <card>.');
+    });
   });
 });

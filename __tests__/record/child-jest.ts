@@ -9,8 +9,11 @@ export function runJest(options: {
   env?: Record<string, string | undefined>;
   understudy?: Record<string, unknown>;
   args?: string[];
+  /** Add the repository's reporter (its summary goes to stderr). */
+  reporter?: boolean;
 }): Promise<ChildRun> {
   return runChildJest({
+    ...(options.reporter && { reporter: true }),
     testMatch: options.cases.map((c) => `__tests__/record/cases/${c}`),
     env: options.env,
     understudy: { traces: 'off', ...options.understudy },

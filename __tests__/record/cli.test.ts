@@ -102,6 +102,38 @@ describe('understudy fixtures check (in a git repository)', () => {
     );
   });
 
+  it('lists the cassette fixtures the last run found stale, and fails', () => {
+    const usage = join(repo, '.understudy', 'usage');
+    const note = join(usage, 'test__agent.test.ts.1234abcd.json');
+    write(note, {
+      testPath: 'test/agent.test.ts',
+      finishedAt: '2026-01-01T00:00:00.000Z',
+      fixtures: { 'test/__cassettes__/agent.test.ts.cassette.json': ['$.fixtures[0]'] },
+      stale: [
+        {
+          file: 'test/__cassettes__/agent.test.ts.cassette.json',
+          path: '$.fixtures[0]',
+          recordedIn: 'refunds > checks',
+          test: 'refunds > checks',
+          reason: 'the model changed: "gpt-4o-mini" → "gpt-4.1" since it was recorded',
+        },
+      ],
+    });
+    try {
+      const result = cli(repo, ['fixtures', 'check']);
+      expect(result.code).toBe(1);
+      expect(result.out).toBe(
+        'stale      test/__cassettes__/agent.test.ts.cassette.json $.fixtures[0] (test "refunds > checks"): ' +
+          'the model changed: "gpt-4o-mini" → "gpt-4.1" since it was recorded\n' +
+          '\n1 cassette fixture was stale in the last run. Record those tests again (npx understudy record --stale), review the diff, and commit it.\n',
+      );
+      // A folder that does not hold the cassette does not report it.
+      expect(cli(repo, ['fixtures', 'check', 'test/fixtures']).code).toBe(0);
+    } finally {
+      rmSync(note);
+    }
+  });
+
   it('exits 2 outside a git repository or for a folder that does not exist', () => {
     const plain = mkdtempSync(join(tmpdir(), 'understudy-nogit-'));
     const outside = cli(plain, ['fixtures', 'check'], { GIT_CEILING_DIRECTORIES: tmpdir() });
@@ -176,6 +208,48 @@ describe('understudy record -- <jest args>', () => {
     expect(
       JSON.parse(cli(project, ['live'], { CI: undefined, ANTHROPIC_API_KEY: 'sk-ant-x' }).out).mode,
     ).toBe('live');
+  });
+
+  it('--stale re-records the tests the last replay found stale: their files and a -t naming exactly them', () => {
+    const usage = join(project, '.understudy', 'usage');
+    const env = { CI: undefined, OPENAI_API_KEY: 'sk-x' };
+    expect(cli(project, ['record', '--stale'], env)).toMatchObject({
+      code: 0,
+      out: 'understudy record --stale: no stale cassette fixture in the last run (.understudy/usage); nothing to record\n',
+    });
+    mkdirSync(join(project, 'test'), { recursive: true });
+    for (const name of ['refunds.test.ts', 'fresh.test.ts']) writeFileSync(join(project, 'test', name), '');
+    write(join(usage, 'test__refunds.test.ts.11111111.json'), {
+      testPath: 'test/refunds.test.ts',
+      finishedAt: '2026-01-01T00:00:00.000Z',
+      fixtures: {},
+      stale: [
+        {
+          file: 'test/__cassettes__/refunds.test.ts.cassette.json',
+          test: 'refunds > pays (twice?)',
+          reason: 'x',
+        },
+        {
+          file: 'test/__cassettes__/refunds.test.ts.cassette.json',
+          recordedIn: 'refunds > checks',
+          reason: 'y',
+        },
+      ],
+    });
+    write(join(usage, 'test__fresh.test.ts.22222222.json'), {
+      testPath: 'test/fresh.test.ts',
+      finishedAt: '2026-01-01T00:00:00.000Z',
+      fixtures: {},
+    });
+    const run = cli(project, ['record', '--stale', '--', '--runInBand'], env);
+    expect(run.code).toBe(0);
+    expect(run.err).toContain('understudy record --stale: re-recording 2 tests in 1 file');
+    expect(JSON.parse(run.out)).toEqual({
+      mode: 'record',
+      args: ['test/refunds.test.ts', '-t', '^(?:refunds pays \\(twice\\?\\)|refunds checks)$', '--runInBand'],
+    });
+    expect(new RegExp(JSON.parse(run.out).args[2]).test('refunds pays (twice?)')).toBe(true);
+    expect(cli(project, ['record', '--stale', '--missing'], env)).toMatchObject({ code: 2 });
   });
 
   it('refuses on CI and without a key, with exit code 2, before starting Jest', () => {

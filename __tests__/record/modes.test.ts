@@ -148,7 +148,7 @@ describe('cassette staleness on replay', () => {
         `jest-understudy: stale cassette: fixture "greeting" (${file} $.fixtures[0]) answered this openai.chat ` +
           'request (POST https://api.openai.com/v1/chat/completions), but the system prompt changed and the tool ' +
           'manifest changed (added "escalate"; removed "refund") since it was recorded. Record it again ' +
-          '(UNDERSTUDY_MODE=record, or `understudy record -- <jest args>`), or set strictCassettes to fail on this.',
+          '(`understudy record --stale`, or `understudy record -- <test file> -t "<test name>"`), or set strictCassettes to fail on this.',
       );
       expect(warn.mock.calls[1][0]).toContain(`fixture (${file} $.fixtures[1])`);
     } finally {

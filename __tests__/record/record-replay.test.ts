@@ -166,12 +166,47 @@ describe('record mode', () => {
         model: 'gpt-4o-2026-01-01',
       },
       metadata: {
+        test: 'openai.chat plain > looks two orders up in parallel and answers',
+        recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        requestHash: expect.stringMatching(/^[0-9a-f]{16}$/),
         promptHash: expect.stringMatching(/^[0-9a-f]{16}$/),
         systemHash: expect.stringMatching(/^[0-9a-f]{16}$/),
         toolsHash: expect.stringMatching(/^[0-9a-f]{16}$/),
-        tools: ['lookup_order'],
+        // The request it was recorded from, scrubbed: the key in the question is gone.
+        request: {
+          model: 'gpt-4o',
+          system: 'You are terse. Look orders up before answering.',
+          tools: ['lookup_order'],
+          messages: [
+            {
+              role: 'user',
+              text: 'openai.chat plain: where are orders A-1001 and B-2002? (debug key=[REDACTED])',
+            },
+          ],
+        },
       },
     });
+    expect(cassette.fixtures[1].metadata.request.messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        toolCalls: [
+          { name: 'lookup_order', id: 'call_up500x0', arguments: { orderId: 'A-1001' } },
+          { name: 'lookup_order', id: 'call_up500x1', arguments: { orderId: 'B-2002' } },
+        ],
+      },
+      {
+        role: 'tool',
+        tool: 'lookup_order',
+        toolCallId: 'call_up500x0',
+        text: '{"orderId":"A-1001","status":"shipped"}',
+      },
+      {
+        role: 'tool',
+        tool: 'lookup_order',
+        toolCallId: 'call_up500x1',
+        text: '{"orderId":"B-2002","status":"packing"}',
+      },
+    ]);
   });
 
   it('never writes a key, a header or the placeholder into any file', () => {
@@ -269,12 +304,14 @@ describe('refusals and staleness', () => {
       stripVTControlCharacters(warned.stderr).match(/jest-understudy: stale cassette: fixture \(/g) ?? [];
     expect(warnings).toHaveLength(2);
     expect(warned.stderr).toContain(
-      `fixture (${cassetteOf('agents.case.ts')} $.fixtures[0]) answered this openai.chat request`,
+      `fixture (${cassetteOf('agents.case.ts')} $.fixtures[0]) recorded in test "openai.chat plain > looks two orders up in parallel and answers" answered this openai.chat request`,
     );
-    expect(warned.stderr).toContain('but the system prompt changed since it was recorded');
+    expect(stripVTControlCharacters(warned.stderr)).toContain(
+      'but the system prompt changed: "…up before answering." → "…up before answering. Always answer in French." since it was recorded',
+    );
 
     const failed = allTests(strict).find((t) => t.status === 'failed');
-    expect(failed?.failureMessages.join('\n')).toContain('the system prompt changed since it was recorded');
+    expect(failed?.failureMessages.join('\n')).toContain('the system prompt changed: ');
     expect(failed?.failureMessages.join('\n')).toContain('or turn strictCassettes off to only warn');
   }, 60_000);
 });

@@ -83,8 +83,12 @@ describe('record({ out, provider })', () => {
       const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: question }];
       const client = new OpenAI();
       for (let step = 0; step < 3; step++) {
-        const message = (await client.chat.completions.create({ model: 'gpt-4o', messages })).choices[0]
-          .message;
+        // The tools the recorded requests offered: a recorded call to a tool not offered fails the test.
+        const tools: OpenAI.ChatCompletionTool[] = [
+          { type: 'function', function: { name: 'lookup_order', parameters: { type: 'object' } } },
+        ];
+        const message = (await client.chat.completions.create({ model: 'gpt-4o', messages, tools }))
+          .choices[0].message;
         messages.push(message as OpenAI.ChatCompletionMessageParam);
         if (!message.tool_calls?.length) {
           answers.push(message.content ?? '');

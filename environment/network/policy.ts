@@ -144,7 +144,7 @@ export function blockedMessage(target: Target): string {
   if (isLoopback(target.host) && target.port !== undefined)
     lines.push(
       `  No server of this test process listens on port ${target.port}: loopback passes only to those (a server the test starts, supertest's).`,
-      `  A local model server (Ollama on localhost:11434) is a provider: add its base URL to ${OPTIONS}.providers.openai.baseURL and it is served.`,
+      `  A local model server is a provider, and served when listed: ${OPTIONS}.providers.ollama: true for Ollama on localhost:11434, providers.litellm for a LiteLLM proxy, providers.openai.baseURL for another OpenAI-compatible one.`,
     );
   else
     lines.push(

@@ -153,6 +153,13 @@ export const ERROR_CODES = {
     meaning: 'Two recorded calls have the same match keys, so their fixtures could not be told apart.',
     action: 'Give the prompts something that differs, or write those fixtures with `sequenceIndex` by hand.',
   },
+  RECORD_REDACT_BREAKS_REPLAY: {
+    area: 'recording',
+    meaning:
+      'A redact hook changed a recorded fixture so that replay would not use it as recorded (its match keys, its recorded request, or its tool calls); nothing was written.',
+    action:
+      'Leave match keys and the recorded request alone: use `understudy.model.normalize` for values that vary, and the `redact: { pii }` option for personal data.',
+  },
   RECORDER_FAILED: {
     area: 'recording',
     meaning: '`record()` (or `understudy record`) could not run the recorder, or it exited with an error.',
@@ -166,8 +173,14 @@ export const ERROR_CODES = {
   CASSETTE_STALE: {
     area: 'recording',
     meaning:
-      'A recorded fixture answered a request whose prompt changed since it was recorded (`strictCassettes`).',
+      'A recorded fixture answered a request that changed since it was recorded (model, prompt, tools, an earlier message or tool result, sampling settings), or is older than `cassetteMaxAge` (`strictCassettes`).',
     action: 'Record it again (`UNDERSTUDY_MODE=record`), or turn `strictCassettes` off to only warn.',
+  },
+  CASSETTE_TOOL_MISSING: {
+    area: 'recording',
+    meaning:
+      'A recorded fixture answered with a call to a tool the request no longer offers (renamed or removed since the recording).',
+    action: 'Record the test again (`understudy record --stale`).',
   },
   CASSETTE_SECRET: {
     area: 'recording',
@@ -276,13 +289,15 @@ export const ERROR_CODES = {
   },
   UNKNOWN_OPERATION: {
     area: 'world',
-    meaning: 'A world API or HTTP request named an operation (or route) the package does not have.',
-    action: 'Use one of the operations or routes the message lists.',
+    meaning:
+      'A world API, HTTP request or MCP `tools/call` named an operation (or route, or tool) the package does not have.',
+    action: 'Use one of the operations, routes or tools the message lists.',
   },
   BINDING_UNSUPPORTED: {
     area: 'world',
-    meaning: 'A binding was asked for something its transport cannot do.',
-    action: 'Read the message for the call that is supported instead.',
+    meaning:
+      'A binding was asked for something its transport cannot do (mockTool on a package without `direct`, an MCP transport to one without `mcp`).',
+    action: 'Read the message for the call that is supported instead, or add the binding to the package.',
   },
   UNKNOWN_DRILL: {
     area: 'world',

@@ -1,5 +1,5 @@
 import type { MatchKeys } from '../conversation';
-import { isChatFixture } from '../fixtures/kinds';
+import { isChatFixture, isEmbeddingFixture } from '../fixtures/kinds';
 import type { Fixture } from '../fixtures/types';
 import { type Candidate, type CompiledMatch, compileMatch, contentMatches, selectByTurnIndex } from './match';
 import { SubstringIndex } from './substring-index';
@@ -11,6 +11,8 @@ export interface Entry extends Candidate {
   scope: Scope;
   /** Fixtures with the same match fields but sequenceIndex share this key and one serve count. */
   shape: string;
+  /** The test a cassette fixture was recorded in: that test's own fixtures answer it first. */
+  group?: string;
 }
 
 export interface Selection {
@@ -29,6 +31,8 @@ interface ScopeIndex {
 
 export class FixtureStore {
   private entries: Entry[] = [];
+  /** aimock's embedding fixtures: they answer embedding requests (src/embeddings), never chat. */
+  private embeddingEntries: Array<{ fixture: Fixture; scope: Scope }> = [];
   private nextOrder = 0;
   /** One index per scope: registering or clearing a test's fixtures leaves the file's and config's intact. */
   private readonly indexes = new Map<Scope, ScopeIndex>();
@@ -41,16 +45,28 @@ export class FixtureStore {
   add(fixtures: readonly Fixture[], scope: Scope): void {
     for (const fixture of fixtures) {
       // aimock files may carry embedding/image/audio fixtures: they load, but never answer chat.
-      if (!isChatFixture(fixture)) continue;
+      if (!isChatFixture(fixture)) {
+        if (isEmbeddingFixture(fixture)) this.embeddingEntries.push({ fixture, scope });
+        continue;
+      }
       const compiled: CompiledMatch = compileMatch(fixture.match ?? {});
       const { sequenceIndex: _, ...shape } = fixture.match ?? {};
-      this.entries.push({ order: this.nextOrder++, fixture, compiled, scope, shape: shapeKey(shape) });
+      const group = fixture.metadata?.test;
+      this.entries.push({
+        order: this.nextOrder++,
+        fixture,
+        compiled,
+        scope,
+        shape: shapeKey(shape),
+        ...(typeof group === 'string' ? { group } : {}),
+      });
     }
     this.scopes.add(scope);
     this.indexes.delete(scope);
   }
 
   clear(predicate: (scope: Scope) => boolean = () => true): void {
+    this.embeddingEntries = this.embeddingEntries.filter((e) => !predicate(e.scope));
     const before = this.entries.length;
     this.entries = this.entries.filter((e) => !predicate(e.scope));
     if (this.entries.length === before) return;
@@ -79,6 +95,11 @@ export class FixtureStore {
   /** The fixtures that can answer now, in registration order. */
   get all(): readonly Entry[] {
     return this.muted.size === 0 ? this.entries : this.entries.filter((e) => !this.muted.has(e.scope));
+  }
+
+  /** The embedding fixtures that can answer now, in registration order. */
+  get embeddings(): Fixture[] {
+    return this.embeddingEntries.filter((e) => !this.muted.has(e.scope)).map((e) => e.fixture);
   }
 
   get size(): number {
@@ -115,8 +136,13 @@ export class FixtureStore {
     return out;
   }
 
-  select(keys: MatchKeys, strictTurnIndex: boolean): Selection | undefined {
-    const matched: Entry[] = [];
+  /**
+   * The fixture that answers `keys`. `test`: the running test, whose own recorded fixtures
+   * (a cassette's group for it) win over every other match, so two tests that sent the same
+   * request each get the answer recorded for them, in the order it was recorded.
+   */
+  select(keys: MatchKeys, strictTurnIndex: boolean, test?: string): Selection | undefined {
+    let matched: Entry[] = [];
     for (const e of this.candidatesFor(keys)) {
       if (!contentMatches(e.compiled, keys)) continue;
       if (e.compiled.sequenceIndex !== undefined && this.servedCount(e) !== e.compiled.sequenceIndex)
@@ -126,6 +152,10 @@ export class FixtureStore {
       matched.push(e);
     }
     if (matched.length === 0) return undefined;
+    if (test !== undefined) {
+      const own = matched.filter((e) => e.group === test);
+      if (own.length > 0) matched = own;
+    }
     const entry = selectByTurnIndex(matched, keys.turnIndex);
     this.served.set(entry.shape, this.servedCount(entry) + 1);
     const t = entry.compiled.turnIndex;

@@ -3,10 +3,12 @@ import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../con
 import { matchKeysOf } from '../conversation';
 import { UnderstudyError } from '../errors';
 import type { FixtureArgument } from '../fixtures/argument';
+import { type DialectSetting, dialectSettingProblem } from '../fixtures/stream-dialects';
 import type { Fixture, FixtureChaos, RedactHook } from '../fixtures/types';
-import type { ModelCall } from './call';
+import type { EmbeddingCall, ModelCall } from './call';
 import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
+import { DialectChooser } from './dialects';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';
 import { errorFrom, replyFrom } from './reply';
 
@@ -56,12 +58,16 @@ export class MockModel {
   private readonly store = new FixtureStore();
   /** Every model request since the last reset (or the start of the current test). */
   readonly calls: ModelCall[] = [];
+  /** Every embedding request since the last reset (or the start of the current test). */
+  readonly embeddings: EmbeddingCall[] = [];
   private scope: Scope = 'file';
   /** Chaos set outside tests (file level, beforeAll): it stays for the file. */
   private fileChaos: FixtureChaos | undefined;
   /** Chaos set inside the running test, `undefined` included (chaos off): it ends with the test. */
   private testChaos: { config: FixtureChaos | undefined } | undefined;
   private readonly dice: ChaosDice;
+  /** @internal which stream dialect answers each request (see ./dialects). */
+  readonly dialectChooser = new DialectChooser();
 
   constructor(private readonly options: MockModelOptions) {
     this.dice = new ChaosDice(options.chaosSeed ?? 0);
@@ -77,6 +83,18 @@ export class MockModel {
   chaos(config: FixtureChaos | undefined): this {
     if (this.scope === 'test') this.testChaos = { config };
     else this.fileChaos = config;
+    return this;
+  }
+
+  /**
+   * Replays streams in the shapes real providers and gateways send: `dialect('all')`, a list of
+   * dialect names, `{ dialects, seed }`, or `'none'`; `dialect(undefined)` drops the setting. A
+   * fixture's own `dialect` wins. Scoped like `chaos()`: in a test, for that test; else the file.
+   */
+  dialect(setting: DialectSetting | undefined): this {
+    const problem = setting === undefined ? undefined : dialectSettingProblem(setting);
+    if (problem) throw new UnderstudyError('BAD_ARGUMENT', `understudy.model.dialect(setting): ${problem}`);
+    this.dialectChooser.set(this.scope === 'test' ? 'test' : 'file', setting);
     return this;
   }
 
@@ -138,12 +156,16 @@ export class MockModel {
     if (this.scope === 'test') {
       this.testChaos = { config: undefined };
       this.contractLayers.test = undefined;
+      this.dialectChooser.clear('test', true);
     } else {
       this.fileChaos = undefined;
       this.testChaos = undefined;
       this.contractLayers = {};
+      this.dialectChooser.clear('file');
+      this.dialectChooser.clear('test');
     }
     this.calls.length = 0;
+    this.embeddings.length = 0;
     this.options.onReset?.();
   }
 
@@ -173,9 +195,18 @@ export class MockModel {
     return this.store.all.map((e) => e.fixture);
   }
 
+  /** The running test, whose own cassette fixtures answer it first. */
+  private test: string | undefined;
+  /** @internal the embedding fixtures that can answer now (see src/embeddings). */
+  get embeddingFixtures(): Fixture[] {
+    return this.store.embeddings;
+  }
+
   /** @internal a test starts: its registrations, calls and sequence counts are its own. */
-  beginTest(): void {
+  beginTest(name?: string): void {
+    this.test = name;
     this.calls.length = 0;
+    this.embeddings.length = 0;
     this.restartSequences();
     this.scope = 'test';
   }
@@ -184,14 +215,17 @@ export class MockModel {
   restartSequences(): void {
     this.store.resetCounts();
     this.dice.reset();
+    this.dialectChooser.restart();
   }
 
   /** @internal a test ended: fixtures it registered are dropped. */
   endTest(): void {
+    this.test = undefined;
     this.store.clear((s) => s === 'test');
     this.store.unmuteAll();
     this.testChaos = undefined;
     this.contractLayers.test = undefined;
+    this.dialectChooser.clear('test');
     this.scope = 'file';
   }
 
@@ -251,9 +285,19 @@ export class MockModel {
     return this.normalizer ? String(this.normalizer(text)) : text;
   }
 
-  /** @internal a request's match keys, after the normalize hook. */
+  private view: ((conversation: Conversation) => Conversation) | undefined;
+
+  /**
+   * @internal How every request is seen before its keys are read (recording's personal-data
+   * placeholders), on replay and when recording alike.
+   */
+  viewRequests(view: ((conversation: Conversation) => Conversation) | undefined): void {
+    this.view = view;
+  }
+
+  /** @internal a request's match keys, after the request view and the normalize hook. */
   keysOf(conversation: Conversation): MatchKeys {
-    const keys = matchKeysOf(conversation);
+    const keys = matchKeysOf(this.view ? this.view(conversation) : conversation);
     const n = this.normalizer;
     if (!n) return keys;
     return {
@@ -268,7 +312,7 @@ export class MockModel {
   resolve(conversation: Conversation, what: string, idPrefix?: string): Resolution {
     const keys = this.keysOf(conversation);
     const strict = this.options.strictTurnIndex;
-    const selection = this.store.select(keys, strict);
+    const selection = this.store.select(keys, strict, this.test);
     if (!selection) {
       const near = nearestMisses(this.store.all, keys, strict, (e) => this.store.servedCount(e));
       return { kind: 'unmatched', keys, message: describeUnmatched(what, keys, near, this.store.size) };

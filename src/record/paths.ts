@@ -6,7 +6,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
  * The cassette of a test file: `@understudy-cassette <path>` (relative to the test file),
  * else the one file an `@understudy-fixtures` pragma names, else
  * `<cassetteDir>/<test path below rootDir>.cassette.json` when `cassetteDir` is set, else
- * `__cassettes__/<test file name>.cassette.json` beside the test file.
+ * `__cassettes__/<test file name>.cassette.json` beside the test file (`.yaml` with
+ * `cassetteFormat: 'yaml'`).
  */
 export function cassettePathOf(options: {
   rootDir: string;
@@ -14,7 +15,10 @@ export function cassettePathOf(options: {
   cassetteDir?: string;
   pragmaCassette?: string;
   pragmaFixtures?: string[];
+  /** The format a new cassette is written in (default json). */
+  format?: 'json' | 'yaml';
 }): string {
+  const ext = options.format === 'yaml' ? 'yaml' : 'json';
   const testDir = dirname(options.testPath);
   if (options.pragmaCassette) return resolve(testDir, options.pragmaCassette);
   if (options.pragmaFixtures?.length === 1 && !/[*?[{]/.test(options.pragmaFixtures[0]))
@@ -25,9 +29,9 @@ export function cassettePathOf(options: {
       : resolve(options.rootDir, options.cassetteDir);
     const below = relative(options.rootDir, options.testPath);
     const name = below.startsWith('..') ? basename(options.testPath) : below;
-    return join(dir, `${name}.cassette.json`);
+    return join(dir, `${name}.cassette.${ext}`);
   }
-  return join(testDir, '__cassettes__', `${basename(options.testPath)}.cassette.json`);
+  return join(testDir, '__cassettes__', `${basename(options.testPath)}.cassette.${ext}`);
 }
 
 /**

@@ -15,12 +15,12 @@ export type PromptFingerprint = {
   tools: string[];
 };
 
-function hash(text: string): string {
+export function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /** JSON with object keys sorted, so the same schema always hashes the same. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

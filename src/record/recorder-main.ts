@@ -18,7 +18,8 @@ import { noteSecret, secretsInUse } from '../files/secrets';
 import { writeFile } from '../files/write';
 import { writeFixtures } from '../fixtures/write';
 import type { ProviderCodec } from '../providers/codec';
-import { PROVIDERS, type ProviderDefinition } from '../providers/registry';
+import type { ProviderDefinition } from '../providers/definition';
+import { PROVIDERS } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import { fixturesFromCalls, type RecordedCall } from './build';
 import { ciRefusal, credentialsOf, isRealKey } from './mode';
@@ -141,6 +142,7 @@ export async function main(options: RecorderOptions): Promise<number> {
       }
       const target = upstreamOf(route.provider, url.pathname, url.search, options.provider);
       for (const key of credentialsOf(headers, target)) if (isRealKey(key)) noteSecret(key);
+      const startedAt = performance.now();
       const upstream = await fetch(target, { method, headers, ...(method === 'GET' ? {} : { body: text }) });
       const out: Record<string, string> = {};
       upstream.headers.forEach((value, name) => {
@@ -160,6 +162,7 @@ export async function main(options: RecorderOptions): Promise<number> {
         }
       }
       copy += decoder.decode();
+      const endedAt = performance.now();
       res.end();
       await (async () => {
         let body: unknown;
@@ -177,6 +180,8 @@ export async function main(options: RecorderOptions): Promise<number> {
           conversation,
           keys: matchKeysOf(conversation),
           fingerprint: fingerprintOf(conversation),
+          startedAt,
+          endedAt,
         };
         const status = upstream.status;
         if (status === 401 || status === 403) {

@@ -9,26 +9,31 @@
  * files answered (for `understudy fixtures check --unused`), and at the end of the file
  * writes the cassette of a record-mode run.
  */
-import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
+import type { Conversation, ConversationStore, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { type ErrorCode, isUnderstudyError } from '../errors';
 import { noteSecret, secretsInUse } from '../files/secrets';
-import { type Fixture, type RedactHook, sourceOf } from '../fixtures/types';
+import { type Fixture, type RecordedRequest, type RedactHook, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
 import type { ResolvedOptions } from '../options';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
 import { loadSseParserWith } from '../providers/sse';
-import type { RecordedCall } from './build';
+import { ageInWords } from './age';
+import type { BuildOptions, RecordedCall, ReplayStep } from './build';
+import type { CassetteChange } from './cassette';
 import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
 import { replaysCassette } from './paths';
+import { PiiScanner } from './pii';
 import { describeDrift, fingerprintOf } from './prompt-hash';
-import { writeUsage } from './usage';
+import { piiView, requestHashOf, requestOf } from './request';
+import { type StaleNote, writeUsage } from './usage';
 
 // Required on first use: replay without a cassette never needs the file loader, the fixture
 // builder or the writer (js-yaml, ajv), and the package is evaluated in every test file.
 const fixtureLoad = (): typeof import('../fixtures/load') => require('../fixtures/load');
 const build = (): typeof import('./build') => require('./build');
 const cassettes = (): typeof import('./cassette') => require('./cassette');
+const requestDiff = (): typeof import('./request-diff') => require('./request-diff');
 
 /** A model request on its way to the real provider (record and live modes). */
 export interface UpstreamRequest {
@@ -56,6 +61,22 @@ export interface RecordingHost {
   readonly runs: { getStore(): { mode?: UnderstudyMode; pending?: Promise<unknown>[] } | undefined };
   fail(code: ErrorCode, message: string): void;
   readonly evidence?: { noteStaleCassette?(file: string): void };
+}
+
+/** What a fixture answered with, as the model server holds it before it goes on the wire. */
+export interface ReplayedAnswer {
+  entry: { fixture: Fixture };
+  keys: MatchKeys;
+  kind: 'reply' | 'error';
+  reply?: NeutralReply;
+}
+
+/** What recording did in this file, for the reporter. */
+export interface RecordingStats {
+  /** Model calls recorded from the provider, per provider. */
+  recorded: Record<string, number>;
+  /** The cassette written, and what changed in it. */
+  cassettes: CassetteChange[];
 }
 
 /** The wire request as the agent sent it, for forwarding. */
@@ -92,16 +113,17 @@ function retryAfterOf(headers: Headers): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+/** The body as text; a binary stream (`binary`) as one `latin1` character per byte, which keeps every byte. */
+async function readAll(stream: ReadableStream<Uint8Array>, binary = false): Promise<string> {
   const decoder = new TextDecoder();
   const reader = stream.getReader();
   let text = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    text += decoder.decode(value, { stream: true });
+    text += binary ? Buffer.from(value).toString('latin1') : decoder.decode(value, { stream: true });
   }
-  return text + decoder.decode();
+  return binary ? text : text + decoder.decode();
 }
 
 function parseJson(text: string): unknown {
@@ -118,10 +140,21 @@ export class Recording {
   private readonly byCall = new WeakMap<ModelCall, RecordedCall>();
   /** Captures still reading a teed stream. */
   private readonly pending = new Set<Promise<void>>();
-  private readonly warned = new WeakSet<Fixture>();
+  private readonly warned = new WeakMap<Fixture, Set<string>>();
   /** Fixture file → JSON paths of its fixtures that answered a request, for the usage record. */
   private readonly used = new Map<string, Set<string>>();
+  /** Stale cassette fixtures that answered, for the usage record (`understudy record --stale`). */
+  private readonly stale = new Map<string, StaleNote>();
   private currentTest: string | undefined;
+  /** Tests that started, and those that ran to the end (a test `-t` filters out only starts). */
+  private readonly started = new Set<string>();
+  private readonly finished = new Set<string>();
+  /** The file's replay, in order: what the cassette about to be written must replay. */
+  private readonly steps: ReplayStep[] = [];
+  private readonly recordedPer: Record<string, number> = {};
+  private readonly written: CassetteChange[] = [];
+  /** Each request with its personal data as placeholders, numbered once per request. */
+  private readonly views = new WeakMap<Conversation, { conversation: Conversation; pii: PiiScanner }>();
 
   constructor(
     private readonly host: RecordingHost,
@@ -132,12 +165,15 @@ export class Recording {
     // a module ("outside of the scope of the test code"): what writing needs is loaded now.
     if (mode === 'record' || mode === 'record-missing') {
       build();
+      requestDiff();
       cassettes().prepareCassetteWriter();
     }
     // Streamed replies are read back with eventsource-parser, an ES module: loaded outside the
     // test file where the environment offers that (in any mode: a harness can record too).
     const hostRequire = bridge?.hostRequire;
     if (hostRequire) loadSseParserWith(() => hostRequire('eventsource-parser'));
+    if ((host.options.pii ?? []).length > 0)
+      host.model.viewRequests((conversation) => this.viewOf(conversation).conversation);
     // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
     if (replaysCassette(host.options))
       host.model.register(fixtureLoad().loadFixtures(host.options.cassette), 'config');
@@ -154,9 +190,11 @@ export class Recording {
 
   testStarted(name: string): void {
     this.currentTest = name;
+    this.started.add(name);
   }
 
   testFinished(): void {
+    if (this.currentTest !== undefined) this.finished.add(this.currentTest);
     this.currentTest = undefined;
   }
 
@@ -170,8 +208,40 @@ export class Recording {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** A fixture answered: note its file for the usage record, and check a cassette fixture for staleness. */
-  replayed(fixture: Fixture, conversation: Conversation, what: () => string): void {
+  /** The request as matching and the cassette see it: personal data as placeholders (when asked). */
+  private viewOf(conversation: Conversation): { conversation: Conversation; pii: PiiScanner } {
+    let view = this.views.get(conversation);
+    if (!view) {
+      const pii = new PiiScanner(this.host.options.pii ?? []);
+      view = { conversation: piiView(conversation, pii), pii };
+      this.views.set(conversation, view);
+    }
+    return view;
+  }
+
+  /** The recorded request of a live one, built as recording builds it. */
+  private requestOf(
+    conversation: Conversation,
+    body: unknown,
+  ): {
+    request: RecordedRequest;
+    requestHash: string;
+    toolsHash: string;
+  } {
+    const view = this.viewOf(conversation).conversation;
+    const normalize = (t: string) => this.host.model.normalizeText(t);
+    const { toolsHash } = fingerprintOf(view, normalize);
+    const request = requestOf(view, body, { normalize, secrets: secretsInUse() });
+    return { request, requestHash: requestHashOf(request, toolsHash), toolsHash };
+  }
+
+  /**
+   * A fixture answered: note its file for the usage record, fail a recorded answer that
+   * calls a tool the request no longer offers, check a cassette fixture for staleness (what
+   * changed in the request, its age), and put personal data back where the answer quotes it.
+   */
+  replayed(answer: ReplayedAnswer, conversation: Conversation, body: unknown, what: () => string): void {
+    const { fixture } = answer.entry;
     const source = sourceOf(fixture);
     if (source?.file) {
       let paths = this.used.get(source.file);
@@ -180,26 +250,98 @@ export class Recording {
         this.used.set(source.file, paths);
       }
       if (source.path) paths.add(source.path);
+      if (this.host.options.mode === 'record-missing' && source.file === this.host.options.cassette)
+        this.steps.push({
+          ...(this.currentTest !== undefined && { test: this.currentTest }),
+          keys: answer.keys,
+          answeredBy: fixture,
+        });
     }
-    const recorded = fixture.metadata;
-    if (typeof recorded?.promptHash !== 'string') return;
-    const now = fingerprintOf(conversation, (t) => this.host.model.normalizeText(t));
-    const changes = describeDrift(recorded, now);
-    if (changes.length === 0) return;
-    const strict = this.host.options.strictCassettes;
+    if (answer.reply && (this.host.options.pii ?? []).length > 0)
+      answer.reply = this.restored(answer.reply, conversation);
+    const meta = fixture.metadata;
+    if (!meta || (typeof meta.promptHash !== 'string' && meta.request === undefined)) return;
     const name =
       (fixture.id !== undefined ? `fixture "${fixture.id}"` : 'fixture') +
-      (source?.file ? ` (${source.file} ${source.path ?? ''})`.replace(/ \)$/, ')') : '');
-    const message =
-      `jest-understudy: stale cassette: ${name} answered ${what()}, but ${changes.join(' and ')} since it ` +
-      'was recorded. Record it again (UNDERSTUDY_MODE=record, or `understudy record -- <jest args>`), ' +
-      (strict ? 'or turn strictCassettes off to only warn.' : 'or set strictCassettes to fail on this.');
-    if (source?.file) this.host.evidence?.noteStaleCassette?.(source.file);
-    if (strict) this.host.fail('CASSETTE_STALE', message);
-    else if (!this.warned.has(fixture)) {
-      this.warned.add(fixture);
-      console.warn(message);
+      (source?.file ? ` (${source.file} ${source.path ?? ''})`.replace(/ \)$/, ')') : '') +
+      (meta.test ? ` recorded in test "${meta.test}"` : '');
+
+    const offered = conversation.tools.map((t) => t.name);
+    const gone = (answer.reply?.toolCalls ?? []).find((c) => !offered.includes(c.name));
+    if (gone)
+      this.host.fail(
+        'CASSETTE_TOOL_MISSING',
+        `jest-understudy: ${name} answered ${what()} with a call to ${JSON.stringify(gone.name)}, but the request ` +
+          `offers ${offered.length === 0 ? 'no tools' : `only ${offered.map((t) => JSON.stringify(t)).join(', ')}`}: ` +
+          'the tool was renamed or removed since the recording, and a model cannot call a tool it was not given, so ' +
+          'this answer cannot be right. Record it again (`understudy record --stale`, or `understudy record -- <test file> -t "<test name>"`).',
+      );
+
+    const reasons: string[] = [];
+    if (meta.request) {
+      const live = this.requestOf(conversation, body);
+      if (live.requestHash !== meta.requestHash) {
+        const drift = requestDiff().firstDifference(meta.request, live.request, {
+          recorded: meta.toolsHash,
+          live: live.toolsHash,
+        });
+        if (drift) reasons.push(`${drift} since it was recorded`);
+      }
+    } else if (typeof meta.promptHash === 'string') {
+      const now = fingerprintOf(conversation, (t) => this.host.model.normalizeText(t));
+      const changes = describeDrift(meta, now);
+      if (changes.length > 0) reasons.push(`${changes.join(' and ')} since it was recorded`);
     }
+    const maxAge = this.host.options.cassetteMaxAge;
+    const at = typeof meta.recordedAt === 'string' ? Date.parse(meta.recordedAt) : Number.NaN;
+    if (maxAge && Number.isFinite(at) && this.host.options.startedAt - at > maxAge.ms)
+      reasons.push(
+        `it was recorded ${ageInWords(this.host.options.startedAt - at)} ago (${meta.recordedAt}), longer ago than cassetteMaxAge ${maxAge.text}`,
+      );
+    if (reasons.length === 0) return;
+    const reason = reasons.join(', and ');
+    const strict = this.host.options.strictCassettes;
+    const message =
+      `jest-understudy: stale cassette: ${name} answered ${what()}, but ${reason}. Record it again ` +
+      '(`understudy record --stale`, or `understudy record -- <test file> -t "<test name>"`), ' +
+      (strict ? 'or turn strictCassettes off to only warn.' : 'or set strictCassettes to fail on this.');
+    if (source?.file) {
+      this.host.evidence?.noteStaleCassette?.(source.file);
+      const key = `${source.file}\u0000${source.path ?? ''}`;
+      if (!this.stale.has(key))
+        this.stale.set(key, {
+          file: source.file,
+          ...(source.path && { path: source.path }),
+          ...(meta.test && { recordedIn: meta.test }),
+          ...(this.currentTest && { test: this.currentTest }),
+          reason,
+        });
+    }
+    if (strict) this.host.fail('CASSETTE_STALE', message);
+    else {
+      const seen = this.warned.get(fixture) ?? new Set<string>();
+      if (!seen.has(reason)) {
+        seen.add(reason);
+        this.warned.set(fixture, seen);
+        console.warn(message);
+      }
+    }
+  }
+
+  /** A recorded answer with the live request's personal data where the recording has its placeholders. */
+  private restored(reply: NeutralReply, conversation: Conversation): NeutralReply {
+    const { pii } = this.viewOf(conversation);
+    return {
+      ...reply,
+      content: reply.content === null ? null : pii.restore(reply.content),
+      ...(reply.reasoning !== undefined && { reasoning: pii.restore(reply.reasoning) }),
+      toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: pii.restore(c.arguments) })),
+    };
+  }
+
+  /** What recording did in this file, for the reporter. */
+  stats(): RecordingStats {
+    return { recorded: { ...this.recordedPer }, cassettes: [...this.written] };
   }
 
   /** Sends the call to the provider and hands its real response back to the agent. */
@@ -219,17 +361,23 @@ export class Recording {
       durationMs: 0,
       recorded: true,
     };
+    const view = this.viewOf(conversation);
     const rec: RecordedCall = {
       index: f.index,
       protocol: codec.protocol,
       conversation,
       keys: this.host.model.keysOf(conversation),
-      fingerprint: fingerprintOf(conversation, (t) => this.host.model.normalizeText(t)),
+      fingerprint: fingerprintOf(view.conversation, (t) => this.host.model.normalizeText(t)),
+      pii: view.pii,
       ...(this.currentTest ? { test: this.currentTest } : {}),
+      startedAt,
     };
     f.register(call);
     this.byCall.set(call, rec);
-    if (mode !== 'live') this.recorded.push(rec);
+    if (mode !== 'live') {
+      this.recorded.push(rec);
+      this.steps.push({ ...(rec.test !== undefined && { test: rec.test }), keys: rec.keys, call: rec });
+    }
 
     const failWith = (code: ErrorCode, status: number, message: string) => {
       this.host.fail(code, message);
@@ -253,6 +401,10 @@ export class Recording {
       );
     }
     for (const k of real) noteSecret(k);
+    // Built once the key is noted, so the recorded request is scrubbed of it.
+    const built = this.requestOf(conversation, f.request);
+    rec.request = built.request;
+    rec.requestHash = built.requestHash;
     if (!this.bridge?.upstream) {
       return failWith(
         'RECORD_UNAVAILABLE',
@@ -289,7 +441,9 @@ export class Recording {
     for (const h of HOP_HEADERS) out.delete(h);
     const retryAfter = retryAfterOf(upstream.headers);
     const status = upstream.status;
-    const streamed = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
+    const type = upstream.headers.get('content-type') ?? '';
+    const binary = codec.reply?.binaryStream !== undefined && type.includes(codec.reply.binaryStream);
+    const streamed = type.includes('text/event-stream') || binary;
     const capture = (text: string) => this.capture(codec, call, rec, text, status, streamed, retryAfter);
 
     if (!streamed || status >= 400 || !upstream.body) {
@@ -298,7 +452,7 @@ export class Recording {
       return new Response(text, { status, statusText: upstream.statusText, headers: out });
     }
     const [toAgent, toCapture] = upstream.body.tee();
-    const done = readAll(toCapture).then(capture, (error: unknown) => {
+    const done = readAll(toCapture, binary).then(capture, (error: unknown) => {
       this.host.fail(
         'RECORD_INCOMPLETE',
         `jest-understudy: the ${codec.protocol} stream from ${url} failed before it ended (${String((error as Error)?.message ?? error)}); the call was not recorded.`,
@@ -320,6 +474,7 @@ export class Recording {
     retryAfter: number | undefined,
   ): void {
     call.durationMs = performance.now() - call.startedAt;
+    rec.endedAt = performance.now();
     const decoder = codec.reply;
     if (!decoder) {
       this.host.fail(
@@ -337,6 +492,7 @@ export class Recording {
       const error: NeutralError = result.error;
       call.error = error;
       rec.error = error;
+      this.countRecorded(codec.provider, call);
       return;
     }
     if (!result.complete) {
@@ -357,17 +513,32 @@ export class Recording {
       : { ...result.reply, model: call.conversation.model };
     call.response = reply;
     rec.reply = reply;
+    this.countRecorded(codec.provider, call);
     if (result.raw !== undefined) decoder.remember?.(result.raw, call.conversation, this.host.threads);
   }
 
-  /** Fixtures for recorded calls (harness.getRecordedFixtures, the file's cassette). */
-  fixturesOf(calls: readonly RecordedCall[], where: string, redact?: RedactHook): Fixture[] {
-    return build().fixturesFromCalls(calls, {
+  private countRecorded(provider: string, call: ModelCall): void {
+    const rec = this.byCall.get(call);
+    if (!rec || !this.recorded.includes(rec)) return;
+    this.recordedPer[provider] = (this.recordedPer[provider] ?? 0) + 1;
+  }
+
+  private buildOptions(where: string, redact?: RedactHook, redactName?: string): BuildOptions {
+    const hook = redact ?? this.host.model.redactor;
+    return {
       where,
       strictTurnIndex: this.host.options.strictTurnIndex,
       secrets: secretsInUse(),
-      redact: redact ?? this.host.model.redactor,
-    });
+      ...(hook && { redact: hook, redactName: redactName ?? 'understudy.model.redact' }),
+    };
+  }
+
+  /** Fixtures for recorded calls (harness.getRecordedFixtures). */
+  fixturesOf(calls: readonly RecordedCall[], where: string, redact?: RedactHook): Fixture[] {
+    return build().fixturesFromCalls(
+      calls,
+      this.buildOptions(where, redact, redact ? 'the harness redact option' : undefined),
+    );
   }
 
   /** The file is done: write the record-mode cassette and the usage record. Returns failures. */
@@ -375,7 +546,9 @@ export class Recording {
     await this.settled();
     const failures: Array<{ code: ErrorCode; message: string }> = [];
     const { mode, cassette, usageFile, testPath } = this.host.options;
-    if ((mode === 'record' || mode === 'record-missing') && this.recorded.length > 0) {
+    const recording = mode === 'record' || mode === 'record-missing';
+    const ranRecorded = mode === 'record' && [...this.finished].length > 0;
+    if (recording && (this.recorded.length > 0 || ranRecorded)) {
       if (failedTests > 0) {
         failures.push({
           code: 'RECORD_INCOMPLETE',
@@ -385,12 +558,18 @@ export class Recording {
         });
       } else {
         try {
-          const fixtures = this.fixturesOf(this.recorded, `${mode} mode (${cassette})`);
-          cassettes().writeCassette(cassette, fixtures, {
+          const options = this.buildOptions(`${mode} mode (${cassette})`);
+          const built = build().buildFixtures(this.recorded, options);
+          const existing = cassettes().readCassette(cassette);
+          const plan = {
             mode,
-            calls: this.recorded,
-            append: mode === 'record-missing',
-          });
+            ran: this.finished,
+            fullRun: [...this.started].every((t) => this.finished.has(t)),
+          };
+          const { fixtures, counts } = cassettes().mergeCassette(existing, built.fixtures, plan);
+          build().checkReplay(fixtures, this.steps, built, options);
+          const changed = this.recorded.length > 0 || counts.removed > 0;
+          if (changed) this.written.push(cassettes().writeCassette(cassette, fixtures, counts, mode));
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           failures.push({
@@ -404,7 +583,7 @@ export class Recording {
     }
     if (usageFile && mode !== 'record' && mode !== 'live') {
       try {
-        writeUsage(usageFile, testPath, this.used);
+        writeUsage(usageFile, testPath, this.used, [...this.stale.values()]);
       } catch {
         // Usage notes are a convenience for `fixtures check --unused`; a read-only tree must not fail tests.
       }

@@ -14,6 +14,20 @@ export interface UsageRecord {
   finishedAt: string;
   /** Fixture file (relative, like testPath) → JSON paths of its fixtures that answered a request. */
   fixtures: Record<string, string[]>;
+  /** Cassette fixtures that answered though stale (changed request, expired), for `understudy record --stale`. */
+  stale?: StaleNote[];
+}
+
+/** A stale cassette fixture as a replay saw it. */
+export interface StaleNote {
+  /** The cassette (relative, like testPath). */
+  file: string;
+  /** The fixture's JSON path in it. */
+  path?: string;
+  /** The test the fixture was recorded in, and the test it answered in. */
+  recordedIn?: string;
+  test?: string;
+  reason: string;
 }
 
 /** A record read back, with its paths made absolute again. */
@@ -39,8 +53,9 @@ export function writeUsage(
   file: string,
   testPath: string,
   used: ReadonlyMap<string, ReadonlySet<string>>,
+  stale: readonly StaleNote[] = [],
 ): void {
-  if (used.size === 0 && !existsSync(file)) return;
+  if (used.size === 0 && stale.length === 0 && !existsSync(file)) return;
   // Paths relative to the rootDir (two folders above the record), so records from CI shards merge.
   const root = dirname(dirname(dirname(file)));
   const rel = (p: string) => relative(root, p).split(sep).join('/');
@@ -50,6 +65,7 @@ export function writeUsage(
     fixtures: Object.fromEntries(
       [...used].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, paths]) => [rel(f), [...paths].sort()]),
     ),
+    ...(stale.length > 0 && { stale: stale.map((n) => ({ ...n, file: rel(n.file) })) }),
   };
   writeFile(file, json(record), { atomic: true });
 }
@@ -71,7 +87,12 @@ export function readUsage(root: string): ResolvedUsage[] {
       if (!existsSync(testPath)) continue;
       const fixtures: Record<string, string[]> = {};
       for (const [file, paths] of Object.entries(record.fixtures)) fixtures[resolve(root, file)] = paths;
-      out.push({ root, testPath, finishedAt: record.finishedAt, fixtures });
+      const stale = Array.isArray(record.stale)
+        ? record.stale
+            .filter((n) => typeof n?.file === 'string' && typeof n.reason === 'string')
+            .map((n) => ({ ...n, file: resolve(root, n.file) }))
+        : undefined;
+      out.push({ root, testPath, finishedAt: record.finishedAt, fixtures, ...(stale && { stale }) });
     } catch {
       // a half-written or foreign file: skip it
     }

@@ -1,12 +1,23 @@
 /**
  * `jest-understudy/reporter`: after the run, a short summary of what the suite asked of
  * jest-understudy — agent runs, model calls replayed (per provider), tool operations,
- * unmatched requests, stale cassettes, traces written. Prints nothing when the suite
+ * unmatched requests, stale cassettes, traces written; in record modes, the calls recorded
+ * (per provider) and the cassettes written, with the fixtures added, removed and unchanged. Prints nothing when the suite
  * used none of it. The counts come from each test file's result (`testResult.understudy`,
  * attached by the preset's test runner), so they add up across workers; with `--shard`
  * each shard reports its own files.
  */
 import { relative } from 'node:path';
+
+/** A cassette a test file wrote, and what changed in it. */
+export interface CassetteReport {
+  path: string;
+  state: 'new' | 'updated' | 'unchanged';
+  added: number;
+  removed: number;
+  unchanged: number;
+  kept: number;
+}
 
 /** What the environment reports per test file (see environment/index.ts). */
 export interface FileReport {
@@ -16,6 +27,8 @@ export interface FileReport {
   unmatched: number;
   staleCassettes: string[];
   traces: string[];
+  recorded?: Record<string, number>;
+  cassettes?: CassetteReport[];
 }
 
 export interface SuiteSummary {
@@ -23,6 +36,9 @@ export interface SuiteSummary {
   agentRuns: number;
   replayed: Record<string, number>;
   replayedTotal: number;
+  recorded: Record<string, number>;
+  recordedTotal: number;
+  cassettes: CassetteReport[];
   operations: number;
   unmatched: number;
   staleCassettes: string[];
@@ -48,6 +64,9 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     agentRuns: 0,
     replayed: {},
     replayedTotal: 0,
+    recorded: {},
+    recordedTotal: 0,
+    cassettes: [],
     operations: 0,
     unmatched: 0,
     staleCassettes: [],
@@ -63,6 +82,11 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
       sum.replayed[provider] = (sum.replayed[provider] ?? 0) + num(n);
       sum.replayedTotal += num(n);
     }
+    for (const [provider, n] of Object.entries(r.recorded ?? {})) {
+      sum.recorded[provider] = (sum.recorded[provider] ?? 0) + num(n);
+      sum.recordedTotal += num(n);
+    }
+    for (const c of r.cassettes ?? []) if (c && typeof c.path === 'string') sum.cassettes.push(c);
     sum.operations += num(r.operations);
     sum.unmatched += num(r.unmatched);
     for (const file of r.staleCassettes ?? []) stale.add(file);
@@ -79,6 +103,8 @@ export function isEmpty(s: SuiteSummary): boolean {
   return (
     s.agentRuns === 0 &&
     s.replayedTotal === 0 &&
+    s.recordedTotal === 0 &&
+    s.cassettes.length === 0 &&
     s.operations === 0 &&
     s.unmatched === 0 &&
     s.staleCassettes.length === 0 &&
@@ -98,19 +124,45 @@ export function formatSummary(
   const paint = (code: number, text: string) => (color ? `\u001b[${code}m${text}\u001b[39m` : text);
   const bold = (text: string) => (color ? `\u001b[1m${text}\u001b[22m` : text);
   const dim = (text: string) => (color ? `\u001b[2m${text}\u001b[22m` : text);
-  const providers = Object.entries(s.replayed)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([p, n]) => `${p} ${n}`)
-    .join(', ');
+  const perProvider = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([p, n]) => `${p} ${n}`)
+      .join(', ');
+  const providers = perProvider(s.replayed);
+  const recording = s.recordedTotal > 0 || s.cassettes.length > 0;
   const cwd = options.cwd ?? process.cwd();
   const show = (path: string) => {
     const rel = relative(cwd, path);
     return rel.startsWith('..') ? path : rel;
   };
+  const states = (['new', 'updated', 'unchanged'] as const)
+    .map((state) => [state, s.cassettes.filter((c) => c.state === state).length] as const)
+    .filter(([, n]) => n > 0);
   const lines = [
     bold('jest-understudy'),
     `  ${plural(s.agentRuns, 'agent run')}`,
-    `  ${plural(s.replayedTotal, 'model call')} replayed${providers ? dim(` (${providers})`) : ''}`,
+    // In record mode nothing is replayed: say what was recorded and written instead.
+    ...(recording
+      ? [
+          `  ${plural(s.recordedTotal, 'model call')} recorded${s.recordedTotal > 0 ? dim(` (${perProvider(s.recorded)})`) : ''}`,
+          ...(s.replayedTotal > 0
+            ? [`  ${plural(s.replayedTotal, 'model call')} replayed${dim(` (${providers})`)}`]
+            : []),
+          `  ${
+            states.length === 0
+              ? plural(0, 'cassette') + ' written'
+              : states
+                  .map(([state, n]) => `${plural(n, 'cassette')} ${state === 'new' ? 'written' : state}`)
+                  .join(', ')
+          }`,
+          ...s.cassettes.map((c) =>
+            dim(
+              `    ${show(c.path)}: ${c.added} added, ${c.removed} removed, ${c.unchanged} unchanged${c.kept > 0 ? `, ${c.kept} kept` : ''}`,
+            ),
+          ),
+        ]
+      : [`  ${plural(s.replayedTotal, 'model call')} replayed${providers ? dim(` (${providers})`) : ''}`]),
     `  ${plural(s.operations, 'tool operation')}`,
     `  ${s.unmatched > 0 ? paint(31, plural(s.unmatched, 'unmatched request')) : plural(0, 'unmatched request')}`,
     `  ${s.staleCassettes.length > 0 ? paint(33, plural(s.staleCassettes.length, 'stale cassette')) : plural(0, 'stale cassette')}`,

@@ -158,7 +158,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   testStarted(name: string): void {
     this.runs.forgetActive();
     this.recording.testStarted(name);
-    this.model.beginTest();
+    this.model.beginTest(name);
     this.evidence.testStarted();
     this.world.testStarted();
   }
@@ -178,7 +178,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   }
 
   fileStats(): FileStats {
-    return this.evidence.fileStats();
+    return { ...this.evidence.fileStats(), ...this.recording.stats() };
   }
 
   drainFailures(): Failure[] {

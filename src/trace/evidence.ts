@@ -148,4 +148,15 @@ export interface FileStats {
   operations: number;
   unmatched: number;
   staleCassettes: string[];
+  /** Model calls recorded from the provider (record modes, recording harnesses), per provider. */
+  recorded?: Record<string, number>;
+  /** Cassettes written at the end of the file (record modes), and what changed in each. */
+  cassettes?: Array<{
+    path: string;
+    state: 'new' | 'updated' | 'unchanged';
+    added: number;
+    removed: number;
+    unchanged: number;
+    kept: number;
+  }>;
 }

@@ -2,7 +2,9 @@
  * `understudy fixtures check [dirs...]`: the drift check CI runs after the tests. A fixture
  * file that is modified, added, deleted or untracked in git means a recording changed and
  * was not reviewed and committed (git status sees untracked files, which git diff misses).
- * `--unused` also lists fixtures no test used in the last run of each test file.
+ * `--unused` also lists fixtures no test used in the last run of each test file. Cassette
+ * fixtures that the last replay found stale (the request changed, or they aged past
+ * `cassetteMaxAge`) are listed too, from the same usage notes.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -113,12 +115,32 @@ function unusedFixtures(dirs: string[], root: string): { lines: string[]; count:
   return { lines, count };
 }
 
+/** Cassette fixtures the last run of each test file found stale, one line each. */
+function staleFixtures(root: string, dirs: string[]): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const within = dirs.map((d) => resolve(d));
+  for (const record of readUsage(root))
+    for (const note of record.stale ?? []) {
+      if (within.length > 0 && !within.some((d) => note.file === d || note.file.startsWith(`${d}/`)))
+        continue;
+      const key = `${note.file}\u0000${note.path ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const test = note.test ?? note.recordedIn;
+      lines.push(
+        `stale      ${shown(note.file)}${note.path ? ` ${note.path}` : ''}${test ? ` (test "${test}")` : ''}: ${note.reason}`,
+      );
+    }
+  return lines;
+}
+
 export function registerFixtures(program: Command): void {
   const fixtures = program.command('fixtures').description('check committed fixtures and cassettes');
   fixtures
     .command('check')
     .description(
-      'fail when a fixture file is modified or untracked in git (run after the tests in CI); --unused lists fixtures no test used',
+      'fail when a fixture file is modified or untracked in git, or a cassette fixture was stale in the last run (run after the tests in CI); --unused lists fixtures no test used',
     )
     .argument(
       '[dirs...]',
@@ -132,7 +154,7 @@ export function registerFixtures(program: Command): void {
     .addHelpText(
       'after',
       '\nIn CI, after the tests:\n  npx jest && npx understudy fixtures check test/fixtures\n\n' +
-        'Exit codes: 0 no drift (and, with --unused, every fixture used), 1 drift or unused fixtures, 2 bad usage (not a git repository, no usage records).',
+        'Exit codes: 0 no drift and no stale fixture (and, with --unused, every fixture used), 1 drift, stale or unused fixtures, 2 bad usage (not a git repository, no usage records).',
     )
     .action((dirs: string[], options: { unused?: boolean; root: string }) => {
       const cwd = process.cwd();
@@ -155,6 +177,15 @@ export function registerFixtures(program: Command): void {
           `\n${drift.length} fixture file${drift.length === 1 ? '' : 's'} changed since the last commit. ` +
             'Review the recording (no secrets, the calls you expect), commit it, and run again.\n',
         );
+      const stale = staleFixtures(resolve(cwd, options.root), dirs);
+      for (const line of stale) process.stdout.write(`${line}\n`);
+      if (stale.length > 0) {
+        failed = true;
+        process.stdout.write(
+          `\n${stale.length} cassette fixture${stale.length === 1 ? ' was' : 's were'} stale in the last run. ` +
+            'Record those tests again (npx understudy record --stale), review the diff, and commit it.\n',
+        );
+      }
       if (options.unused) {
         const unused = unusedFixtures(dirs, resolve(cwd, options.root));
         if (typeof unused === 'string') {
