@@ -557,6 +557,27 @@ describe('the listening servers of this process', () => {
     }
   });
 
+  it("counts a server before the caller's own listening callbacks run (one may hand the port to another thread)", async () => {
+    const ports = ListeningPorts.create();
+    const stop = watchListening(ports);
+    const server = net.createServer();
+    const udp = dgram.createSocket('udp4');
+    try {
+      // With a host, listen() looks it up first: the port is bound only when 'listening' fires.
+      const tcp = await new Promise<boolean>((resolve) =>
+        server.listen(0, 'localhost', () => resolve(ports.reaches(at('127.0.0.1', portOf(server))))),
+      );
+      const datagrams = await new Promise<boolean>((resolve) =>
+        udp.bind(0, 'localhost', () => resolve(ports.reaches(at('127.0.0.1', udp.address().port, 'dgram')))),
+      );
+      expect([tcp, datagrams]).toEqual([true, true]);
+    } finally {
+      udp.close();
+      await closed(server);
+      stop();
+    }
+  });
+
   it('finds servers that were listening before, and counts UDP sockets bound on loopback for datagrams only', async () => {
     const before = await listen('127.0.0.1');
     const ports = ListeningPorts.create();

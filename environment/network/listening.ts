@@ -125,7 +125,9 @@ export function watchListening(ports: ListeningPorts): () => void {
   };
   const watch = (socket: Bound) => {
     count(socket); // a TCP listen on a port number binds at once: supertest asks for the port right away
-    socket.once('listening', () => count(socket));
+    // Before the caller's own listeners: one may hand the port to another thread, which connects
+    // at once, while this thread has yet to run the next listener.
+    socket.prependOnceListener('listening', () => count(socket));
   };
   // Every TCP server listens through net.Server's `listen`, every UDP socket binds through `bind`.
   const watched = <T extends Bound>(proto: T, key: 'listen' | 'bind') =>

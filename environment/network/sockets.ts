@@ -70,7 +70,9 @@ export function guardSockets(options: SocketGuardOptions): () => void {
             protocol: secure ? 'https:' : 'http:',
           };
           const verdict = options.decide(target);
-          if (verdict.action === 'pass') return next.apply(this, args as Parameters<Connect>);
+          // Past msw: its socket interceptor would fake the connect and wait for an HTTP request,
+          // and a database whose server speaks first (MySQL) would wait for ever.
+          if (verdict.action === 'pass') return realConnect.apply(this, args as Parameters<Connect>);
           if (verdict.action === 'serve' && attach && !secure) {
             if (endpoint.callback) this.once('connect', endpoint.callback);
             attach(this, originOf(target)!, target.transport);
