@@ -2,7 +2,7 @@
  * The test's own msw handlers, in this process (this suite runs under the environment): what
  * they answer, in which order, how setupServer's API behaves, and what the evidence shows. What
  * must fail a test (a request nothing answers, a handler reset after its test) runs from the
- * installed package: __tests__/installed/http-handlers.test.ts.
+ * installed package: __tests__/installed/network-policy.test.ts.
  */
 import https from 'node:https';
 import { describe, expect, it } from '@jest/globals';
