@@ -9,6 +9,8 @@ const moduleNameMapper = {
   '^jest-understudy$': '<rootDir>/src/index.ts',
   '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',
   '^jest-understudy/environment$': '<rootDir>/environment/index.ts',
+  // As the preset maps it.
+  '^msw/node$': '<rootDir>/src/sandbox/msw-node.ts',
 };
 
 const shared = {

@@ -150,11 +150,14 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
     const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
-    // Replay never leaves the process: every transport is served, passed (loopback) or refused.
+    // Replay never leaves the process: every transport is served, passed (this process's own loopback
+    // servers, network.allow) or refused.
     const containment = await contain(
       {
         handle: (request) => runtime()?.handleRequest(request),
         serves: (origin) => runtime()?.serves?.(origin) ?? false,
+        // Handlers are added through the runtime: none exist before it does.
+        handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
         fail: (message) => {
           // A client that retries a refused connection says the same thing once.
           if (!bridge.unhandled.some((f) => f.message === message))
@@ -162,6 +165,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         },
       },
       this.global,
+      { allow: bridge.options.network.allow },
     );
     this.containment = containment;
     bridge.upstream = (request) => containment.upstream(request);

@@ -203,6 +203,24 @@ const properties = {
       },
     ],
   },
+  network: {
+    title: '{ allow? }',
+    type: 'object',
+    description:
+      'The network policy. Provider and world hosts are served, loopback ports a server of the test process listens on pass; everything else fails the test unless listed here.',
+    properties: {
+      allow: {
+        type: 'array',
+        description:
+          'host:port patterns that pass untouched, e.g. "localhost:5432", "*.internal.test:443", "db.internal.test:*". A loopback name allows every loopback address.',
+        items: { type: 'string', minLength: 1 },
+      },
+    },
+    additionalProperties: false,
+  },
+  handlers: path(
+    'A module whose export (module.exports, `handlers` or `default`) is an array of msw request handlers, for every test file; relative to the rootDir. They answer after provider and world hosts, before the network policy.',
+  ),
   dialect: {
     title: "'all' | 'none' | [names] | { dialects, seed? }",
     description: `Stream dialects for every fixture of the file that sets no \`dialect\` of its own: "all", "none", a list of names (${DIALECT_NAMES.join(', ')}), or { "dialects": "all" | [names], "seed": n }.`,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
@@ -11,6 +11,7 @@ import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
 import { piiKinds } from '../src/record/pii';
 import { schemaValidator } from '../src/validators';
+import { parseAllowPattern } from './network/allow';
 import { optionsSchema } from './options.schema';
 
 const TRACE_MODES: readonly TraceMode[] = ['on-failure', 'always', 'off'];
@@ -84,6 +85,16 @@ function validateOptions(raw: unknown): UnderstudyOptions {
         });
       });
     }
+    ((raw as UnderstudyOptions).network?.allow ?? []).forEach((entry, i) => {
+      const pattern = parseAllowPattern(entry);
+      if (typeof pattern === 'string')
+        issues.push({
+          code: 'OPTIONS_INVALID',
+          file: WHERE,
+          path: formatPath(['network', 'allow', i]),
+          message: `${JSON.stringify(entry)} ${pattern}`,
+        });
+    });
   }
   if (issues.length > 0)
     throw new OptionsError(issues.map((issue) => ({ ...issue, path: reroot(issue.path, WHERE) })));
@@ -113,6 +124,15 @@ function fixturePaths(patterns: string[], base: string, origin: string): string[
     }
   }
   return out;
+}
+
+const MODULE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
+
+/** The file a module path names, as `require` would find it (with or without its extension). */
+function moduleFile(path: string): string | undefined {
+  for (const candidate of [path, ...MODULE_EXTENSIONS.map((ext) => path + ext)])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  return undefined;
 }
 
 export function resolveOptions(
@@ -149,6 +169,12 @@ export function resolveOptions(
   const pragmaCassette = stringList(pragmas['understudy-cassette'], '@understudy-cassette')[0];
   const pragmaWorld = stringList(pragmas['understudy-world'], '@understudy-world')[0];
   const world = pragmaWorld ? resolve(testDir, pragmaWorld) : o.world ? resolve(rootDir, o.world) : undefined;
+  const handlers = o.handlers === undefined ? undefined : moduleFile(resolve(rootDir, o.handlers));
+  if (o.handlers !== undefined && handlers === undefined)
+    throw problem(
+      `${WHERE}.handlers`,
+      `names ${JSON.stringify(o.handlers)}, but no module is there (looked for ${resolve(rootDir, o.handlers)}, also with ${MODULE_EXTENSIONS.join(', ')})`,
+    );
 
   const envStrict = env.UNDERSTUDY_STRICT_TURN_INDEX;
   const envScale = env.UNDERSTUDY_TIME_SCALE;
@@ -192,6 +218,8 @@ export function resolveOptions(
       env.UNDERSTUDY_STRICT_CASSETTES === 'true' ||
       o.strictCassettes === true,
     contracts: o.contracts ?? true,
+    network: { allow: [...(o.network?.allow ?? [])] },
+    ...(handlers ? { handlers } : {}),
     ...(o.cassetteMaxAge !== undefined && { cassetteMaxAge: parseAge(o.cassetteMaxAge) }),
     pii: piiKinds(o.redact?.pii),
     startedAt: Date.now(),

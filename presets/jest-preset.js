@@ -11,6 +11,9 @@ module.exports = {
   testRunner: join(dist, 'presets', 'test-runner.js'),
   // The summary after the run; setting `reporters` yourself replaces this list, so keep it there.
   reporters: ['default', join(dist, 'src', 'reporter', 'index.js')],
+  // A test file's `setupServer(...)` (msw/node) is served by jest-understudy: its handlers answer
+  // after provider and world hosts, without a second msw patching what the environment's intercepts.
+  moduleNameMapper: { '^msw/node$': join(dist, 'src', 'sandbox', 'msw-node.js') },
   // msw resolves responses on microtasks; faking them would stall every mocked request.
   fakeTimers: { doNotFake: ['queueMicrotask'] },
 };

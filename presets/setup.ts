@@ -12,9 +12,15 @@ expect.extend(lazyMatchers);
 const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
 if (bridge) {
   bridge.loadRuntime = () => require('../src/sandbox/runtime').getRuntime();
-  // Every fixture source (a configured world or fixture file, the file's cassette) is loaded now,
-  // so a broken one fails the file before its tests instead of failing a request an agent may swallow.
+  // Every fixture source (a configured world or fixture file, the file's cassette) and the handlers
+  // module are loaded now, so a broken one fails the file before its tests instead of failing a
+  // request an agent may swallow.
   const { options } = bridge;
-  if (options.world !== undefined || options.fixtures.length > 0 || replaysCassette(options))
+  if (
+    options.world !== undefined ||
+    options.fixtures.length > 0 ||
+    options.handlers !== undefined ||
+    replaysCassette(options)
+  )
     bridge.loadRuntime();
 }

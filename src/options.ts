@@ -50,6 +50,13 @@ export interface UnderstudyOptions {
    * Per file with the `@jest-environment-options` docblock.
    */
   contracts?: ContractsSetting;
+  /** The network policy: `allow` lists `host:port` patterns that pass untouched (`localhost:5432`, `*.internal.test:443`). */
+  network?: { allow?: string[] };
+  /**
+   * A module whose export is an array of msw request handlers, used for every test file (after
+   * provider and world hosts, before the network policy). Relative to the rootDir.
+   */
+  handlers?: string;
   /** The format of cassettes record mode creates: `json` (default) or `yaml`. */
   cassetteFormat?: 'json' | 'yaml';
   /** A cassette fixture recorded longer ago than this (`'90d'`, `'12h'`, `'2w'`) is stale. */
@@ -102,6 +109,9 @@ export interface ResolvedOptions {
   usageFile?: string;
   /** The `contracts` option as given (`true` when absent). */
   contracts: ContractsSetting;
+  network: { allow: string[] };
+  /** The `handlers` module, absolute. */
+  handlers?: string;
   /** `cassetteMaxAge` in milliseconds, with the text it was given as. */
   cassetteMaxAge?: { ms: number; text: string };
   /** The personal data recording replaces with placeholders (empty: none). */

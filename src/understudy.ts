@@ -2,6 +2,7 @@ import type { MockModel } from './model/mock-model';
 import { type AgentHarness, type AgentHarnessOptions, createHarness } from './run/harness';
 import { executeRun, type RunContext, type RunOptions } from './run/run';
 import type { Run } from './run/types';
+import type { UnderstudyHttp } from './sandbox/http-handlers';
 import { getRuntime } from './sandbox/runtime';
 import type { FileWorld } from './world/host';
 
@@ -10,6 +11,8 @@ export interface Understudy {
   readonly model: MockModel;
   /** This test file's world: state, reset, operations (evidence), clock, bind, load. */
   readonly world: FileWorld;
+  /** Your own msw request handlers: `use(...handlers)` (in a test until it ends, outside one for the file). */
+  readonly http: UnderstudyHttp;
   /** Runs any agent function and returns its `Run`. */
   run<Output, Input = undefined>(
     agent: (context: RunContext) => Output | Promise<Output>,
@@ -24,6 +27,9 @@ export const understudy: Understudy = {
   },
   get world() {
     return getRuntime().world.handle;
+  },
+  get http() {
+    return getRuntime().http.api;
   },
   run(agent, options) {
     return executeRun(getRuntime(), agent, options);

@@ -13,12 +13,14 @@ import net from 'node:net';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { allowPatterns, allows, parseAllowPattern } from '../../environment/network/allow';
 import { ServingBridge } from '../../environment/network/bridge';
 import { guardDgram } from '../../environment/network/dgram';
 import { createInterception, DISPATCHER_KEYS, installDispatcher } from '../../environment/network/dispatcher';
 import { guardDns } from '../../environment/network/dns';
 import { GUARDED, type GuardContext, patch } from '../../environment/network/guard';
 import { guardHttp2 } from '../../environment/network/http2';
+import { ListeningPorts, watchListening } from '../../environment/network/listening';
 import {
   blockedMessage,
   createPolicy,
@@ -40,15 +42,58 @@ import {
 import { patchWorker } from '../../environment/network/workers';
 
 describe('the network policy', () => {
-  const policy = createPolicy(defaultRules((origin) => origin === 'http://127.0.0.1:11434'));
+  const patterns = allowPatterns(['localhost:5432', '*.internal.test:443', 'cache.test:*']);
+  const policy = createPolicy(
+    defaultRules({
+      serves: (origin) => origin === 'http://127.0.0.1:11434',
+      listening: (target) => target.port === 3000,
+      allowed: (target) => allows(patterns, target),
+    }),
+  );
+  const at = (host: string, port?: number): Target => ({ transport: 'net', host, port, protocol: 'http:' });
 
-  it('serves a served origin even on loopback, passes other loopback, refuses the rest', () => {
-    const at = (host: string, port: number): Target => ({ transport: 'net', host, port, protocol: 'http:' });
+  it("serves a served origin even on loopback, passes the process's own loopback ports, refuses the rest", () => {
     expect(policy.decide(at('127.0.0.1', 11434))).toEqual({ action: 'serve' });
-    expect(policy.decide(at('127.0.0.1', 11435))).toEqual({ action: 'pass' });
-    expect(policy.decide(at('localhost', 80))).toEqual({ action: 'pass' });
+    expect(policy.decide(at('127.0.0.1', 3000))).toEqual({ action: 'pass' });
+    expect(policy.decide(at('localhost', 3000))).toEqual({ action: 'pass' });
+    // Another process's loopback server (a database, Ollama) is not the test's own.
+    expect(policy.decide(at('127.0.0.1', 11435))).toEqual({
+      action: 'refuse',
+      message: blockedMessage(at('127.0.0.1', 11435)),
+    });
+    expect(policy.decide(at('localhost', 80)).action).toBe('refuse');
     const refused = policy.decide(at('tracker.invalid', 443));
     expect(refused).toEqual({ action: 'refuse', message: blockedMessage(at('tracker.invalid', 443)) });
+  });
+
+  it('passes what network.allow names: a loopback name for every loopback address, wildcards for subdomains only', () => {
+    for (const [host, port] of [
+      ['localhost', 5432],
+      ['127.0.0.1', 5432],
+      ['::1', 5432],
+      ['db.internal.test', 443],
+      ['a.b.internal.test', 443],
+      ['cache.test', 6379],
+      ['CACHE.test.', 1],
+    ] as const)
+      expect([host, port, policy.decide(at(host, port)).action]).toEqual([host, port, 'pass']);
+    for (const [host, port] of [
+      ['localhost', 5433],
+      ['internal.test', 443],
+      ['db.internal.test', 80],
+      ['evilinternal.test', 443],
+      ['cache.test.invalid', 6379],
+    ] as const)
+      expect([host, port, policy.decide(at(host, port)).action]).toEqual([host, port, 'refuse']);
+  });
+
+  it('lets a lookup stay on the machine, and looks up an allowed host; other lookups are refused', () => {
+    const lookup = (host: string): Target => ({ transport: 'dns', host, subject: `a dns lookup of ${host}` });
+    expect(policy.decide(lookup('localhost')).action).toBe('pass');
+    expect(policy.decide(lookup('db.internal.test')).action).toBe('pass');
+    expect(policy.decide(lookup('tracker.invalid')).action).toBe('refuse');
+    // A query to the machine's stub resolver would still leave it.
+    expect(policy.decide({ transport: 'dns', host: '127.0.0.53', port: 53 }).action).toBe('refuse');
   });
 
   it('knows loopback: 127.0.0.0/8, ::1 (also mapped and expanded), localhost; nothing else', () => {
@@ -96,13 +141,68 @@ describe('the network policy', () => {
     expect(requestTarget('GET', 'file:///etc/passwd', 'fetch')).toBeUndefined();
   });
 
-  it('says what was tried, by which transport, at which host and port', () => {
+  it('says what was tried, by which transport, at which host and port, and the option that allows it', () => {
     expect(blockedMessage({ transport: 'tls', host: 'tls.invalid', port: 8443 })).toBe(
       'a connection to tls.invalid:8443 reached the network layer, but nothing mocks it ' +
         '(transport: tls, host: tls.invalid, port: 8443).\n' +
         '  jest-understudy fails every request it does not serve, so a test never depends on the network.\n' +
-        '  For a model provider behind another host, add it to testEnvironmentOptions.understudy.providers.<name>.baseURL.',
+        '  For a model provider behind another host, add it to testEnvironmentOptions.understudy.providers.<name>.baseURL.\n' +
+        '  To let it through untouched, add "tls.invalid:8443" to testEnvironmentOptions.understudy.network.allow.',
     );
+    expect(
+      blockedMessage({ transport: 'dns', host: 'db.invalid', subject: 'a dns lookup of db.invalid' }),
+    ).toContain('add "db.invalid:<port>" to testEnvironmentOptions.understudy.network.allow');
+  });
+
+  it('says of a loopback port that no server of the process listens there, and how a local model server is served', () => {
+    const message = blockedMessage({
+      transport: 'fetch',
+      host: 'localhost',
+      port: 11434,
+      request: 'POST http://localhost:11434/v1/chat/completions',
+    });
+    expect(message).toBe(
+      'POST http://localhost:11434/v1/chat/completions reached the network layer, but nothing mocks it ' +
+        '(transport: fetch, host: localhost, port: 11434).\n' +
+        "  No server of this test process listens on port 11434: loopback passes only to those (a server the test starts, supertest's).\n" +
+        '  A local model server is a provider, and served when listed: testEnvironmentOptions.understudy.providers.ollama: true for Ollama on localhost:11434, providers.litellm for a LiteLLM proxy, providers.openai.baseURL for another OpenAI-compatible one.\n' +
+        '  To let it through untouched, add "localhost:11434" to testEnvironmentOptions.understudy.network.allow.',
+    );
+  });
+});
+
+describe('network.allow patterns', () => {
+  it('reads host:port, [v6]:port, *.domain:port and host:*', () => {
+    expect(parseAllowPattern('localhost:5432')).toEqual({
+      text: 'localhost:5432',
+      host: 'localhost',
+      wildcard: false,
+      port: 5432,
+    });
+    expect(parseAllowPattern('[::1]:8080')).toMatchObject({ host: '::1', port: 8080 });
+    expect(parseAllowPattern('*.Internal.test:443')).toMatchObject({
+      host: '.internal.test',
+      wildcard: true,
+      port: 443,
+    });
+    expect(parseAllowPattern('db.internal.test:*')).toMatchObject({ port: '*' });
+  });
+
+  it('says what is wrong with a pattern, with the fix', () => {
+    expect(parseAllowPattern('localhost')).toBe(
+      'has no port; give one, or "*" for every port (e.g. "localhost:5432", "*.internal.test:443" or "db.internal.test:*")',
+    );
+    expect(parseAllowPattern('https://db.internal.test/x')).toBe(
+      'is a URL; give a host:port pattern instead, here "db.internal.test:443"',
+    );
+    expect(parseAllowPattern('::1:5432')).toBe(
+      'is an IPv6 address without brackets; write it as "[::1]:5432"',
+    );
+    expect(parseAllowPattern('db:99999')).toBe(
+      'has port "99999"; a port is a number from 1 to 65535, or "*"',
+    );
+    expect(parseAllowPattern('db host:1')).toMatch(/^has host "db host"; a host is a name/);
+    expect(parseAllowPattern('*:443')).toMatch(/^has host "\*"/);
   });
 });
 
@@ -396,6 +496,114 @@ describe('the serving bridge', () => {
       ['https://api.example.test/v1/a', 'first', 'hi'],
       ['https://api.example.test/v1/b', 'second', 'hi'],
     ]);
+  });
+});
+
+describe('the listening servers of this process', () => {
+  const listen = (host: string) =>
+    new Promise<net.Server>((resolve) => {
+      const server = net.createServer();
+      server.listen(0, host, () => resolve(server));
+    });
+  const closed = (server: net.Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+  const portOf = (server: net.Server) => (server.address() as net.AddressInfo).port;
+  const at = (host: string, port: number, transport = 'net'): Target => ({ transport, host, port });
+
+  it('counts a loopback server from the moment it listens until it closes, by address family', async () => {
+    const ports = ListeningPorts.create();
+    const stop = watchListening(ports);
+    try {
+      const v4 = await listen('127.0.0.1');
+      const port = portOf(v4);
+      expect([ports.reaches(at('127.0.0.1', port)), ports.reaches(at('localhost', port))]).toEqual([
+        true,
+        true,
+      ]);
+      // Nothing of this process listens on [::1] at that port: another process may.
+      expect(ports.reaches(at('::1', port))).toBe(false);
+      expect(ports.reaches(at('127.0.0.1', port, 'dgram'))).toBe(false);
+      expect(ports.reaches(at('tracker.invalid', port))).toBe(false);
+      await closed(v4);
+      expect(ports.reaches(at('127.0.0.1', port))).toBe(false);
+      const dual = await listen('::');
+      const dualPort = portOf(dual);
+      expect([ports.reaches(at('127.0.0.1', dualPort)), ports.reaches(at('::1', dualPort))]).toEqual([
+        true,
+        true,
+      ]);
+      await closed(dual);
+      expect(ports.reaches(at('::1', dualPort))).toBe(false);
+    } finally {
+      stop();
+    }
+  });
+
+  it('knows a port as soon as listen() returns (supertest asks for it at once), and a server listening again', async () => {
+    const ports = ListeningPorts.create();
+    const stop = watchListening(ports);
+    const server = net.createServer();
+    try {
+      // Without a host there is no lookup: the port is bound when listen() returns.
+      server.listen(0);
+      const first = portOf(server);
+      expect(ports.reaches(at('127.0.0.1', first))).toBe(true);
+      await closed(server);
+      expect(ports.reaches(at('127.0.0.1', first))).toBe(false);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      expect(ports.reaches(at('127.0.0.1', portOf(server)))).toBe(true);
+      await closed(server);
+    } finally {
+      stop();
+    }
+  });
+
+  it("counts a server before the caller's own listening callbacks run (one may hand the port to another thread)", async () => {
+    const ports = ListeningPorts.create();
+    const stop = watchListening(ports);
+    const server = net.createServer();
+    const udp = dgram.createSocket('udp4');
+    try {
+      // With a host, listen() looks it up first: the port is bound only when 'listening' fires.
+      const tcp = await new Promise<boolean>((resolve) =>
+        server.listen(0, 'localhost', () => resolve(ports.reaches(at('127.0.0.1', portOf(server))))),
+      );
+      const datagrams = await new Promise<boolean>((resolve) =>
+        udp.bind(0, 'localhost', () => resolve(ports.reaches(at('127.0.0.1', udp.address().port, 'dgram')))),
+      );
+      expect([tcp, datagrams]).toEqual([true, true]);
+    } finally {
+      udp.close();
+      await closed(server);
+      stop();
+    }
+  });
+
+  it('finds servers that were listening before, and counts UDP sockets bound on loopback for datagrams only', async () => {
+    const before = await listen('127.0.0.1');
+    const ports = ListeningPorts.create();
+    const stop = watchListening(ports);
+    const udp = dgram.createSocket('udp4');
+    try {
+      expect(ports.reaches(at('127.0.0.1', portOf(before)))).toBe(true);
+      await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+      const udpPort = udp.address().port;
+      expect(ports.reaches(at('127.0.0.1', udpPort, 'dgram'))).toBe(true);
+      expect(ports.reaches(at('127.0.0.1', udpPort, 'worker dgram'))).toBe(true);
+      expect(ports.reaches(at('127.0.0.1', udpPort, 'net'))).toBe(false);
+    } finally {
+      udp.close();
+      await closed(before);
+      stop();
+    }
+  });
+
+  it('puts back listen and bind', () => {
+    const { listen: netListen } = net.Server.prototype;
+    const { bind } = dgram.Socket.prototype;
+    const stop = watchListening(ListeningPorts.create());
+    expect(net.Server.prototype.listen).not.toBe(netListen);
+    stop();
+    expect([net.Server.prototype.listen, dgram.Socket.prototype.bind]).toEqual([netListen, bind]);
   });
 });
 

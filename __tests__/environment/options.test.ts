@@ -30,6 +30,7 @@ describe('testEnvironmentOptions.understudy', () => {
       mode: 'replay',
       strictCassettes: false,
       contracts: true,
+      network: { allow: [] },
       pii: [],
       startedAt: expect.any(Number),
       cassette: join(root, 'tests', '__cassettes__', 'agent.test.ts.cassette.json'),
@@ -61,6 +62,41 @@ describe('testEnvironmentOptions.understudy', () => {
     expect(() => resolve({ quarantine: 'a › b' })).toThrow('testEnvironmentOptions.understudy.quarantine');
     expect(() => resolve({ history: { keep: 3 } })).toThrow(
       'testEnvironmentOptions.understudy.history.readyAfter must be at most history.keep (3, the records kept per test file), received 10',
+    );
+  });
+
+  it('takes network.allow as host:port patterns, naming each bad one with its index and the fix', () => {
+    expect(resolve({ network: { allow: ['localhost:5432', '*.internal.test:443'] } }).network).toEqual({
+      allow: ['localhost:5432', '*.internal.test:443'],
+    });
+    const error = thrown(() =>
+      resolve({ network: { allow: ['localhost:5432', 'db.internal.test', 'https://cache.test:6380/'] } }),
+    );
+    expect(error).toBeInstanceOf(OptionsError);
+    expect(error.issues.map((issue: { path: string }) => issue.path)).toEqual([
+      'testEnvironmentOptions.understudy.network.allow[1]',
+      'testEnvironmentOptions.understudy.network.allow[2]',
+    ]);
+    expect(error.message).toContain(
+      'testEnvironmentOptions.understudy.network.allow[1]: "db.internal.test" has no port; give one, or "*" for every port',
+    );
+    expect(error.message).toContain(
+      'testEnvironmentOptions.understudy.network.allow[2]: "https://cache.test:6380/" is a URL; give a host:port pattern instead, here "cache.test:6380"',
+    );
+    expect(() => resolve({ network: { allow: 'localhost:5432' } })).toThrow(
+      'testEnvironmentOptions.understudy.network.allow: must be',
+    );
+    expect(() => resolve({ network: { allowed: [] } })).toThrow(
+      'testEnvironmentOptions.understudy.network.allowed: unknown property "allowed"',
+    );
+  });
+
+  it('resolves the handlers module against the rootDir, with or without its extension, and names a missing one', () => {
+    writeFileSync(join(root, 'handlers.js'), 'module.exports = [];\n');
+    expect(resolve({ handlers: 'handlers' }).handlers).toBe(join(root, 'handlers.js'));
+    expect(resolve({ handlers: './handlers.js' }).handlers).toBe(join(root, 'handlers.js'));
+    expect(() => resolve({ handlers: 'mocks/handlers' })).toThrow(
+      `jest-understudy: testEnvironmentOptions.understudy.handlers names "mocks/handlers", but no module is there (looked for ${join(root, 'mocks', 'handlers')}, also with .js, .cjs, .mjs, .ts, .cts, .mts)`,
     );
   });
 

@@ -62,6 +62,7 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
     moduleNameMapper: {
       '^jest-understudy$': '<rootDir>/src/index.ts',
       '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',
+      '^msw/node$': '<rootDir>/src/sandbox/msw-node.ts',
     },
     testEnvironment: '<rootDir>/environment/index.ts',
     testRunner: '<rootDir>/presets/test-runner.ts',

@@ -12,6 +12,9 @@ import { join, resolve } from 'node:path';
 
 const RUN = resolve(__dirname, 'netns', 'run.sh');
 
+/** The names ./netns/leak-probe.cjs connects to and sends to (its lookups of dns.invalid must fail). */
+const PROBED = ['db.invalid', 'udp.invalid'];
+
 export type Counts = Record<'control' | 'test', Record<string, number> | undefined>;
 
 export interface IsolatedNetwork {
@@ -33,7 +36,12 @@ export function isolatedNetwork(hosts: string[]): IsolatedNetwork {
   const dir = mkdtempSync(join(tmpdir(), 'understudy-netns-'));
   writeFileSync(
     join(dir, 'hosts'),
-    ['127.0.0.1 localhost', '::1 localhost', ...hosts.map((host) => `127.0.0.1 ${host}`), ''].join('\n'),
+    [
+      '127.0.0.1 localhost',
+      '::1 localhost',
+      ...[...new Set([...PROBED, ...hosts])].map((host) => `127.0.0.1 ${host}`),
+      '',
+    ].join('\n'),
   );
   writeFileSync(join(dir, 'resolv.conf'), 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n');
   return {

@@ -5,11 +5,16 @@
  * `WebSocket`) in the sandbox. The interception dispatcher decides each request before a
  * connection is made, so a refusal names the request: refused ones fail through an agent that
  * never connects; the rest go on to a real agent, whose connections the socket guard serves
- * (provider and world hosts) or passes (loopback).
+ * (provider and world hosts) or passes. While the test has msw handlers of its own, a request
+ * the policy would refuse goes to the runtime first (over the serving bridge): a handler may
+ * answer it; if none does, it fails the test there with the same message.
  */
+
+import type net from 'node:net';
 import { UnderstudyError } from '../../src/errors';
 import { afterRefusal, type GuardContext } from './guard';
 import { blockedMessage, refusalError, requestTarget, type Target } from './policy';
+import { bridgeConnector } from './sockets';
 
 export const DISPATCHER_KEYS = [
   Symbol.for('undici.globalDispatcher.1'),
@@ -53,6 +58,10 @@ export interface InterceptionOptions extends GuardContext {
   Agent: AgentClass;
   /** How requests through this dispatcher are named in failures (`undici`, `fetch`, `worker fetch`). */
   transport: string;
+  /** Connects a socket to the serving bridge (the test's thread only). */
+  attach?: (socket: net.Socket, origin: string, transport: string) => void;
+  /** Whether the test has msw handlers of its own that may answer a request the policy refuses. */
+  handlersAnswer?: () => boolean;
 }
 
 export interface Interception {
@@ -76,6 +85,8 @@ export function createInterception(options: InterceptionOptions): Interception {
       callback(error);
     },
   });
+  const { attach, handlersAnswer } = options;
+  const viaRuntime = attach && new Agent({ connect: bridgeConnector(attach, options.transport) });
   const Base = Object.getPrototypeOf(Object.getPrototypeOf(Agent.prototype))
     .constructor as new () => Dispatcher;
   class InterceptionDispatcher extends Base {
@@ -87,6 +98,8 @@ export function createInterception(options: InterceptionOptions): Interception {
       // Nothing serves WebSocket on a provider or world host.
       if (verdict.action === 'pass' || (verdict.action === 'serve' && target?.transport !== 'websocket'))
         return inner.dispatch(opts, handler);
+      if (verdict.action === 'refuse' && viaRuntime && handlersAnswer?.() && !opts.upgrade)
+        return viaRuntime.dispatch(opts, handler);
       const message = verdict.action === 'refuse' ? verdict.message : blockedMessage(target!);
       afterRefusal(options, message, () => refusing.dispatch(opts, handler));
       return true;
@@ -105,7 +118,7 @@ export function createInterception(options: InterceptionOptions): Interception {
     dispatcher,
     async close() {
       closed = true;
-      await Promise.allSettled([inner.destroy()]);
+      await Promise.allSettled([inner.destroy(), viaRuntime?.destroy()]);
     },
   };
 }

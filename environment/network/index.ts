@@ -1,8 +1,9 @@
 /**
  * Replay never leaves the process: this contains every transport of the test file's thread
- * (and of the workers it starts) behind one network policy. Provider and world hosts are
- * served by the runtime whichever client reaches them; loopback passes; anything else fails
- * the test with a message naming the host, the port and the transport, and its caller gets a
+ * (and of the workers it starts) behind one network policy (./policy). Provider and world hosts
+ * are served by the runtime whichever client reaches them; a loopback port a server of this
+ * process listens on passes, and so does what `network.allow` names; anything else fails the
+ * test with a message naming the host, the port and the transport, and its caller gets a
  * network error without a DNS query or a SYN leaving the process.
  *
  * Set up and torn down once per test file, in this order: msw (environment/msw.ts), then the
@@ -13,8 +14,10 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { UpstreamRequest } from '../../src/record/recording';
 import { startInterception } from '../msw';
+import { allowPatterns, allows } from './allow';
 import { ServingBridge } from './bridge';
 import { bundledAgent, createInterception, installDispatcher } from './dispatcher';
+import { ListeningPorts, shareWithWorkers } from './listening';
 import { blockedMessage, createPolicy, defaultRules, requestTarget, type Target } from './policy';
 import { containThread, type ThreadContainment } from './thread';
 import { createUpstream, type Upstream } from './upstream';
@@ -27,6 +30,8 @@ export interface ContainmentHooks {
   serves(origin: string): boolean;
   /** Fails the current test (drained at its end). */
   fail(message: string): void;
+  /** Whether the test has msw handlers of its own: undici and fetch requests the policy refuses go to them first. */
+  handlersAnswer(): boolean;
 }
 
 export interface Containment {
@@ -37,10 +42,27 @@ export interface Containment {
   close(): Promise<void>;
 }
 
-export async function contain(hooks: ContainmentHooks, sandbox: object): Promise<Containment> {
+export interface ContainmentOptions {
+  /** `network.allow`: `host:port` patterns that pass untouched (validated at start-up). */
+  allow: string[];
+}
+
+export async function contain(
+  hooks: ContainmentHooks,
+  sandbox: object,
+  options: ContainmentOptions,
+): Promise<Containment> {
   bundledAgent(); // before msw patches fetch: Node creates its agent on its first fetch
   const real = { connect: net.Socket.prototype.connect, tlsConnect: tls.connect, lookup: dns.lookup, fetch };
-  const policy = createPolicy(defaultRules(hooks.serves));
+  const ports = ListeningPorts.create();
+  const patterns = allowPatterns(options.allow);
+  const policy = createPolicy(
+    defaultRules({
+      serves: hooks.serves,
+      listening: (target) => ports.reaches(target),
+      allowed: (target) => allows(patterns, target),
+    }),
+  );
   const context = {
     decide: (target: Target) => policy.decide(target),
     refused: (message: string) => hooks.fail(message),
@@ -77,11 +99,20 @@ export async function contain(hooks: ContainmentHooks, sandbox: object): Promise
       preload: preloadArgs(),
       realConnect: real.connect,
       bridge,
+      ports,
+      handlersAnswer: hooks.handlersAnswer,
     });
+    thread.patches.add(shareWithWorkers({ counts: ports.buffer, allow: options.allow }));
     // The sandbox is its own realm: the undici package there looks for its dispatcher on the sandbox
     // global. It stays there, closed, after teardown (the sandbox goes with its file): an undici call
     // the file left running then fails instead of finding no dispatcher, or creating a real one.
-    const inSandbox = createInterception({ ...context, Agent: thread.Agent, transport: 'undici' });
+    const inSandbox = createInterception({
+      ...context,
+      Agent: thread.Agent,
+      transport: 'undici',
+      attach: (socket, origin, transport) => bridge.attach(socket, origin, transport),
+      handlersAnswer: hooks.handlersAnswer,
+    });
     installDispatcher(sandbox, inSandbox.dispatcher);
     thread.patches.add(() => void inSandbox.close());
     thread.patches.add(listenForWorkerReports(hooks.fail));

@@ -3,8 +3,9 @@
  * connection served (a provider or world host, answered by the runtime), passed through, or
  * refused (the test fails, the caller gets a network error)? Pure: no I/O, no patching.
  *
- * The decision is an ordered list of rules; the first that has an opinion wins. More rules
- * (ports of servers in this process, `network.allow` patterns) slot in before the last one.
+ * The decision is an ordered list of rules; the first that has an opinion wins: served hosts,
+ * then loopback ports a server of this test process listens on, then `network.allow`, then
+ * lookups that stay on the machine. Everything else is refused.
  */
 import { isIP } from 'node:net';
 
@@ -54,9 +55,27 @@ export function createPolicy(
   };
 }
 
-/** Served hosts first (even on loopback: a local model server configured as a provider is mocked), then loopback. */
-export function defaultRules(serves: (origin: string) => boolean): Rule[] {
-  return [servedRule(serves), loopbackRule];
+/** What the default rules ask about the test file's process and options. */
+export interface PolicyInputs {
+  /** Whether the runtime serves this origin (`https://api.openai.com`): provider and world hosts. */
+  serves(origin: string): boolean;
+  /** Whether a loopback target reaches a port a server of this process listens on. */
+  listening(target: Target): boolean;
+  /** Whether `network.allow` lets the target through. */
+  allowed(target: Target): boolean;
+}
+
+/**
+ * Served hosts first (even on loopback: a local model server configured as a provider is mocked),
+ * then this process's own loopback servers, then `network.allow`, then lookups that stay local.
+ */
+export function defaultRules(inputs: PolicyInputs): Rule[] {
+  return [
+    servedRule(inputs.serves),
+    (target) => (isLoopback(target.host) && inputs.listening(target) ? 'pass' : undefined),
+    (target) => (inputs.allowed(target) ? 'pass' : undefined),
+    localLookupRule,
+  ];
 }
 
 export function servedRule(serves: (origin: string) => boolean): Rule {
@@ -66,7 +85,9 @@ export function servedRule(serves: (origin: string) => boolean): Rule {
   };
 }
 
-export const loopbackRule: Rule = (target) => (isLoopback(target.host) ? 'pass' : undefined);
+/** A lookup of `localhost` or of a loopback address (no port) never leaves the machine. */
+export const localLookupRule: Rule = (target) =>
+  target.port === undefined && isLoopback(target.host) ? 'pass' : undefined;
 
 /** `https://api.openai.com`, normalized as `new URL(base).origin` is (default port dropped, IPv6 bracketed). */
 export function originOf(target: Target): string | undefined {
@@ -113,17 +134,28 @@ export function hostPort(target: Target): string {
   return target.port === undefined ? host : `${host}:${target.port}`;
 }
 
-/** The failure a refused target gives the test: what was tried, by which transport, and what would serve it. */
+/** The failure a refused target gives the test: what was tried, by which transport, and what would allow it. */
 export function blockedMessage(target: Target): string {
   const subject = target.request ?? target.subject ?? `a connection to ${hostPort(target)}`;
   const where = [`transport: ${target.transport}`, `host: ${target.host}`];
   if (target.port !== undefined) where.push(`port: ${target.port}`);
-  return (
-    `${subject} reached the network layer, but nothing mocks it (${where.join(', ')}).\n` +
-    '  jest-understudy fails every request it does not serve, so a test never depends on the network.\n' +
-    '  For a model provider behind another host, add it to testEnvironmentOptions.understudy.providers.<name>.baseURL.'
-  );
+  const pattern = target.port === undefined ? `${hostPort(target)}:<port>` : hostPort(target);
+  const lines = [`${subject} reached the network layer, but nothing mocks it (${where.join(', ')}).`];
+  if (isLoopback(target.host) && target.port !== undefined)
+    lines.push(
+      `  No server of this test process listens on port ${target.port}: loopback passes only to those (a server the test starts, supertest's).`,
+      `  A local model server is a provider, and served when listed: ${OPTIONS}.providers.ollama: true for Ollama on localhost:11434, providers.litellm for a LiteLLM proxy, providers.openai.baseURL for another OpenAI-compatible one.`,
+    );
+  else
+    lines.push(
+      '  jest-understudy fails every request it does not serve, so a test never depends on the network.',
+      `  For a model provider behind another host, add it to ${OPTIONS}.providers.<name>.baseURL.`,
+    );
+  lines.push(`  To let it through untouched, add "${pattern}" to ${OPTIONS}.network.allow.`);
+  return lines.join('\n');
 }
+
+const OPTIONS = 'testEnvironmentOptions.understudy';
 
 /** The error the caller sees for a refused connection: a refused connect, as a network would give it. */
 export function refusalError(

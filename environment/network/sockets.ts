@@ -70,7 +70,9 @@ export function guardSockets(options: SocketGuardOptions): () => void {
             protocol: secure ? 'https:' : 'http:',
           };
           const verdict = options.decide(target);
-          if (verdict.action === 'pass') return next.apply(this, args as Parameters<Connect>);
+          // Past msw: its socket interceptor would fake the connect and wait for an HTTP request,
+          // and a database whose server speaks first (MySQL) would wait for ever.
+          if (verdict.action === 'pass') return realConnect.apply(this, args as Parameters<Connect>);
           if (verdict.action === 'serve' && attach && !secure) {
             if (endpoint.callback) this.once('connect', endpoint.callback);
             attach(this, originOf(target)!, target.transport);
@@ -123,6 +125,32 @@ export function guardSockets(options: SocketGuardOptions): () => void {
     }
   }
   return () => patches.restore();
+}
+
+type Attach = (socket: net.Socket, origin: string, transport: string) => void;
+
+/**
+ * An undici `connect` option that connects every socket to the serving bridge, as the guard does
+ * for a served origin: for a dispatcher that sends a request to the runtime whatever its host.
+ */
+export function bridgeConnector(attach: Attach, transport: string) {
+  return (
+    opts: { hostname: string; port: string; protocol: string; servername?: string },
+    callback: (error: Error | null, socket?: net.Socket) => void,
+  ) => {
+    const secure = opts.protocol === 'https:';
+    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(opts.port) || (secure ? 443 : 80);
+    const origin = originOf({ transport, host, port, protocol: secure ? 'https:' : 'http:' })!;
+    const socket = secure ? servedTlsSocket(opts.servername ?? host) : new net.Socket();
+    socket.once('connect', () => {
+      if (secure) socket.emit('secureConnect');
+      callback(null, socket);
+    });
+    socket.once('error', (error) => callback(error));
+    attach(socket, origin, transport);
+    return socket;
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Installs every guard of one thread (the test file's, or a worker's): sockets, TLS, http2,
- * UDP, DNS, undici's global dispatcher and `Worker`. Returns what undoes them all.
+ * UDP, DNS, undici's global dispatcher and `Worker`, and the count of the thread's listening
+ * servers. Returns what undoes them all.
  */
 import net from 'node:net';
 import type { ServingBridge } from './bridge';
@@ -9,6 +10,7 @@ import { type AgentClass, bundledAgent, createInterception, installDispatcher } 
 import { guardDns } from './dns';
 import { type GuardContext, Patches } from './guard';
 import { guardHttp2 } from './http2';
+import { type ListeningPorts, watchListening } from './listening';
 import { guardSockets } from './sockets';
 import { patchWorker } from './workers';
 
@@ -23,6 +25,10 @@ export interface ThreadOptions extends GuardContext {
   realConnect?: typeof net.Socket.prototype.connect;
   /** Serves provider and world hosts (the test's thread only). */
   bridge?: ServingBridge;
+  /** Where this thread counts the ports its servers listen on (shared by the test's threads). */
+  ports: ListeningPorts;
+  /** Whether the test has msw handlers of its own (the test's thread only). */
+  handlersAnswer?: () => boolean;
 }
 
 export interface ThreadContainment {
@@ -36,20 +42,30 @@ export function containThread(options: ThreadOptions): ThreadContainment {
   const { bridge } = options;
   const context: GuardContext = { decide: options.decide, refused: options.refused, label: options.label };
   const Agent = bundledAgent();
+  const attach =
+    bridge &&
+    ((socket: net.Socket, origin: string, transport: string) => bridge.attach(socket, origin, transport));
   const patches = new Patches();
   const closers: Array<() => Promise<void>> = [];
   try {
+    patches.add(watchListening(options.ports));
     patches.add(
       guardSockets({
         ...context,
         realConnect: options.realConnect ?? net.Socket.prototype.connect,
-        attach: bridge && ((socket, origin, transport) => bridge.attach(socket, origin, transport)),
+        attach,
       }),
     );
     patches.add(guardHttp2({ ...context, serve: bridge && ((...args) => bridge.connectHttp2(...args)) }));
     patches.add(guardDgram(context));
     patches.add(guardDns(context));
-    const interception = createInterception({ ...context, Agent, transport: options.fetchTransport });
+    const interception = createInterception({
+      ...context,
+      Agent,
+      transport: options.fetchTransport,
+      attach,
+      handlersAnswer: options.handlersAnswer,
+    });
     closers.push(interception.close);
     patches.add(installDispatcher(options.realm, interception.dispatcher));
     patches.add(patchWorker(options.preload));

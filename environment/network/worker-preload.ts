@@ -1,11 +1,14 @@
 /**
- * Loaded with `--require` into every worker thread a test starts: installs the guards with a
- * policy that passes loopback and refuses the rest (the worker has no mock model or world), and
- * reports each refusal to the test's thread, waiting for its acknowledgement before the caller
+ * Loaded with `--require` into every worker thread a test starts: installs the guards with the
+ * test's policy but for serving (the worker has no mock model or world): loopback ports a server
+ * of the process listens on, in any of its threads, and `network.allow` pass; the rest is refused.
+ * It reports each refusal to the test's thread, waiting for its acknowledgement before the caller
  * sees the error.
  */
 import { BroadcastChannel, threadId } from 'node:worker_threads';
-import { blockedMessage, createPolicy, loopbackRule } from './policy';
+import { allowPatterns, allows } from './allow';
+import { ListeningPorts, sharedNetwork } from './listening';
+import { blockedMessage, createPolicy, defaultRules } from './policy';
 import { containThread } from './thread';
 import { preloadArgs, reportChannel } from './workers';
 
@@ -39,8 +42,19 @@ function report(message: string): Promise<void> {
   });
 }
 
-const policy = createPolicy([loopbackRule], (target) => blockedMessage(target) + WORKER_NOTE);
+const shared = sharedNetwork();
+const ports = shared ? ListeningPorts.of(shared.counts) : ListeningPorts.create();
+const patterns = allowPatterns(shared?.allow ?? []);
+const policy = createPolicy(
+  defaultRules({
+    serves: () => false,
+    listening: (target) => ports.reaches(target),
+    allowed: (target) => allows(patterns, target),
+  }),
+  (target) => blockedMessage(target) + WORKER_NOTE,
+);
 containThread({
+  ports,
   decide: policy.decide,
   refused: report,
   label: (transport) => `worker ${transport}`,

@@ -81,7 +81,22 @@ export const ERROR_CODES = {
   UNHANDLED_REQUEST: {
     area: 'network',
     meaning: 'A connection to a host nothing serves was refused: replay never reaches the network.',
-    action: 'Serve the host with a world package or an msw handler, or stop the agent from calling it.',
+    action:
+      'Serve the host with a world package or an msw handler (`understudy.http.use`), start the server in the test, list it in `network.allow`, or stop the agent from calling it.',
+  },
+  HTTP_HANDLER_INVALID: {
+    area: 'network',
+    meaning:
+      'Something given as an msw handler (to `understudy.http.use`, `setupServer`, `server.use` or the `handlers` option) is not one jest-understudy can serve.',
+    action:
+      'Pass msw request handlers (`http.get(…)`, `graphql.query(…)`), spread (`...handlers`), not an array; the message names the alternative for what is not supported (WebSocket handlers, `SetupServerApi`).',
+  },
+  HTTP_HANDLER_FAILED: {
+    area: 'network',
+    meaning:
+      'An msw handler of the test threw while answering a request (the request failed like a network error).',
+    action:
+      'Fix the handler the message names; to answer with an error status, return (or throw) an `HttpResponse`.',
   },
   // ── runs ──
   RUN_TIMEOUT: {

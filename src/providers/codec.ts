@@ -52,6 +52,8 @@ export interface ProviderCodec {
   toolCallIdPrefix?: string;
   /** Does this codec serve `method path` (path relative to the provider base URL)? */
   handles(method: string, path: string): boolean;
+  /** What `handles` accepts, for people: `POST /chat/completions` (relative to the base URL). */
+  endpoints?: readonly string[];
   decode(body: unknown, ctx: DecodeContext): DecodeResult;
   encodeReply(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireResponse;
   encodeStream(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): WireStream;

@@ -22,6 +22,8 @@ export interface EmbeddingCodec {
   protocol: string;
   provider: ProviderId;
   handles(method: string, path: string): boolean;
+  /** What `handles` accepts, for people: `POST /embeddings` (relative to the base URL). */
+  endpoints?: readonly string[];
   decode(body: unknown, ctx: DecodeContext): EmbeddingDecode;
   encode(vectors: number[][], request: EmbeddingRequest, promptTokens: number): WireResponse;
   encodeError(error: NeutralError): WireResponse;

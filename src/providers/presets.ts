@@ -19,6 +19,8 @@ interface Decodes<R> {
 export function rewritten<R, C extends Decodes<R>>(codec: C, rewrite: PathRewrite): C {
   return {
     ...codec,
+    // The codec's own endpoints are paths of the provider's, not of the preset's.
+    endpoints: undefined,
     handles: (method, path) => {
       const r = rewrite(path);
       return r !== undefined && codec.handles(method, r.path);

@@ -46,12 +46,31 @@ export const PROVIDERS: ProviderDefinition[] = [
   ),
 ];
 
+/** What a provider serves below its base URL, as people write it (`POST /chat/completions`). */
+export function endpointsOf(provider: ProviderDefinition): string[] {
+  return [...provider.codecs, ...(provider.embeddings ?? [])].flatMap(
+    (c) => c.endpoints ?? [`the ${c.protocol} endpoint`],
+  );
+}
+
+/** A provider's name in the `providers` option: its preset's, else its own. */
+export const optionNameOf = (provider: ProviderDefinition): string => provider.preset ?? provider.id;
+
+const serves = (provider: ProviderDefinition, method: string, path: string) =>
+  provider.codecs.some((c) => c.handles(method, path)) ||
+  (provider.embeddings ?? []).some((c) => c.handles(method, path));
+
 export interface RouteTarget {
   provider: ProviderDefinition;
   baseURL: string;
   /** Path below the base URL, without query. */
   path: string;
   query: URLSearchParams;
+  /**
+   * Every provider listed at this URL (this one first), when several are: a gateway host that
+   * serves several providers by path. A request none of them serves names them all.
+   */
+  listed?: Array<{ provider: ProviderDefinition; baseURL: string; path: string }>;
 }
 
 function targetOf(provider: ProviderDefinition, prefix: string, url: string): RouteTarget {
@@ -68,28 +87,58 @@ function targetOf(provider: ProviderDefinition, prefix: string, url: string): Ro
 const below = (url: string, prefix: string) =>
   url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]));
 
-/** Maps request URLs to the provider whose base URL they fall under. */
+/**
+ * Maps request URLs to the provider whose base URL they fall under. Where base URLs of several
+ * providers hold the same origin (one gateway host serving OpenAI's `/v1/chat/completions` and
+ * Anthropic's `/v1/messages`), the provider that serves the request's path wins, the longest base
+ * URL first.
+ */
 export class ProviderRouter {
   private readonly bases: Array<{ prefix: string; provider: ProviderDefinition }> = [];
   private readonly hosts: ProviderDefinition[];
   private origins: Set<string> | undefined;
+  /** Origins where base URLs of more than one provider are: only those pay for routing by path. */
+  private readonly shared = new Set<string>();
 
   /** `extra`: more base URLs per provider or preset (the `providers` option, resolved). */
   constructor(extra: Partial<Record<string, string[]>> = {}) {
     const providers = [...PROVIDERS, ...presetProviders(extra)];
+    const providersAt = new Map<string, Set<ProviderDefinition>>();
     for (const provider of providers) {
-      for (const url of [...provider.defaultBaseURLs, ...(extra[provider.preset ?? provider.id] ?? [])]) {
-        this.bases.push({ prefix: url.replace(/\/+$/, ''), provider });
+      for (const url of [...provider.defaultBaseURLs, ...(extra[optionNameOf(provider)] ?? [])]) {
+        const prefix = url.replace(/\/+$/, '');
+        this.bases.push({ prefix, provider });
+        const origin = new URL(prefix).origin;
+        const at = providersAt.get(origin) ?? new Set();
+        at.add(provider);
+        providersAt.set(origin, at);
       }
     }
+    for (const [origin, at] of providersAt) if (at.size > 1) this.shared.add(origin);
     // Longest prefix first, so a proxy path nested under another base wins.
     this.bases.sort((a, b) => b.prefix.length - a.prefix.length);
     this.hosts = providers.filter((p) => p.hosts);
   }
 
-  route(url: string): RouteTarget | undefined {
-    for (const { prefix, provider } of this.bases)
-      if (below(url, prefix)) return targetOf(provider, prefix, url);
+  /** The provider endpoint a request goes to (`method` decides between providers listed at one origin). */
+  route(url: string, method = 'POST'): RouteTarget | undefined {
+    let first: RouteTarget | undefined;
+    const listed: NonNullable<RouteTarget['listed']> = [];
+    for (const { prefix, provider } of this.bases) {
+      if (!below(url, prefix)) continue;
+      const target = targetOf(provider, prefix, url);
+      if (!first) {
+        if (!this.shared.has(new URL(prefix).origin)) return target;
+        first = target;
+      }
+      if (listed.some((l) => l.provider === provider)) continue;
+      listed.push({ provider, baseURL: prefix, path: target.path });
+      if (serves(provider, method, target.path)) return target;
+    }
+    if (first) {
+      if (listed.length > 1) first.listed = listed;
+      return first;
+    }
     if (this.hosts.length === 0) return undefined;
     const end = url.indexOf('/', url.indexOf('//') + 2);
     const origin = end === -1 ? url : url.slice(0, end);

@@ -22,6 +22,7 @@ import type {
   CallEvidence,
   ExpectationEvidence,
   FileStats,
+  HttpEvidence,
   OperationEvidence,
   Phase,
   RunEvidence,
@@ -32,7 +33,7 @@ import { newTraceId, type OtlpSpan, runSpans, type TraceStep, traceBytesOf } fro
 import { plainError, toPlain } from '../trace/plain';
 import { toolCallsOf } from './collect';
 import { peek } from './outcomes';
-import type { Run, ToolCall } from './types';
+import type { HttpExchange, Run, ToolCall } from './types';
 
 /** What a run adds to its registration when it ends. */
 export interface RunMeta {
@@ -49,6 +50,8 @@ export interface RunRegistration {
 
 interface Tracked {
   calls: readonly ModelCall[];
+  /** The live list the run's HTTP steps go into. */
+  http?: readonly HttpExchange[];
   startedAt: number;
   input: unknown;
   phase: Phase;
@@ -70,6 +73,9 @@ export class EvidenceLog {
   /** Made outside any test (beforeAll hooks, file level): charged to the next test. */
   private outsideRuns: Tracked[] = [];
   private outsideCalls: Array<{ call: ModelCall; phase: Phase }> = [];
+  /** Requests the test's own msw handlers answered, in or out of runs. */
+  private http: Noted<HttpExchange>[] = [];
+  private outsideHttp: Noted<HttpExchange>[] = [];
   private inTest = false;
   private expectation: ExpectationNote | undefined;
   /** What `release()` let go of in the current test. */
@@ -98,8 +104,10 @@ export class EvidenceLog {
     this.countOperations();
     this.runs = this.outsideRuns;
     this.calls = this.outsideCalls;
+    this.http = this.outsideHttp;
     this.outsideRuns = [];
     this.outsideCalls = [];
+    this.outsideHttp = [];
     this.expectation = undefined;
     this.released = { runs: 0, modelCalls: 0 };
     this.inTest = true;
@@ -131,9 +139,15 @@ export class EvidenceLog {
     }
   }
 
-  /** Registers a run as it starts; `calls` is the live list its model calls go into. */
-  register(calls: readonly ModelCall[], startedAt: number, input: unknown, kind = 'run'): RunRegistration {
-    const tracked: Tracked = { calls, startedAt, input, phase: this.phase(), kind };
+  /** Registers a run as it starts; `calls` (and `http`) are the live lists its steps go into. */
+  register(
+    calls: readonly ModelCall[],
+    startedAt: number,
+    input: unknown,
+    kind = 'run',
+    http?: readonly HttpExchange[],
+  ): RunRegistration {
+    const tracked: Tracked = { calls, startedAt, input, phase: this.phase(), kind, ...(http && { http }) };
     (this.inTest ? this.runs : this.outsideRuns).push(tracked);
     this.stats.agentRuns++;
     return {
@@ -152,6 +166,11 @@ export class EvidenceLog {
     if (call.unmatched) this.stats.unmatched++;
     else if (call.fixture !== undefined)
       this.stats.replayed[call.provider] = (this.stats.replayed[call.provider] ?? 0) + 1;
+  }
+
+  /** A request the test's own msw handlers answered (its run, if any, lists it too). */
+  noteHttp(exchange: HttpExchange): void {
+    (this.inTest ? this.http : this.outsideHttp).push({ item: exchange, phase: this.phase() });
   }
 
   noteExpectation(note: ExpectationNote): void {
@@ -211,10 +230,11 @@ export class EvidenceLog {
   evidence(): TestEvidence {
     const secrets = secretsInUse();
     const scrub = (text: string) => scrubText(text, { values: secrets });
-    const built = buildEvidence(this.runs, this.calls, this.limits, scrub);
+    const built = buildEvidence(this.runs, this.calls, this.http, this.limits, scrub);
     const evidence: TestEvidence = {
       runs: built.runs,
       looseCalls: built.looseCalls,
+      ...(built.looseHttp.length > 0 && { looseHttp: built.looseHttp }),
       timeOrigin: performance.timeOrigin,
     };
     const omitted = { ...built.omitted };
@@ -237,7 +257,15 @@ export class EvidenceLog {
 }
 
 function isSomething(o: Omissions): boolean {
-  return o.runs + o.modelCalls + o.toolCalls + o.operations > 0 || o.released !== undefined;
+  return (
+    o.runs + o.modelCalls + o.toolCalls + o.operations + (o.httpRequests ?? 0) > 0 || o.released !== undefined
+  );
+}
+
+/** A step noted with the phase of the test it came in. */
+interface Noted<T> {
+  item: T;
+  phase: Phase;
 }
 
 /**
@@ -354,13 +382,19 @@ function runHead(t: Tracked, index: number, l: TraceLimits, scrub: Scrub): RunHe
   ) as RunHead;
 }
 
+function httpEvidence(exchange: HttpExchange, phase: Phase, l: TraceLimits, scrub: Scrub): HttpEvidence {
+  return plainWithin({ ...exchange, phase }, l, scrub) as HttpEvidence;
+}
+
 /** One step of a test, in the order a trace lists them. */
 type Step =
   | { kind: 'run'; run: number }
   | { kind: 'call'; run: number; call: ModelCall }
   | { kind: 'tool'; run: number; tool: ToolCall }
   | { kind: 'operation'; run: number; operation: unknown }
-  | { kind: 'loose'; call: ModelCall; phase: Phase };
+  | { kind: 'http'; run: number; exchange: HttpExchange }
+  | { kind: 'loose'; call: ModelCall; phase: Phase }
+  | { kind: 'looseHttp'; exchange: HttpExchange; phase: Phase };
 
 /**
  * The evidence of runs and loose model calls as plain data: every payload within its
@@ -369,12 +403,16 @@ type Step =
 function buildEvidence(
   tracked: readonly Tracked[],
   noted: ReadonlyArray<{ call: ModelCall; phase: Phase }>,
+  notedHttp: ReadonlyArray<Noted<HttpExchange>>,
   limits: TraceLimits,
   scrub: Scrub,
-): { runs: RunEvidence[]; looseCalls: CallEvidence[]; omitted: Omissions } {
+): { runs: RunEvidence[]; looseCalls: CallEvidence[]; looseHttp: HttpEvidence[]; omitted: Omissions } {
   const inRuns = new Set<ModelCall>();
   const phaseOf = new Map<ModelCall, Phase>();
   for (const c of noted) phaseOf.set(c.call, c.phase);
+  const httpInRuns = new Set<HttpExchange>();
+  const httpPhase = new Map<HttpExchange, Phase>();
+  for (const h of notedHttp) httpPhase.set(h.item, h.phase);
   const steps: Step[] = [];
   const headStep: number[] = [];
   tracked.forEach((t, run) => {
@@ -385,8 +423,14 @@ function buildEvidence(
     for (const call of calls) steps.push({ kind: 'call', run, call });
     for (const tool of t.run?.toolCalls ?? toolCallsOf(calls)) steps.push({ kind: 'tool', run, tool });
     for (const operation of t.run?.operations ?? []) steps.push({ kind: 'operation', run, operation });
+    for (const exchange of t.http ?? []) {
+      httpInRuns.add(exchange);
+      steps.push({ kind: 'http', run, exchange });
+    }
   });
   for (const c of noted) if (!inRuns.has(c.call)) steps.push({ kind: 'loose', call: c.call, phase: c.phase });
+  for (const h of notedHttp)
+    if (!httpInRuns.has(h.item)) steps.push({ kind: 'looseHttp', exchange: h.item, phase: h.phase });
 
   const build = (step: Step, l: TraceLimits): TraceStep => {
     switch (step.kind) {
@@ -400,6 +444,17 @@ function buildEvidence(
         return { tool: toolEvidence(step.tool, l, scrub) };
       case 'operation':
         return { operation: plainWithin(step.operation, l, scrub) as OperationEvidence };
+      case 'http':
+        return {
+          http: httpEvidence(
+            step.exchange,
+            httpPhase.get(step.exchange) ?? tracked[step.run].phase,
+            l,
+            scrub,
+          ),
+        };
+      case 'looseHttp':
+        return { http: httpEvidence(step.exchange, step.phase, l, scrub) };
     }
   };
   // Each payload is built once, as the walk reaches it; what the budget stops before is never built.
@@ -420,6 +475,7 @@ function buildEvidence(
     modelCalls: 0,
     toolCalls: 0,
     operations: 0,
+    httpRequests: 0,
     limits: {
       maxPayloadBytes: limits.maxPayloadBytes,
       maxFileBytes: limits.maxFileBytes,
@@ -431,28 +487,26 @@ function buildEvidence(
     modelCalls: [] as CallEvidence[],
     toolCalls: [] as ToolCallEvidence[],
     operations: [] as OperationEvidence[],
-    omitted: { modelCalls: 0, toolCalls: 0, operations: 0 },
+    httpRequests: [] as HttpEvidence[],
+    omitted: { modelCalls: 0, toolCalls: 0, operations: 0, httpRequests: 0 },
   }));
   const looseCalls: CallEvidence[] = [];
+  const looseHttp: HttpEvidence[] = [];
   steps.forEach((step, i) => {
     const keep = kept.has(i);
     if (step.kind === 'run') {
       if (keep) runs[step.run].used = true;
       return;
     }
-    const field =
-      step.kind === 'call' || step.kind === 'loose'
-        ? 'modelCalls'
-        : step.kind === 'tool'
-          ? 'toolCalls'
-          : 'operations';
+    const field = FIELD[step.kind];
     if (!keep) {
-      omitted[field]++;
-      if (step.kind !== 'loose') runs[step.run].omitted[field]++;
+      omitted[field] = (omitted[field] ?? 0) + 1;
+      if (step.kind !== 'loose' && step.kind !== 'looseHttp') runs[step.run].omitted[field]++;
       return;
     }
     const payload = payloads.get(i);
     if (step.kind === 'loose') looseCalls.push(payload as CallEvidence);
+    else if (step.kind === 'looseHttp') looseHttp.push(payload as HttpEvidence);
     else {
       const r = runs[step.run];
       r.used = true;
@@ -467,24 +521,50 @@ function buildEvidence(
     }
     const head = (payloads.get(headStep[i]) ??
       fitted(limits, (l) => runHead(tracked[i], i, l, scrub)).payload) as RunHead;
-    const dropped = r.omitted.modelCalls + r.omitted.toolCalls + r.omitted.operations;
+    const { httpRequests: droppedHttp, ...droppedSteps } = r.omitted;
+    const dropped = droppedSteps.modelCalls + droppedSteps.toolCalls + droppedSteps.operations + droppedHttp;
     out.push({
       ...head,
       modelCalls: r.modelCalls,
       toolCalls: r.toolCalls,
       operations: r.operations,
-      ...(dropped > 0 && { omitted: r.omitted }),
+      ...(r.httpRequests.length > 0 && { httpRequests: r.httpRequests }),
+      ...(dropped > 0 && { omitted: droppedHttp > 0 ? r.omitted : droppedSteps }),
     });
   });
-  return { runs: out, looseCalls, omitted };
+  if (omitted.httpRequests === 0) delete omitted.httpRequests;
+  return { runs: out, looseCalls, looseHttp, omitted };
 }
 
+/** Where a step goes among a run's (or the test's) steps, and what a left-out one counts as. */
+const FIELD = {
+  call: 'modelCalls',
+  loose: 'modelCalls',
+  tool: 'toolCalls',
+  operation: 'operations',
+  http: 'httpRequests',
+  looseHttp: 'httpRequests',
+} as const satisfies Record<Exclude<Step['kind'], 'run'>, string>;
+
 /** `run.trace`: the run's spans in OTLP/JSON form (a trace of its own), secrets scrubbed. */
-export function spansOfRun(run: Run, startedAt: number, kind = 'run'): OtlpSpan[] {
-  const tracked: Tracked = { calls: run.modelCalls, startedAt, input: run.input, phase: 'test', kind, run };
+export function spansOfRun(
+  run: Run,
+  startedAt: number,
+  kind = 'run',
+  http: readonly HttpExchange[] = [],
+): OtlpSpan[] {
+  const tracked: Tracked = {
+    calls: run.modelCalls,
+    startedAt,
+    input: run.input,
+    phase: 'test',
+    kind,
+    run,
+    http,
+  };
   const secrets = secretsInUse();
   const scrub = (text: string) => scrubText(text, { values: secrets });
-  const [evidence] = buildEvidence([tracked], [], TRACE_LIMITS, scrub).runs;
+  const [evidence] = buildEvidence([tracked], [], [], TRACE_LIMITS, scrub).runs;
   return runSpans(
     scrubSecrets(evidence, { values: secrets }) as RunEvidence,
     newTraceId(),

@@ -12,6 +12,7 @@ import type { RunOperationEntry } from '../world/host';
 import type { EvidenceLog } from './evidence';
 import type { OutcomeWatch } from './outcomes';
 import type { RunScope } from './scope';
+import type { HttpExchange } from './types';
 
 /** Collects the model calls made inside one `understudy.run` / harness run. */
 export interface RunRecorder {
@@ -22,6 +23,8 @@ export interface RunRecorder {
   pending?: Promise<unknown>[];
   /** World operations executed inside the run (the world's host pushes them). */
   operations?: RunOperationEntry[];
+  /** Requests the test's own msw handlers answered inside the run. */
+  http?: HttpExchange[];
 }
 
 export interface RunHost {

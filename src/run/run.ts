@@ -6,7 +6,7 @@ import { finalMessageOf, terminalStateOf, toolCallsOf } from './collect';
 import { spansOfRun } from './evidence';
 import type { RunHost } from './host';
 import { linkOperations } from './link';
-import type { Run, TerminalState } from './types';
+import type { HttpExchange, Run, TerminalState } from './types';
 
 /** What an agent function receives besides its input. */
 export interface RunContext {
@@ -57,12 +57,14 @@ export async function executeRun<Input, Output>(
   let outcome: 'returned' | 'threw' | 'timed_out' = 'returned';
   let timer: ReturnType<typeof setTimeout> | undefined;
   // Registered as it starts, so a test that fails mid-run still shows what the run did.
-  const registration = runtime.evidence.register(calls, start, options.input, options.kind);
+  // Requests the test's own msw handlers answer inside the run are steps of its evidence.
+  const http: HttpExchange[] = [];
+  const registration = runtime.evidence.register(calls, start, options.input, options.kind, http);
   // Streamed provider replies (record and live modes) are captured while the agent reads them.
   const pending: Promise<unknown>[] = [];
   // World operations executed inside the run land in `operations` (see src/world/host.ts).
   const operations: RunOperationEntry[] = [];
-  const recorder = { calls, pending, operations, ...(options.mode ? { mode: options.mode } : {}) };
+  const recorder = { calls, pending, operations, http, ...(options.mode ? { mode: options.mode } : {}) };
   // Active until its streamed replies are captured: calls that arrive without a run's context are its own.
   const work = runtime.runs.run(recorder, async () => agent(context));
   try {
@@ -108,19 +110,24 @@ export async function executeRun<Input, Output>(
     trace: [],
   };
   registration.complete(run);
-  withTrace(run, start, options.kind);
+  withTrace(run, start, options.kind, http);
   if (!options.expectError) runtime.outcomes.watch(run, options.kind, runtime.inTest);
   return run;
 }
 
 /** `trace` is built when first read: most runs are never exported. */
-function withTrace<R extends Run<any, any>>(run: R, start: number, kind?: string): R {
+function withTrace<R extends Run<any, any>>(
+  run: R,
+  start: number,
+  kind: string | undefined,
+  http: readonly HttpExchange[],
+): R {
   let spans: Run['trace'] | undefined;
   return Object.defineProperty(run, 'trace', {
     enumerable: true,
     configurable: true,
     get: () => {
-      spans ??= spansOfRun(run, start, kind);
+      spans ??= spansOfRun(run, start, kind, http);
       return spans;
     },
     set: (value: Run['trace']) => {

@@ -1,4 +1,5 @@
 import type { ModelCall } from '../model/call';
+import type { HttpEvidence } from '../trace/evidence';
 import type { OtlpSpan } from '../trace/otlp';
 import type { OperationRecord } from '../world/types';
 
@@ -54,3 +55,6 @@ export interface Run<Input = unknown, Output = unknown> {
   /** The run as OpenTelemetry spans (OTLP/JSON): the run, its model calls, tool calls and operations. */
   trace: TraceSpan[];
 }
+
+/** A request one of the test's own msw handlers answered, as the run (or the test) notes it. */
+export type HttpExchange = Omit<HttpEvidence, 'phase'>;

@@ -20,13 +20,15 @@ export interface Failure {
 export interface BridgedRuntime {
   /** Serves `fetch(input, init)` when it targets a mocked host; undefined leaves it to msw. */
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined;
-  /** Serves a request msw intercepted (node:http, https, XMLHttpRequest…); undefined if not ours. */
-  handleRequest(request: Request): Promise<Response> | undefined;
+  /** Serves a request msw intercepted (node:http, https, XMLHttpRequest…); undefined (or a promise of it) if nothing of the file answers it. */
+  handleRequest(request: Request): Promise<Response | undefined> | undefined;
   /**
    * Whether requests to `origin` (`https://api.openai.com`) are this file's to serve: a provider's
    * or a world package's base URL is there. The network guards route such connections here.
    */
   serves?(origin: string): boolean;
+  /** Whether the test has msw handlers of its own (`understudy.http.use`, `setupServer`, the `handlers` option). */
+  answersHttp?(): boolean;
   testStarted(name: string): void;
   testFinished(): void;
   /** Why the current test (or file) must fail since the last drain: unmatched model requests… */

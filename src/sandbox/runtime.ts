@@ -14,6 +14,7 @@ import { RunScope } from '../run/scope';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
+import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { ModelServer, type ModelServerHost } from './serve-model';
 import { connectionDropped } from './wire';
 
@@ -34,6 +35,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   readonly recording: Recording;
   /** This file's world (`understudy.world`), its HTTP transport and drills. */
   readonly world: WorldHost;
+  /** The test's own msw handlers (`understudy.http`, `setupServer`, the `handlers` option). */
+  readonly http: UserHandlers;
   /** Every request to a provider host. */
   private readonly server: ModelServer;
   private failures: Failure[] = [];
@@ -70,6 +73,11 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       },
       options.world,
     );
+    this.http = new UserHandlers(this);
+    if (options.handlers !== undefined) {
+      const { handlers, where } = loadHandlersModule(options.handlers);
+      this.http.configure(handlers, where);
+    }
   }
 
   /** Restarts the mock model's sequenceIndex counts and chaos draws, so each drill trial replays the same answers. */
@@ -97,8 +105,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
     const url = urlOf(input);
-    const target = url === undefined ? undefined : this.router.route(url);
     const i = init as RequestInit | undefined;
+    const target = url === undefined ? undefined : this.router.route(url, methodOf(input, i));
     // Not a provider: maybe a world HTTP route (undefined leaves it to msw).
     if (!target && url !== undefined)
       return this.world.handleFetch(
@@ -124,9 +132,10 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       });
   }
 
-  handleRequest(request: Request): Promise<Response> | undefined {
-    const target = this.router.route(request.url);
-    if (!target) return this.world.handleRequest(request); // a world HTTP route, or undefined
+  handleRequest(request: Request): Promise<Response | undefined> | undefined {
+    const target = this.router.route(request.url, request.method);
+    // A world HTTP route, else the test's own msw handlers, else undefined (the network policy decides).
+    if (!target) return this.world.handleRequest(request) ?? this.http.handle(request);
     return this.server
       .serve(target, {
         url: request.url,
@@ -136,6 +145,10 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         signal: request.signal,
       })
       .then((r) => (r === 'drop' ? Response.error() : r));
+  }
+
+  answersHttp(): boolean {
+    return !this.http.empty;
   }
 
   serves(origin: string): boolean {
@@ -157,6 +170,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     this.model.endTest();
     this.evidence.testFinished();
     this.world.testFinished();
+    this.http.testFinished();
   }
 
   testEvidence(): TestEvidence {

@@ -34,7 +34,7 @@ import type { ResolvedOptions } from '../options';
 import type { ProviderCodec } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
 import type { EmbeddingCodec } from '../providers/embedding-codec';
-import type { RouteTarget } from '../providers/registry';
+import { endpointsOf, optionNameOf, type RouteTarget } from '../providers/registry';
 import { credentialsOf } from '../record/mode';
 import type { Recording, WireRequest } from '../record/recording';
 import type { EvidenceLog } from '../run/evidence';
@@ -173,6 +173,19 @@ function outcomeOf(answer: Answer, streamed: boolean): WireOutcome {
   };
 }
 
+/** Why nothing serves a request to a provider's base URL, with what each provider listed there serves. */
+function unsupportedEndpoint(target: RouteTarget, method: string, url: string): string {
+  const head = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
+  const listed = target.listed ?? [{ provider: target.provider, baseURL: target.baseURL, path: target.path }];
+  const lines = listed.map(
+    (l) =>
+      `  ${optionNameOf(l.provider)} (base URL ${l.baseURL}) serves ${endpointsOf(l.provider).join(', ')}`,
+  );
+  return listed.length > 1
+    ? `${head}\n  Several providers are listed at this URL and none serves it:\n${lines.join('\n')}`
+    : `${head}\n${lines[0]}`;
+}
+
 /**
  * A fixture's stream shaping and pacing: its response's, else the fixture's own, else its chaos
  * latency, else its pacing's (aimock's `streamingProfile`, `recordedTimings`, `disconnectAfterMs`).
@@ -223,7 +236,7 @@ export class ModelServer {
     if (!codec) {
       const embeddings = target.provider.embeddings?.find((c) => c.handles(method, target.path));
       if (embeddings) return this.serveEmbedding(embeddings, target, request);
-      const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
+      const message = unsupportedEndpoint(target, method, url);
       host.fail('ENDPOINT_UNSUPPORTED', message);
       return toResponse(target.provider.notFound(message));
     }

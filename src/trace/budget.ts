@@ -41,6 +41,8 @@ export interface Omissions {
   modelCalls: number;
   toolCalls: number;
   operations: number;
+  /** Requests the test's own msw handlers answered (absent where none were left out). */
+  httpRequests?: number;
   /** Let go by `understudy.model.reset()` during the test. */
   released?: { runs: number; modelCalls: number };
   /** The budgets that made the cut. */
@@ -149,6 +151,7 @@ export function describeOmissions(o: Partial<Omissions>): string {
     [o.modelCalls ?? 0, 'model call'],
     [o.toolCalls ?? 0, 'tool call'],
     [o.operations ?? 0, 'operation'],
+    [o.httpRequests ?? 0, 'HTTP request'],
   ] as const;
   const dropped = steps.filter(([n]) => n > 0).map(([n, what]) => count(n, what));
   if (dropped.length > 0) {

@@ -67,6 +67,22 @@ export interface OperationEvidence {
   [key: string]: unknown;
 }
 
+/** An HTTP request one of the test's own msw handlers answered (a step of a run, or of the test). */
+export interface HttpEvidence {
+  method: string;
+  url: string;
+  /** The response status; 0 when the handler answered with a network error (`HttpResponse.error()`). */
+  status: number;
+  /** The handler that answered, as msw names it (`GET https://weather.example.test/now`). */
+  handler?: string;
+  /** Where the handler came from: `understudy.http.use`, `setupServer`, or the `handlers` option. */
+  source: string;
+  /** performance.now() in the test realm. */
+  startedAt: number;
+  durationMs: number;
+  phase: Phase;
+}
+
 export interface RunEvidence {
   /** 0-based position among the runs of the test. */
   index: number;
@@ -84,10 +100,12 @@ export interface RunEvidence {
   modelCalls: CallEvidence[];
   toolCalls: ToolCallEvidence[];
   operations: OperationEvidence[];
+  /** Requests the test's own msw handlers answered during the run (absent in traces without any). */
+  httpRequests?: HttpEvidence[];
   /** A drill's build (with per-test rules) and seed, where the run came from a drill. */
   drill?: { name?: string; build?: unknown; seed?: unknown; verdict?: unknown };
   /** Steps of the run the trace left out to stay within its budget. */
-  omitted?: { modelCalls: number; toolCalls: number; operations: number };
+  omitted?: { modelCalls: number; toolCalls: number; operations: number; httpRequests?: number };
 }
 
 /** One failed trajectory assertion, as the matcher saw it. */
@@ -115,6 +133,8 @@ export interface TestEvidence {
   runs: RunEvidence[];
   /** Model calls of the test that belong to no run (an SDK called directly in the test). */
   looseCalls: CallEvidence[];
+  /** Requests the test's own msw handlers answered outside any run. */
+  looseHttp?: HttpEvidence[];
   expectation?: ExpectationEvidence;
   /** performance.timeOrigin of the test realm, to turn its clock into wall time. */
   timeOrigin: number;

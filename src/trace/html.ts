@@ -3,7 +3,8 @@
  * forbids any network access) showing the test's failure, the expected vs actual
  * trajectory when a trajectory matcher failed, then each agent run turn by turn: model
  * calls (request messages collapsed, the response), tool calls with arguments and
- * results, world operations with their outcome and any override, errors highlighted.
+ * results, world operations with their outcome and any override, the requests the test's
+ * own msw handlers answered, errors highlighted.
  * Every step is a <details> element, so the page reads without JavaScript; the script
  * (timeline.js, beside this file, as is timeline.css) adds search, filters and
  * expand/collapse all. Markup is built with `html` (./markup.ts), which escapes every value.
@@ -277,6 +278,34 @@ function operationHtml(node: SpanNode, runStart: number, runDuration: number, an
   });
 }
 
+/** A request one of the test's own msw handlers answered. */
+function httpStep(node: SpanNode, runStart: number, runDuration: number, anchor: string): Html {
+  const a = (k: string) => attr(node, k);
+  const bad = node.status.code === 2;
+  const outcome = String(a('understudy.outcome') ?? '');
+  const url = String(a('url.full') ?? node.name);
+  return step({
+    kind: 'http',
+    anchor,
+    bad,
+    override: false,
+    label: 'http',
+    title: html`<b>${a('http.request.method') ?? ''}</b> ${url}`,
+    summary: html`<span class="dim">msw handler ${a('understudy.http.handler') ?? ''}</span>`,
+    outcome: badge(outcome, bad ? 'bad' : 'ok'),
+    node,
+    runStart,
+    runDuration,
+    body: kv([
+      ['answered by', a('understudy.http.handler')],
+      ['from', a('understudy.http.source')],
+      ['status', outcome],
+      ['phase', a('understudy.phase')],
+    ]),
+    searchable: [a('http.request.method'), url, outcome, a('understudy.http.handler')].join(' '),
+  });
+}
+
 function toolOutcome(outcome: string, held: Held): Html {
   const kind = outcome === 'error' ? 'bad' : outcome === 'unanswered' ? 'warn' : 'ok';
   return html`${badge(outcome || 'ok', kind)}${held.failed.map((f) => badge(f, 'bad'))}${held.overrides.map((o) => badge(o, 'override'))}`;
@@ -358,7 +387,7 @@ function toolStep(
 }
 
 interface StepParts {
-  kind: 'model' | 'tool' | 'operation';
+  kind: 'model' | 'tool' | 'operation' | 'http';
   anchor: string;
   bad: boolean;
   override: boolean;
@@ -414,6 +443,8 @@ function runSteps(run: SpanNode, r: number): { items: Html[]; turns: number } {
       stepIndex++;
     } else if (child.type === 'operation') {
       items.push(operationHtml(child, run.start, run.duration, `r${r}-s${stepIndex++}`));
+    } else if (child.type === 'http') {
+      items.push(httpStep(child, run.start, run.duration, `r${r}-s${stepIndex++}`));
     }
   }
   return { items, turns };
@@ -444,6 +475,7 @@ function runSection(run: SpanNode, r: number): Html {
     plural(turns, 'turn'),
     plural(Number(a('understudy.tool_calls') ?? 0), 'tool call'),
     plural(Number(a('understudy.operations') ?? 0), 'operation'),
+    ...(a('understudy.http_requests') ? [plural(Number(a('understudy.http_requests')), 'HTTP request')] : []),
   ].join(' · ');
   return html`<section class="run${failed ? ' bad' : ''}" id="run-${index}">
 <h2><span>Run ${index}</span> ${badge(String(a('understudy.run.kind') ?? 'run'), 'plain')} ${badge(String(a('understudy.phase') ?? 'test'), 'plain')} ${badge(state || 'unknown', failed ? 'bad' : 'ok')} <span class="dim">${counts}</span></h2>
@@ -518,12 +550,22 @@ function countDeep(nodes: SpanNode[], type: string): number {
   return n;
 }
 
-/** Model calls made outside any run (in a hook, at file level), as a section of their own. */
+/** Model calls and HTTP requests made outside any run (in a hook, at file level), as a section of their own. */
 function looseSection(loose: SpanNode[]): Part {
   if (loose.length === 0) return undefined;
   const start = loose[0].start;
   const duration = Math.max(...loose.map((l) => l.start + l.duration)) - start;
-  return html`<section class="run" id="loose"><h2>Model calls outside any run</h2><ol class="steps">${loose.map((n, i) => modelStep(n, start, duration, `loose-${i}`))}</ol></section>`;
+  const title = loose.every((n) => n.type === 'http')
+    ? 'HTTP requests outside any run'
+    : loose.some((n) => n.type === 'http')
+      ? 'Model calls and HTTP requests outside any run'
+      : 'Model calls outside any run';
+  const steps = loose.map((n, i) =>
+    n.type === 'http'
+      ? httpStep(n, start, duration, `loose-${i}`)
+      : modelStep(n, start, duration, `loose-${i}`),
+  );
+  return html`<section class="run" id="loose"><h2>${title}</h2><ol class="steps">${steps}</ol></section>`;
 }
 
 function errorSection(errors: SpanNode['events'], expectation: Expectation | undefined): Part {
@@ -549,7 +591,7 @@ export function renderTimeline(tree: TraceTree): string {
   );
   const top = test ? test.children : tree.roots;
   const runs = top.filter((n) => n.type === 'run');
-  const loose = top.filter((n) => n.type === 'model');
+  const loose = top.filter((n) => n.type === 'model' || n.type === 'http');
   const expectationAttr = test?.attributes['understudy.expectation'];
   const expectation = expectationAttr === undefined ? undefined : (parsed(expectationAttr) as Expectation);
   const errors = (test?.events ?? []).filter((e) => e.name === 'exception');
@@ -561,6 +603,7 @@ export function renderTimeline(tree: TraceTree): string {
     plural(countDeep(all, 'model'), 'model call'),
     plural(countDeep(all, 'tool'), 'tool call'),
     plural(countDeep(all, 'operation'), 'operation'),
+    ...(countDeep(all, 'http') > 0 ? [plural(countDeep(all, 'http'), 'HTTP request')] : []),
   ].join(' · ');
   const { css, script } = pageAssets();
   const page = html`<!doctype html>
@@ -581,6 +624,7 @@ export function renderTimeline(tree: TraceTree): string {
 <label><input type="checkbox" data-kind="model" checked> model calls</label>
 <label><input type="checkbox" data-kind="tool" checked> tool calls</label>
 <label><input type="checkbox" data-kind="operation" checked> operations</label>
+<label><input type="checkbox" data-kind="http" checked> HTTP requests</label>
 <label><input type="checkbox" id="only-bad"> only errors &amp; overrides</label>
 <button type="button" id="expand">Expand all</button><button type="button" id="collapse">Collapse all</button>
 <span id="shown" class="dim"></span>

@@ -2,7 +2,8 @@
  * Builds OpenTelemetry traces in OTLP/JSON (`resourceSpans → scopeSpans → spans`) from
  * the plain evidence of a test: the test is the root span, each agent run a child
  * (`invoke_agent`), and under a run its model calls (`chat <model>`), tool calls
- * (`execute_tool <name>`) and world operations, following the OpenTelemetry GenAI
+ * (`execute_tool <name>`), world operations and the requests the test's own msw handlers
+ * answered (`http <method> <url>`), following the OpenTelemetry GenAI
  * semantic conventions where they have a name (`gen_ai.*`) and `understudy.*` for the
  * rest (fixture, match keys, override identity, outcome, phase). Tool calls are the
  * run's children, beside the model calls, each naming the model call that asked for it;
@@ -12,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type {
   CallEvidence,
   ExpectationEvidence,
+  HttpEvidence,
   OperationEvidence,
   PlainError,
   RunEvidence,
@@ -294,7 +296,38 @@ function operationSpan(
   };
 }
 
-/** The spans of one agent run: the run, its model calls, tool calls and operations. */
+/** A request one of the test's own msw handlers answered: an HTTP client span (OpenTelemetry's names). */
+function httpSpan(h: HttpEvidence, parentSpanId: string, ctx: Context): OtlpSpan {
+  const failed = h.status === 0 || h.status >= 400;
+  return {
+    traceId: ctx.traceId,
+    spanId: newSpanId(),
+    parentSpanId,
+    name: `http ${h.method} ${h.url}`,
+    kind: KIND_CLIENT,
+    startTimeUnixNano: unixNano(ctx.timeOrigin, h.startedAt),
+    endTimeUnixNano: unixNano(ctx.timeOrigin, h.startedAt + h.durationMs),
+    attributes: attributes({
+      'http.request.method': h.method,
+      'url.full': h.url,
+      'http.response.status_code': h.status === 0 ? undefined : h.status,
+      'error.type': h.status === 0 ? 'network_error' : h.status >= 400 ? String(h.status) : undefined,
+      'understudy.http.handler': h.handler,
+      'understudy.http.source': h.source,
+      'understudy.phase': h.phase,
+      'understudy.outcome': h.status === 0 ? 'network error' : String(h.status),
+      'understudy.duration_ms': round(h.durationMs),
+    }),
+    status: failed
+      ? {
+          code: STATUS_ERROR,
+          message: h.status === 0 ? 'the handler answered with a network error' : `HTTP ${h.status}`,
+        }
+      : { code: STATUS_OK },
+  };
+}
+
+/** The spans of one agent run: the run, its model calls, tool calls, operations and HTTP requests. */
 export function runSpans(
   run: RunEvidence,
   traceId: string,
@@ -330,6 +363,8 @@ export function runSpans(
       'understudy.model_calls': run.modelCalls.length + (run.omitted?.modelCalls ?? 0),
       'understudy.tool_calls': run.toolCalls.length + (run.omitted?.toolCalls ?? 0),
       'understudy.operations': run.operations.length + (run.omitted?.operations ?? 0),
+      'understudy.http_requests':
+        (run.httpRequests?.length ?? 0) + (run.omitted?.httpRequests ?? 0) || undefined,
       'understudy.duration_ms': round(run.durationMs),
       'understudy.drill.name': drill?.name,
       'understudy.drill.build': drill?.build === undefined ? undefined : json(drill.build),
@@ -359,15 +394,17 @@ export function runSpans(
     const tool = op.toolCallId === undefined ? undefined : toolSpans.get(op.toolCallId);
     spans.push(operationSpan(op, tool?.span.spanId ?? runSpanId, tool?.window ?? [run.startedAt, end], ctx));
   }
+  for (const h of run.httpRequests ?? []) spans.push(httpSpan(h, runSpanId, ctx));
   return spans;
 }
 
-/** One step of a trace's evidence: a run's own fields, a model call, a tool call or an operation. */
+/** One step of a trace's evidence: a run's own fields, a model call, a tool call, an operation or an HTTP request. */
 export type TraceStep =
-  | { run: Omit<RunEvidence, 'modelCalls' | 'toolCalls' | 'operations'> }
+  | { run: Omit<RunEvidence, 'modelCalls' | 'toolCalls' | 'operations' | 'httpRequests'> }
   | { call: CallEvidence }
   | { tool: ToolCallEvidence }
-  | { operation: OperationEvidence };
+  | { operation: OperationEvidence }
+  | { http: HttpEvidence };
 
 /** Where a step's span sits in a written trace: `resourceSpans[0].scopeSpans[0].spans[i]`. */
 const SPAN_INDENT = 12;
@@ -387,6 +424,7 @@ export function traceBytesOf(step: TraceStep): number {
       parent,
       ctx,
     );
+  else if ('http' in step) span = httpSpan(step.http, parent, ctx);
   else span = operationSpan(step.operation, parent, [0, 0], ctx);
   const text = JSON.stringify(span, null, 2);
   let lines = 1;
@@ -416,6 +454,8 @@ export function testTrace(test: TestInfo, evidence: TestEvidence): OtlpTrace {
   for (const run of evidence.runs) children.push(...runSpans(run, traceId, origin, rootId));
   for (const call of evidence.looseCalls)
     children.push(callSpan(call, rootId, { traceId, timeOrigin: origin }));
+  for (const h of evidence.looseHttp ?? [])
+    children.push(httpSpan(h, rootId, { traceId, timeOrigin: origin }));
 
   // The test's own span covers its children; without any, the host's reading of the test.
   let start = children.reduce(

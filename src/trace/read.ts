@@ -18,11 +18,11 @@ export interface SpanNode {
   events: Array<{ name: string; at: number; attributes: Record<string, unknown> }>;
   status: { code: number; message?: string };
   children: SpanNode[];
-  /** 'test' | 'run' | 'model' | 'tool' | 'operation' | 'span' */
+  /** 'test' | 'run' | 'model' | 'tool' | 'operation' | 'http' | 'span' */
   type: SpanType;
 }
 
-export type SpanType = 'test' | 'run' | 'model' | 'tool' | 'operation' | 'span';
+export type SpanType = 'test' | 'run' | 'model' | 'tool' | 'operation' | 'http' | 'span';
 
 export interface TraceTree {
   traceId: string;
@@ -69,6 +69,7 @@ function typeOf(span: OtlpSpan, attrs: Record<string, unknown>, isRoot: boolean)
   if (op === 'execute_tool') return 'tool';
   if (span.name.startsWith('world.operation') || attrs['understudy.operation.operation_id'] !== undefined)
     return 'operation';
+  if (attrs['understudy.http.source'] !== undefined) return 'http';
   if (isRoot && attrs['test.name'] !== undefined) return 'test';
   return 'span';
 }
@@ -159,7 +160,7 @@ export function readTrace(input: unknown): TraceTree {
 
 /** Model calls before the tools they asked for, tools before their operations. */
 function order(node: SpanNode): number {
-  return { test: 0, run: 1, model: 2, tool: 3, operation: 4, span: 5 }[node.type];
+  return { test: 0, run: 1, model: 2, tool: 3, operation: 4, http: 5, span: 6 }[node.type];
 }
 
 /** A JSON attribute parsed, or the text when it is not JSON. */

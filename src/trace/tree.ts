@@ -70,6 +70,10 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
           .join('/');
         return `${magenta(`operation ${id || node.name}`)}${a['understudy.operation.seq'] !== undefined ? dim(` #${a['understudy.operation.seq']}`) : ''} ${short(a['understudy.operation.input'], 60)}  ${bad ? red(String(a['understudy.outcome'] ?? 'error')) : green(String(a['understudy.outcome'] ?? 'ok'))}${override !== undefined ? ` ${magenta(`[override ${override}]`)}` : ''}`;
       }
+      case 'http': {
+        const outcome = String(a['understudy.outcome'] ?? '');
+        return `${yellow(`http ${a['http.request.method'] ?? ''} ${a['url.full'] ?? node.name}`)} ${bad ? red(outcome) : green(outcome)} ${dim(`msw handler ${a['understudy.http.handler'] ?? ''} (${a['understudy.http.source'] ?? ''})`)}  ${dim(ms(node.duration))}`;
+      }
       default:
         return `${node.name} ${dim(ms(node.duration))}`;
     }

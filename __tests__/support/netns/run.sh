@@ -12,11 +12,11 @@ mount --bind "$dir/resolv.conf" /etc/resolv.conf
 echo control > "$dir/phase"
 "$node" "$(dirname "$0")/traps.cjs" "$dir" &
 traps=$!
+# The traps hold the caller's output open: they end with this script, however it ends.
+trap 'kill "$traps" 2>/dev/null' EXIT
 while [ ! -e "$dir/ready" ]; do sleep 0.05; done
 "$node" "$(dirname "$0")/leak-probe.cjs"
 echo test > "$dir/phase"
 set +e
 "$@"
-code=$?
-kill "$traps"
-exit "$code"
+exit $?

@@ -12,6 +12,7 @@ export const anthropicMessages: ProviderCodec = {
   toolCallIdPrefix: 'toolu_',
   provider: 'anthropic',
   handles: (method, path) => method === 'POST' && path === '/v1/messages',
+  endpoints: ['POST /v1/messages'],
   decode: decodeMessages,
   encodeReply: encodeMessagesReply,
   encodeStream: encodeMessagesStream,

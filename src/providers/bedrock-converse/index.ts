@@ -15,6 +15,7 @@ export const bedrockConverse: ProviderCodec = {
   provider: 'bedrock',
   toolCallIdPrefix: 'tooluse_',
   handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,
+  endpoints: ['POST /model/{modelId}/converse', 'POST /model/{modelId}/converse-stream'],
   decode: decodeConverse,
   encodeReply: encodeConverseReply,
   encodeStream: encodeConverseStream,

@@ -49,6 +49,7 @@ export const geminiEmbeddings: EmbeddingCodec = {
   protocol: 'gemini.embedContent',
   provider: 'gemini',
   handles: (method, path) => method === 'POST' && ROUTE.test(path),
+  endpoints: ['POST /v1beta/models/{model}:embedContent', 'POST /v1beta/models/{model}:batchEmbedContents'],
   decode,
   encode: (vectors, request) => ({
     status: 200,

@@ -14,6 +14,10 @@ export const geminiGenerateContent: ProviderCodec = {
   protocol: 'gemini.generateContent',
   provider: 'gemini',
   handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,
+  endpoints: [
+    'POST /v1beta/models/{model}:generateContent',
+    'POST /v1beta/models/{model}:streamGenerateContent?alt=sse',
+  ],
   decode: decodeGemini,
   encodeReply: encodeGeminiReply,
   encodeStream: encodeGeminiStream,

@@ -9,6 +9,7 @@ export const openaiChat: ProviderCodec = {
   protocol: 'openai.chat',
   provider: 'openai',
   handles: (method, path) => method === 'POST' && path === '/chat/completions',
+  endpoints: ['POST /chat/completions'],
   decode: (body) => decodeChat(body),
   encodeReply: encodeChatReply,
   encodeStream: encodeChatStream,

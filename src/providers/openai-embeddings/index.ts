@@ -82,6 +82,7 @@ export const openaiEmbeddings: EmbeddingCodec = {
   protocol: 'openai.embeddings',
   provider: 'openai',
   handles: (method, path) => method === 'POST' && path === '/embeddings',
+  endpoints: ['POST /embeddings'],
   decode,
   encode: (vectors, request, promptTokens) => ({
     status: 200,

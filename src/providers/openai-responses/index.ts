@@ -13,6 +13,7 @@ export const openaiResponses: ProviderCodec = {
   protocol: 'openai.responses',
   provider: 'openai',
   handles: (method, path) => method === 'POST' && path === '/responses',
+  endpoints: ['POST /responses'],
   decode: decodeResponses,
   encodeReply: encodeResponsesReply,
   encodeStream: encodeResponsesStream,
