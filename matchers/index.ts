@@ -1,4 +1,5 @@
 import { toHaveCalledTool } from './called-tool';
+import { toHaveChangedFiles } from './changed-files';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
 import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
@@ -27,6 +28,7 @@ export const matchers = {
   toHavePassedDrill,
   toMatchPromptSnapshot,
   toHavePromptTokensBelow,
+  toHaveChangedFiles,
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

@@ -15,6 +15,7 @@ const modules: Record<Name, () => Record<string, Impl>> = {
   toHavePassedDrill: () => require('./drill'),
   toMatchPromptSnapshot: () => require('./prompt'),
   toHavePromptTokensBelow: () => require('./prompt'),
+  toHaveChangedFiles: () => require('./changed-files'),
 };
 
 export const lazyMatchers = Object.fromEntries(
