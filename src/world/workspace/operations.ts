@@ -171,26 +171,28 @@ function kindOf(abs: string): 'file' | 'directory' | 'missing' {
   return stat.isDirectory() ? 'directory' : 'file';
 }
 
-/** A file to read or edit: inside, existing, a file. */
-function existingFile(ws: Workspace, path: string): { abs: string; rel: string } | WorkspaceResult {
-  const at = confine(ws.dir, path);
-  if ('error' in at) return failWith(at.error);
-  const kind = kindOf(at.abs);
-  if (kind === 'missing') return failWith({ code: 'NOT_FOUND', message: `${path} does not exist` });
-  if (kind === 'directory') return failWith({ code: 'NOT_A_FILE', message: `${path} is a folder` });
-  return at;
-}
-
-/** A folder to list or search: inside, existing, a folder. */
-function existingFolder(ws: Workspace, path: unknown): { abs: string; rel: string } | WorkspaceResult {
-  const given = typeof path === 'string' ? path : '.';
+/** A path that must exist inside the workspace as a file (to read or edit) or a folder (to list or search). */
+function existing(
+  ws: Workspace,
+  given: string,
+  want: 'file' | 'directory',
+): { abs: string; rel: string } | WorkspaceResult {
   const at = confine(ws.dir, given);
   if ('error' in at) return failWith(at.error);
   const kind = kindOf(at.abs);
   if (kind === 'missing') return failWith({ code: 'NOT_FOUND', message: `${given} does not exist` });
-  if (kind === 'file') return failWith({ code: 'NOT_A_DIRECTORY', message: `${given} is a file` });
+  if (kind !== want)
+    return failWith(
+      want === 'file'
+        ? { code: 'NOT_A_FILE', message: `${given} is a folder` }
+        : { code: 'NOT_A_DIRECTORY', message: `${given} is a file` },
+    );
   return at;
 }
+
+const existingFile = (ws: Workspace, path: string) => existing(ws, path, 'file');
+const existingFolder = (ws: Workspace, path: unknown) =>
+  existing(ws, typeof path === 'string' ? path : '.', 'directory');
 
 const isFailure = (x: object): x is WorkspaceResult => 'fail' in x || 'value' in x;
 
