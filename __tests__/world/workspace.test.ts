@@ -154,6 +154,8 @@ describe('the file tools', () => {
     });
     expect(codeOf(() => tool('read_file')({ path: 'src/nope.ts' }))).toBe('NOT_FOUND');
     expect(codeOf(() => tool('read_file')({ path: 'src' }))).toBe('NOT_A_FILE');
+    expect(codeOf(() => tool('read_file')({ path: 'package.json/x' }))).toBe('NOT_FOUND');
+    expect(() => understudy.world.workspace('repo').read('package.json/x')).toThrow('is not a file');
     expect(codeOf(() => tool('read_file')({ file: 'src/greet.ts' }))).toBe('INVALID_INPUT');
   });
 

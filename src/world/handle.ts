@@ -2,10 +2,11 @@
  * What tests hold: a world handle (`understudy.world`, a drill's `world`) and bindings
  * (`world.bind({ actorId })`, a drill's `binding`) that mockTool calls through.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { WorldEngine } from './engine';
 import { WorldError } from './errors';
 import type { FileChange, OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
+import { isFile } from './workspace/operations';
 import { confine } from './workspace/paths';
 
 export interface WorldClockHandle {
@@ -75,7 +76,7 @@ function workspaceHandle(engine: () => WorldEngine, packageId: string): Workspac
         throw new WorldError('BAD_ARGUMENT', `${where}.read(path): expected a relative path string`);
       const at = confine(current().dir, path);
       if ('error' in at) throw new WorldError('BAD_ARGUMENT', `${where}.read(path): ${at.error.message}`);
-      if (!statSync(at.abs, { throwIfNoEntry: false })?.isFile())
+      if (!isFile(at.abs))
         throw new WorldError(
           'BAD_ARGUMENT',
           `${where}.read(path): ${JSON.stringify(path)} is not a file in the workspace`,

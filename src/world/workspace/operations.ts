@@ -166,9 +166,14 @@ const failWith = (problem: PathProblem | { code: string; message: string }): Wor
 });
 
 function kindOf(abs: string): 'file' | 'directory' | 'missing' {
-  const stat = statSync(abs, { throwIfNoEntry: false });
-  if (!stat) return 'missing';
-  return stat.isDirectory() ? 'directory' : 'file';
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(abs);
+  } catch {
+    // ENOENT, or ENOTDIR for a path through a file: nothing is there.
+    return 'missing';
+  }
+  return stat?.isDirectory() ? 'directory' : 'file';
 }
 
 /** A path that must exist inside the workspace as a file (to read or edit) or a folder (to list or search). */
@@ -330,6 +335,9 @@ const RUN: Record<WorkspaceOperation, (ws: Workspace, input: Input) => Workspace
     return { value: { matches } };
   },
 };
+
+/** Whether a file is there (for the test's own reads). */
+export const isFile = (abs: string) => kindOf(abs) === 'file';
 
 export function runWorkspaceOperation(
   name: WorkspaceOperation,
