@@ -50,7 +50,8 @@ function criteriaLines(criteria: readonly CriterionLike[], extra: readonly strin
   const lines = criteria.map((c) =>
     c.passed
       ? `  ${EXPECTED_COLOR('✓')} ${c.description}`
-      : `  ${RECEIVED_COLOR('✗')} ${c.description}\n      ${RECEIVED_COLOR(c.found ?? 'did not hold')}`,
+      : // A multi-line finding (a file's diff) stays indented under its criterion.
+        `  ${RECEIVED_COLOR('✗')} ${c.description}\n${RECEIVED_COLOR((c.found ?? 'did not hold').replace(/\n$/, '').replace(/^/gm, '      '))}`,
   );
   const failedCriteria = new Set(
     criteria.filter((c) => !c.passed).map((c) => `${c.description}: ${c.found ?? 'did not hold'}`),

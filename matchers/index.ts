@@ -1,4 +1,5 @@
 import { toHaveCalledTool } from './called-tool';
+import { toHaveChangedFiles } from './changed-files';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
 import { withCallerUtils } from './matcher-utils';
@@ -41,6 +42,7 @@ export const matchers = {
   toNeverCallTools: withCallerUtils(toNeverCallTools),
   toHaveStepCount: withCallerUtils(toHaveStepCount),
   toHaveSpans: withCallerUtils(toHaveSpans),
+  toHaveChangedFiles: withCallerUtils(toHaveChangedFiles),
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

@@ -20,6 +20,7 @@ const modules: Record<Name, () => Record<string, Impl>> = {
   toNeverCallTools: () => require('./permissions'),
   toHaveStepCount: () => require('./step-count'),
   toHaveSpans: () => require('./spans'),
+  toHaveChangedFiles: () => require('./changed-files'),
 };
 
 export const lazyMatchers = Object.fromEntries(

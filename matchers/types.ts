@@ -116,6 +116,8 @@ export interface TrajectoryMatchers<R> {
   /** A string is a substring check; a RegExp or asymmetric matcher must match. */
   toHaveFinalMessage(expected: string | RegExp | AsymmetricMatcherLike): R;
   toHaveTerminalState(state: TerminalState | AsymmetricMatcherLike): R;
+  /** The run changed exactly these workspace files (any order); a failure shows the diffs. */
+  toHaveChangedFiles(paths: readonly string[]): R;
   /** The drill result's verdict is "passed"; a failure lists every criterion (✓ / ✗). */
   toHavePassedDrill(): R;
   /** Snapshots the system prompt and tool manifest a ModelCall (or every call of a Run) carried. */

@@ -106,6 +106,7 @@ describe('registerMatchers', () => {
       'toNeverCallTools',
       'toHaveStepCount',
       'toHaveSpans',
+      'toHaveChangedFiles',
     ]);
   });
 });

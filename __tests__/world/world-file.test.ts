@@ -181,7 +181,7 @@ describe('bad world files', () => {
       suggestion: 'write 1 without quotes',
     });
     expect(load('enum.world.yaml', WORLD.replace('kind: external', 'kind: externl')).message).toContain(
-      'at $.packages[0].kind: must be one of "external", "internal", "service" (got the string "externl") — did you mean "external"?',
+      'at $.packages[0].kind: must be one of "external", "internal", "service", "workspace" (got the string "externl") — did you mean "external"?',
     );
   });
 

@@ -348,7 +348,13 @@ export async function runDrills<Output = unknown>(
     }
     const state = engine.snapshot();
     const evidence = [...engine.operations];
-    const criteria = evaluateCriteria(drill.success, state, evidence);
+    const workspaces = [...definition.packages.values()].filter((p) => p.tree).map((p) => p.def.id);
+    const criteria = evaluateCriteria(drill.success, state, evidence, (id) => {
+      const packageId = id ?? (workspaces.length === 1 ? workspaces[0] : undefined);
+      return packageId === undefined ? undefined : engine.workspaceFiles(packageId);
+    });
+    // The trial's workspace folders are its own: gone once it is judged.
+    engine.dispose();
     const reasons = criteria
       .filter((c) => !c.passed)
       .map((c) => `${c.description}: ${c.found ?? 'did not hold'}`);

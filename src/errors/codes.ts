@@ -343,8 +343,38 @@ export const ERROR_CODES = {
   NOT_FOUND: {
     area: 'tools',
     meaning:
-      'A built-in `get` or `delete` behavior found no record with the key (unless the world names another code).',
+      'A built-in `get` or `delete` behavior found no record with the key (unless the world names another code), or a workspace file tool found no such file or folder.',
     action: 'Expected when the agent asks for what does not exist; otherwise seed the state the test needs.',
+  },
+  OUTSIDE_WORKSPACE: {
+    area: 'tools',
+    meaning:
+      'A workspace file tool was given an absolute path, a path with `..`, or one through a symbolic link that leads out of the workspace folder.',
+    action:
+      'Expected when the test checks confinement; otherwise the agent should use paths relative to the workspace.',
+  },
+  NOT_A_FILE: {
+    area: 'tools',
+    meaning: 'A workspace file tool that reads or writes a file was given a folder.',
+    action: 'The agent confused a folder with a file: list it with `list_dir` first.',
+  },
+  NOT_A_DIRECTORY: {
+    area: 'tools',
+    meaning:
+      'A workspace file tool that lists or searches a folder was given a file (or a path through one).',
+    action: 'The agent confused a file with a folder: give it the folder that holds the file.',
+  },
+  EDIT_NO_MATCH: {
+    area: 'tools',
+    meaning: "`edit_file`'s `old_string` does not occur in the file; nothing was changed.",
+    action: 'The agent edits text it has not read (or read an older version): it should read the file again.',
+  },
+  EDIT_AMBIGUOUS: {
+    area: 'tools',
+    meaning:
+      "`edit_file`'s `old_string` occurs more than once in the file and `replace_all` is not set; nothing was changed.",
+    action:
+      'The agent should give more of the surrounding text so the string is unique, or set `replace_all`.',
   },
   CONFLICT: {
     area: 'tools',

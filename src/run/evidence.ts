@@ -375,6 +375,7 @@ function runHead(t: Tracked, index: number, l: TraceLimits, scrub: Scrub): RunHe
         run === undefined || peek(run, 'error') === undefined ? undefined : plainError(peek(run, 'error')),
       startedAt: t.startedAt,
       durationMs: run ? run.durationMs : performance.now() - t.startedAt,
+      files: run?.files,
       drill,
     },
     l,

@@ -8,7 +8,8 @@ import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
 import type { UnderstudyMode } from '../record/mode';
 import type { Recording } from '../record/recording';
-import type { RunOperationEntry } from '../world/host';
+import type { FileSnapshot, RunOperationEntry } from '../world/host';
+import type { FileChange } from '../world/types';
 import type { EvidenceLog } from './evidence';
 import type { OutcomeWatch } from './outcomes';
 import type { RunScope } from './scope';
@@ -36,6 +37,11 @@ export interface RunHost {
   readonly outcomes: OutcomeWatch;
   /** Whether a test is running (not a hook or the file's top level). */
   readonly inTest: boolean;
+  /** The file's world, for the workspace files a run changed. */
+  readonly world?: {
+    fileSnapshot(): FileSnapshot | undefined;
+    fileChanges(snapshot: FileSnapshot): FileChange[];
+  };
 }
 
 /** What a harness needs besides: the file's mock model and its recording. */

@@ -65,6 +65,8 @@ export async function executeRun<Input, Output>(
   // World operations executed inside the run land in `operations` (see src/world/host.ts).
   const operations: RunOperationEntry[] = [];
   const recorder = { calls, pending, operations, http, ...(options.mode ? { mode: options.mode } : {}) };
+  // The workspace files as the run finds them, to tell what it changed.
+  const files = runtime.world?.fileSnapshot();
   // Active until its streamed replies are captured: calls that arrive without a run's context are its own.
   const work = runtime.runs.run(recorder, async () => agent(context));
   try {
@@ -108,6 +110,7 @@ export async function executeRun<Input, Output>(
     error,
     durationMs: end - start,
     trace: [],
+    ...(files && { files: runtime.world!.fileChanges(files) }),
   };
   registration.complete(run);
   withTrace(run, start, options.kind, http);

@@ -1,7 +1,7 @@
 import type { ModelCall } from '../model/call';
 import type { HttpEvidence } from '../trace/evidence';
 import type { OtlpSpan } from '../trace/otlp';
-import type { OperationRecord } from '../world/types';
+import type { FileChange, OperationRecord } from '../world/types';
 
 export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | (string & {});
 
@@ -48,6 +48,11 @@ export interface Run<Input = unknown, Output = unknown> {
   toolsCalled: string[];
   /** World operations executed during the run, each with the tool call it served (`toolCallId`). */
   operations: RunOperation[];
+  /**
+   * The workspace files the run changed (whatever wrote them: the world's file tools or the
+   * agent's own), each as a unified diff; present when the world has a workspace package.
+   */
+  files?: FileChange[];
   modelCalls: ModelCall[];
   terminalState: TerminalState;
   error: unknown;

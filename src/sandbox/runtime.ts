@@ -95,6 +95,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       code: 'RUN_UNOBSERVED' as const,
       message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
     }));
+    this.world.fileFinished();
     return [...unseen, ...(await this.recording.fileFinished(failedTests))];
   }
 

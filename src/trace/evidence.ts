@@ -102,6 +102,8 @@ export interface RunEvidence {
   operations: OperationEvidence[];
   /** Requests the test's own msw handlers answered during the run (absent in traces without any). */
   httpRequests?: HttpEvidence[];
+  /** Workspace files the run changed, each with its unified diff. */
+  files?: Array<{ packageId?: string; path: string; change: string; diff: string }>;
   /** A drill's build (with per-test rules) and seed, where the run came from a drill. */
   drill?: { name?: string; build?: unknown; seed?: unknown; verdict?: unknown };
   /** Steps of the run the trace left out to stay within its budget. */

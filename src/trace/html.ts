@@ -77,6 +77,32 @@ function pre(value: unknown, cls = ''): Html {
   return html`<pre class="${cls}">${pretty(value)}</pre>`;
 }
 
+/** Workspace file changes (`[{ path, change, diff }]`) as diffs, added and removed lines marked. */
+function filesHtml(value: unknown): Html {
+  const files = parsed(value);
+  if (!Array.isArray(files)) return pre(value);
+  return join(
+    files.map((f: { path?: unknown; change?: unknown; diff?: unknown }) => {
+      const lines = String(f?.diff ?? '')
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line) => {
+          const cls = /^(\+\+\+|---) /.test(line)
+            ? 'head'
+            : line.startsWith('@@')
+              ? 'hunk'
+              : line.startsWith('+')
+                ? 'add'
+                : line.startsWith('-')
+                  ? 'del'
+                  : '';
+          return html`<span class="${cls}">${line}</span>`;
+        });
+      return html`<div class="filediff"><b>${String(f?.path ?? '')}</b> ${badge(String(f?.change ?? 'changed'), 'plain')}<pre class="diff">${join(lines, '\n')}</pre></div>`;
+    }),
+  );
+}
+
 function kv(rows: Array<[string, unknown]>): Html {
   const shown = rows.filter(([, v]) => v !== undefined && v !== null && v !== '');
   if (shown.length === 0) return html``;
@@ -241,6 +267,7 @@ function operationHtml(node: SpanNode, runStart: number, runDuration: number, an
       .join(' / ') || node.name;
   const input = a('understudy.operation.input');
   const result = a('understudy.operation.outcome');
+  const files = a('understudy.operation.files');
   const body = [
     kv([
       ['seq', a('understudy.operation.seq')],
@@ -252,6 +279,7 @@ function operationHtml(node: SpanNode, runStart: number, runDuration: number, an
       override !== undefined,
       () => html`<div class="overridebox"><h4>Override</h4>${pre(override)}</div>`,
     ),
+    when(files !== undefined, () => html`<h4>Files changed</h4>${filesHtml(files)}`),
   ];
   return step({
     kind: 'operation',
@@ -468,6 +496,8 @@ function runSection(run: SpanNode, r: number): Html {
   );
   const input = a('understudy.run.input');
   const output = a('understudy.run.output');
+  const runFiles = a('understudy.run.files');
+  const fileCount = Array.isArray(parsed(runFiles)) ? (parsed(runFiles) as unknown[]).length : 0;
   const index = a('understudy.run.index') ?? r;
   const finalMessage = a('understudy.final_message');
   const counts = [
@@ -482,6 +512,7 @@ function runSection(run: SpanNode, r: number): Html {
 ${when(finalMessage !== undefined, () => html`<p class="final"><span class="dim">final message</span> ${finalMessage}</p>`)}
 ${when(exception, () => html`<div class="errbox"><b>${exception!.attributes['exception.type'] ?? 'Error'}</b>${pre(plain(exception!.attributes['exception.message']))}</div>`)}
 ${when(input !== undefined, () => block('Input', pre(input)))}${when(output !== undefined, () => block('Output', pre(output)))}${drill}
+${when(fileCount > 0, () => block(`Files the run changed (${fileCount})`, filesHtml(runFiles), true))}
 <ol class="steps">${join(items, '\n')}</ol>
 </section>`;
 }

@@ -7,6 +7,7 @@
  */
 import type { BehaviorDef, BuiltinName, PackageState, WorldEventPayload } from './types';
 import { cloneJson, deepEqual } from './values';
+import type { WorkspaceOperation } from './workspace/operations';
 
 export interface BehaviorContext<Input = any, State extends PackageState = any> {
   /** The validated input. */
@@ -47,7 +48,9 @@ export type BuiltinDef = BehaviorDef & { builtin: BuiltinName; collection: strin
 
 export type CompiledBehavior =
   | { kind: 'builtin'; def: BuiltinDef }
-  | { kind: 'module'; handler: Handler; file: string; exportName: string };
+  | { kind: 'module'; handler: Handler; file: string; exportName: string }
+  /** A file tool of a workspace package (src/world/workspace/operations.ts). */
+  | { kind: 'workspace'; operation: WorkspaceOperation };
 
 /** The codes a built-in fails with (each must be declared by its operation). */
 export function builtinCodes(def: BehaviorDef): string[] {

@@ -36,6 +36,9 @@ import type {
   WorldFile,
 } from './types';
 import { parseStatePath, patternMatcher } from './values';
+import { isWorkspaceOperation, WORKSPACE_OPERATIONS, workspaceOperationDef } from './workspace/operations';
+import { relativeSegments } from './workspace/paths';
+import { type FileTree, readTree } from './workspace/tree';
 
 export interface Finding {
   code: WorldIssueCode;
@@ -71,6 +74,8 @@ export interface CompiledOperation {
 export interface CompiledPackage {
   def: PackageDef;
   operations: ReadonlyMap<string, CompiledOperation>;
+  /** kind workspace: the initial file tree, copied into each test's workspace folder. */
+  tree?: FileTree;
 }
 
 export interface CompiledActor {
@@ -171,12 +176,62 @@ export function hashOf(data: unknown, moduleFiles: Iterable<string>): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
+const WORKSPACE_FIELDS = ['description', 'toolNames', 'http'];
+
+/**
+ * A workspace package's operations are the built-in file tools: all of them when it lists
+ * none, else the ones it lists (which may add a description, tool names and a route).
+ */
+function withWorkspaceOperations(file: WorldFile): { file: WorldFile; findings: Finding[] } {
+  const findings: Finding[] = [];
+  if (!file.packages.some((p) => p.kind === 'workspace')) return { file, findings };
+  const packages = file.packages.map((pkg, i) => {
+    if (pkg.kind !== 'workspace') return pkg;
+    const listed: OperationDef[] | undefined = (pkg as Partial<PackageDef>).operations;
+    const operations = (listed ?? WORKSPACE_OPERATIONS.map((id) => ({ id }))).flatMap((op, j) => {
+      const at: PathSegment[] = ['packages', i, 'operations', j];
+      if (!isWorkspaceOperation(op.id)) {
+        findings.push({
+          code: 'WORLD_INVALID',
+          segments: [...at, 'id'],
+          message: `a workspace package's operations are its built-in file tools; ${JSON.stringify(op.id)} is not one`,
+          suggestion: didYouMean(op.id, WORKSPACE_OPERATIONS, 'built-in file tools'),
+        });
+        return [];
+      }
+      for (const field of Object.keys(op))
+        if (field !== 'id' && !WORKSPACE_FIELDS.includes(field))
+          findings.push({
+            code: 'WORLD_INVALID',
+            segments: [...at, field],
+            message: `the ${field} of the built-in ${op.id} is fixed`,
+            suggestion: `a workspace operation takes only ${WORKSPACE_FIELDS.map((f) => `"${f}"`).join(', ')} besides its id`,
+          });
+      return [workspaceOperationDef(op.id, op)];
+    });
+    return { ...pkg, operations };
+  });
+  return { file: { ...file, packages }, findings };
+}
+
+/** Each workspace tree as `path → sha256`, so a changed fixture file changes the world's hash. */
+function treeDigests(trees: ReadonlyMap<string, FileTree>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [id, tree] of trees) {
+    out[id] = {};
+    for (const [path, content] of tree) out[id][path] = createHash('sha256').update(content).digest('hex');
+  }
+  return out;
+}
+
 /** Checks and compiles. Returns findings (nothing is half-built) or the definition. */
 export function compileWorld(
-  file: WorldFile,
+  given: WorldFile,
   options: { file?: string; dir: string },
 ): { definition: WorldDefinition } | { findings: Finding[] } {
+  const { file, findings } = withWorkspaceOperations(given);
   const checker = new Checker(file, options.dir);
+  checker.findings.push(...findings);
   checker.checkAll();
   if (checker.findings.length > 0) return { findings: checker.findings };
   checker.loadModules();
@@ -188,8 +243,10 @@ export function compileWorld(
  * Every problem of a schema-valid world, without loading its behavior modules: module paths
  * are resolved but nothing of the user's runs (`understudy validate`).
  */
-export function checkWorld(file: WorldFile, options: { dir: string }): Finding[] {
+export function checkWorld(given: WorldFile, options: { dir: string }): Finding[] {
+  const { file, findings } = withWorkspaceOperations(given);
   const checker = new Checker(file, options.dir);
+  checker.findings.push(...findings);
   checker.checkAll();
   return checker.findings;
 }
@@ -242,6 +299,7 @@ class Checker {
   private readonly moduleFiles = new Set<string>();
   private readonly eventHandlers: WeakMap<ScheduledEventDef, Handler>;
   private readonly collections = new Map<string, Set<string>>();
+  private readonly trees = new Map<string, FileTree>();
 
   constructor(
     private readonly file: WorldFile,
@@ -256,6 +314,7 @@ class Checker {
       if (pkg.def === def) for (const op of def.operations) if (!pkg.ops.has(op.id)) pkg.ops.set(op.id, op);
     });
     if (existing) for (const [key, op] of existing.operations) this.compiled.set(key, op);
+    if (existing) for (const [id, pkg] of existing.packages) if (pkg.tree) this.trees.set(id, pkg.tree);
   }
 
   private add(code: WorldIssueCode, segments: PathSegment[], message: string, suggestion?: string) {
@@ -326,6 +385,7 @@ class Checker {
           );
       }
       this.mcpPackage(pkg, at, mcpUrls);
+      this.workspacePackage(pkg, at);
       const seenOps = new Set<string>();
       const routes = new Map<string, number>();
       pkg.operations.forEach((op, j) => {
@@ -343,6 +403,34 @@ class Checker {
       });
     });
     if (this.file.defaultActor !== undefined) this.actorId(this.file.defaultActor, ['defaultActor']);
+  }
+
+  /** A workspace package's tree (its `from` folder and inline `files`); fields only a workspace has. */
+  private workspacePackage(pkg: PackageDef, at: PathSegment[]): void {
+    if (pkg.kind !== 'workspace') {
+      for (const field of ['from', 'files'] as const)
+        if (pkg[field] !== undefined)
+          this.add(
+            'WORLD_INVALID',
+            [...at, field],
+            `"${field}" belongs to a package of kind "workspace"; this one is "${pkg.kind}"`,
+            'set "kind": "workspace" to give the package a file tree',
+          );
+      return;
+    }
+    if (pkg.state !== undefined)
+      this.add(
+        'WORLD_INVALID',
+        [...at, 'state'],
+        'a workspace package has no collections: its state is its file tree',
+        'declare the files with "from" or "files"',
+      );
+    const read = readTree(pkg, this.dir, at);
+    if ('findings' in read) {
+      for (const f of read.findings) this.add('WORLD_INVALID', f.segments, f.message, f.suggestion);
+      return;
+    }
+    this.trees.set(pkg.id, read.tree);
   }
 
   /** A package served as an MCP server: its endpoint, and one valid, distinct tool per operation. */
@@ -545,6 +633,8 @@ class Checker {
       route,
     };
     this.compiled.set(compiled.key, compiled);
+    if (pkg.kind === 'workspace' && op.behavior === undefined && isWorkspaceOperation(op.id))
+      compiled.behavior = { kind: 'workspace', operation: op.id };
     if (op.behavior !== undefined) {
       const result = this.behavior(op.behavior, compiled, [...at, 'behavior'], closed);
       if ('behavior' in result) compiled.behavior = result.behavior;
@@ -991,9 +1081,9 @@ class Checker {
   }
 
   criterion(criterion: Criterion, at: PathSegment[]): void {
-    const kinds = (['state', 'called', 'notCalled', 'noErrors'] as const).filter(
-      (k) => criterion[k] !== undefined,
-    );
+    const kinds = (
+      ['state', 'called', 'notCalled', 'noErrors', 'file', 'fileUnchanged', 'noChangesOutside'] as const
+    ).filter((k) => criterion[k] !== undefined);
     if (kinds.length > 1) {
       this.add(
         'WORLD_INVALID',
@@ -1003,13 +1093,17 @@ class Checker {
       );
       return;
     }
-    const checks = (['equals', 'contains', 'exists'] as const).filter((k) => Object.hasOwn(criterion, k));
+    const checks = (['equals', 'contains', 'exists', 'matches'] as const).filter((k) =>
+      Object.hasOwn(criterion, k),
+    );
     if (criterion.state !== undefined) {
       const parsed = parseStatePath(criterion.state);
       if ('error' in parsed) this.add('WORLD_INVALID', [...at, 'state'], `not a state path: ${parsed.error}`);
       else if (parsed.length > 0 && typeof parsed[0] === 'string')
         this.packageId(parsed[0], [...at, 'state']);
-      if (checks.length !== 1)
+      if (checks.includes('matches'))
+        this.add('WORLD_INVALID', [...at, 'matches'], '"matches" belongs to a "file" criterion');
+      else if (checks.length !== 1)
         this.add(
           'WORLD_INVALID',
           at,
@@ -1018,14 +1112,115 @@ class Checker {
             : `a state criterion has one check; this one has ${checks.join(' and ')}`,
           'give it one of "equals", "contains" or "exists"',
         );
+    } else if (criterion.file !== undefined) {
+      this.fileCriterion(criterion, checks, at);
     } else if (checks.length > 0) {
-      this.add('WORLD_INVALID', [...at, checks[0]], `"${checks[0]}" belongs to a "state" criterion`);
+      this.add(
+        'WORLD_INVALID',
+        [...at, checks[0]],
+        `"${checks[0]}" belongs to a "state" or "file" criterion`,
+      );
     }
+    if (criterion.fileUnchanged !== undefined) {
+      this.workspaceOf(criterion, at);
+      this.relativePath(criterion.fileUnchanged, [...at, 'fileUnchanged']);
+    }
+    if (criterion.noChangesOutside !== undefined) {
+      this.workspaceOf(criterion, at);
+      for (const [i, glob] of criterion.noChangesOutside.entries())
+        this.relativePath(glob, [...at, 'noChangesOutside', i]);
+    }
+    if (
+      criterion.workspace !== undefined &&
+      !kinds.some((k) => k.startsWith('file') || k === 'noChangesOutside')
+    )
+      this.add(
+        'WORLD_INVALID',
+        [...at, 'workspace'],
+        '"workspace" belongs to a "file", "fileUnchanged" or "noChangesOutside" criterion',
+      );
     if (criterion.times !== undefined && criterion.called === undefined)
       this.add('WORLD_INVALID', [...at, 'times'], '"times" belongs to a "called" criterion');
     if (criterion.called) this.filter(criterion.called, [...at, 'called']);
     if (criterion.notCalled) this.filter(criterion.notCalled, [...at, 'notCalled']);
     // Codes in noErrors.except may be anything: listing a code that never happens is harmless.
+  }
+
+  private fileCriterion(criterion: Criterion, checks: string[], at: PathSegment[]): void {
+    this.workspaceOf(criterion, at);
+    this.relativePath(criterion.file!, [...at, 'file']);
+    if (checks.length !== 1) {
+      this.add(
+        'WORLD_INVALID',
+        at,
+        checks.length === 0
+          ? 'a file criterion says nothing about the file'
+          : `a file criterion has one check; this one has ${checks.join(' and ')}`,
+        'give it one of "equals", "contains", "matches" or "exists"',
+      );
+      return;
+    }
+    const [check] = checks;
+    const value = criterion[check as 'equals' | 'contains' | 'matches'];
+    if (check !== 'exists' && typeof value !== 'string')
+      this.add(
+        'WORLD_INVALID',
+        [...at, check],
+        `a file criterion's "${check}" is a string (the file's text)`,
+      );
+    else if (check === 'matches') {
+      try {
+        new RegExp(value as string);
+      } catch (error) {
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'matches'],
+          `not a regular expression: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
+
+  /** The workspace package a file criterion reads: the named one, else the world's only one. */
+  private workspaceOf(criterion: Criterion, at: PathSegment[]): void {
+    const workspaces = this.file.packages.filter((p) => p.kind === 'workspace').map((p) => p.id);
+    if (criterion.workspace !== undefined) {
+      if (!workspaces.includes(criterion.workspace))
+        this.add(
+          'WORLD_REFERENCE',
+          [...at, 'workspace'],
+          `${JSON.stringify(criterion.workspace)} is not a workspace package of this world`,
+          workspaces.length > 0
+            ? didYouMean(criterion.workspace, workspaces, 'workspace packages')
+            : 'declare a package of kind "workspace"',
+        );
+      return;
+    }
+    if (workspaces.length === 0)
+      this.add(
+        'WORLD_REFERENCE',
+        at,
+        'a file criterion needs a workspace, and this world has no package of kind "workspace"',
+        'declare one with "from" or "files"',
+      );
+    else if (workspaces.length > 1)
+      this.add(
+        'WORLD_INVALID',
+        at,
+        `this world has ${workspaces.length} workspace packages (${workspaces.join(', ')}): name the one the criterion reads`,
+        `add "workspace": ${JSON.stringify(workspaces[0])}`,
+      );
+  }
+
+  private relativePath(path: string, at: PathSegment[]): void {
+    const segments = relativeSegments(path);
+    if (!Array.isArray(segments))
+      this.add(
+        'WORLD_INVALID',
+        at,
+        `${JSON.stringify(path)} is outside the workspace: it ${segments.problem}`,
+        'paths and globs are relative to the workspace folder, e.g. "src/app.ts"',
+      );
   }
 
   definition(file: string | undefined): WorldDefinition {
@@ -1034,7 +1229,8 @@ class Checker {
     for (const [id, pkg] of this.packages) {
       const operations = new Map<string, CompiledOperation>();
       for (const opId of pkg.ops.keys()) operations.set(opId, this.compiled.get(opKey(id, opId))!);
-      packages.set(id, { def: pkg.def, operations });
+      const tree = this.trees.get(id);
+      packages.set(id, { def: pkg.def, operations, ...(tree && { tree }) });
     }
     const actors = source.actors
       ? new Map(
@@ -1050,7 +1246,10 @@ class Checker {
       file,
       dir,
       name: source.name ?? 'world',
-      hash: hashOf(source, this.moduleFiles),
+      hash: hashOf(
+        this.trees.size > 0 ? { source, workspaces: treeDigests(this.trees) } : source,
+        this.moduleFiles,
+      ),
       seed: source.seed ?? 1,
       source,
       packages,

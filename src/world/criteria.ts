@@ -9,9 +9,23 @@
  * `arguments` is a deep subset of the operation's input; `times` is a number or
  * { min, max } (default: at least once). Each criterion yields a result that says what
  * it checked and, when it failed, what it found instead.
+ *
+ * Over a workspace's files as the trial left them on disk (whatever wrote them: the
+ * world's file tools or the agent's own), compared with the tree it started from:
+ *
+ *   { file: "src/app.ts", equals | contains | matches | exists }
+ *   { fileUnchanged: "package.json" }
+ *   { noChangesOutside: ["src/**"] }
  */
+import picomatch from 'picomatch';
 import type { Criterion, OperationFilter, OperationRecord, WorldState } from './types';
 import { contains, deepEqual, parseStatePath, show, subset, valueAt } from './values';
+import { type FileTree, treeChanges } from './workspace/tree';
+
+/** A workspace's files at the start and the end (packageId undefined: the world's only workspace). */
+export type WorkspaceFiles = (
+  packageId: string | undefined,
+) => { initial: FileTree; current: FileTree } | undefined;
 
 export interface CriterionResult {
   index: number;
@@ -72,11 +86,65 @@ function timesHold(times: Criterion['times'], n: number): boolean {
   return n >= (times.min ?? 0) && n <= (times.max ?? Number.POSITIVE_INFINITY);
 }
 
+const textOf = (content: Buffer | undefined) => content?.toString('utf8');
+
+function fileCriterion(
+  criterion: Criterion,
+  files: ReturnType<WorkspaceFiles>,
+  result: (description: string, passed: boolean, found?: string) => CriterionResult,
+): CriterionResult {
+  const no = (d: string) => result(d, false, 'the world has no such workspace');
+  if (criterion.file !== undefined) {
+    const path = criterion.file;
+    const text = textOf(files?.current.get(path));
+    const there = text === undefined ? `${path} does not exist` : `${path} holds ${show(text)}`;
+    if (Object.hasOwn(criterion, 'equals')) {
+      const d = `${path} equals ${show(criterion.equals)}`;
+      return files ? result(d, text === criterion.equals, there) : no(d);
+    }
+    if (Object.hasOwn(criterion, 'contains')) {
+      const d = `${path} contains ${show(criterion.contains)}`;
+      return files ? result(d, text?.includes(criterion.contains as string) === true, there) : no(d);
+    }
+    if (Object.hasOwn(criterion, 'matches')) {
+      const d = `${path} matches /${criterion.matches}/`;
+      return files
+        ? result(d, text !== undefined && new RegExp(criterion.matches as string).test(text), there)
+        : no(d);
+    }
+    const exists = criterion.exists !== false;
+    const d = `${path} ${exists ? 'exists' : 'does not exist'}`;
+    return files ? result(d, (text !== undefined) === exists, there) : no(d);
+  }
+  if (criterion.fileUnchanged !== undefined) {
+    const path = criterion.fileUnchanged;
+    const d = `${path} unchanged`;
+    if (!files) return no(d);
+    const [change] = treeChanges(
+      '',
+      new Map(files.initial.has(path) ? [[path, files.initial.get(path)!]] : []),
+      new Map(files.current.has(path) ? [[path, files.current.get(path)!]] : []),
+    );
+    return result(d, change === undefined, change && `it was ${change.change}:\n${change.diff}`);
+  }
+  const globs = criterion.noChangesOutside!;
+  const d = `no file changed outside ${globs.join(', ')}`;
+  if (!files) return no(d);
+  const inside = picomatch(globs, { dot: true });
+  const outside = treeChanges('', files.initial, files.current).filter((c) => !inside(c.path));
+  return result(
+    d,
+    outside.length === 0,
+    `changed outside: ${outside.map((c) => `${c.path} (${c.change})`).join(', ')}`,
+  );
+}
+
 export function evaluateCriterion(
   criterion: Criterion,
   index: number,
   state: WorldState,
   evidence: readonly OperationRecord[],
+  files: WorkspaceFiles = () => undefined,
 ): CriterionResult {
   const result = (description: string, passed: boolean, found?: string): CriterionResult => ({
     index,
@@ -106,6 +174,13 @@ export function evaluateCriterion(
     const exists = criterion.exists !== false;
     return result(`state ${path} ${exists ? 'exists' : 'does not exist'}`, at.found === exists, there);
   }
+
+  if (
+    criterion.file !== undefined ||
+    criterion.fileUnchanged !== undefined ||
+    criterion.noChangesOutside !== undefined
+  )
+    return fileCriterion(criterion, files(criterion.workspace), result);
 
   if (criterion.called) {
     const f = criterion.called;
@@ -146,6 +221,7 @@ export function evaluateCriteria(
   criteria: readonly Criterion[],
   state: WorldState,
   evidence: readonly OperationRecord[],
+  files?: WorkspaceFiles,
 ): CriterionResult[] {
-  return criteria.map((c, i) => evaluateCriterion(c, i, state, evidence));
+  return criteria.map((c, i) => evaluateCriterion(c, i, state, evidence, files));
 }

@@ -44,6 +44,9 @@ import type {
   WorldState,
 } from './types';
 import { argumentsMatch, cloneJson, deepEqual } from './values';
+import { runWorkspaceOperation } from './workspace/operations';
+import type { FileTree } from './workspace/tree';
+import { Workspace, WorkspaceStore } from './workspace/workspace';
 
 export interface CallRequest {
   packageId: string;
@@ -86,6 +89,8 @@ export interface EngineHooks {
   onOperation?(record: OperationRecord, operation: CompiledOperation, run: object, startedAt: number): void;
   /** A defect of the world itself (a behavior threw, returned invalid output…): fails the test. */
   onDefect?(message: string, code: EngineErrorCode): void;
+  /** Where the workspace folders this engine makes are tracked, so the file deletes what is left. */
+  workspaces?: WorkspaceStore;
 }
 
 interface CompiledFault {
@@ -142,6 +147,9 @@ export class WorldEngine {
   private order = 0;
   /** World time of the scheduled item firing now (its clockMs), else undefined. */
   private firingAt: number | undefined;
+  /** Workspace folders, made when first used (most tests of a file never touch one). */
+  private workspaces = new Map<string, Workspace>();
+  private readonly workspaceStore: WorkspaceStore;
 
   constructor(
     readonly definition: WorldDefinition,
@@ -149,6 +157,7 @@ export class WorldEngine {
     private readonly hooks: EngineHooks = {},
   ) {
     this.seed = setup.seed ?? definition.seed;
+    this.workspaceStore = hooks.workspaces ?? new WorkspaceStore();
     const source = definition.source;
     const scenario = setup.scenario;
     this.rules = new RuleSet({
@@ -200,6 +209,7 @@ export class WorldEngine {
       }
       const set = new Set(packages);
       for (const id of set) this.state[id] = this.initialStateOf(id);
+      for (const id of set) this.disposeWorkspace(id);
       this.rules.resetCounts(set);
       for (const [key, list] of this.faultsByOp) {
         if (set.has(key.slice(0, key.indexOf('/')))) for (const f of list) this.faultCounts.delete(f.id);
@@ -212,6 +222,7 @@ export class WorldEngine {
     }
     this.state = {};
     for (const id of this.definition.packages.keys()) this.state[id] = this.initialStateOf(id);
+    this.dispose();
     this.rules.resetCounts();
     this.faultCounts = new Map();
     this.randoms = new Map();
@@ -228,6 +239,50 @@ export class WorldEngine {
     this.pending = [];
     for (const def of this.scheduledDefs)
       this.enqueue({ due: def.atMs, order: 0, packageId: def.packageId, kind: 'definition', def });
+  }
+
+  // ── Workspaces ──────────────────────────────────────────────────────────────
+
+  /** The folder of a workspace package, made (fresh from its tree) when first needed. */
+  workspace(packageId: string): Workspace {
+    const existing = this.workspaces.get(packageId);
+    if (existing && !existing.disposed) return existing;
+    const tree = this.definition.packages.get(packageId)?.tree;
+    if (!tree) {
+      const ids = [...this.definition.packages.values()]
+        .filter((p) => p.tree)
+        .map((p) => JSON.stringify(p.def.id));
+      throw new WorldError(
+        'UNKNOWN_PACKAGE',
+        `world ${JSON.stringify(this.definition.name)} has no workspace package ${JSON.stringify(packageId)}${ids.length > 0 ? ` (its workspaces: ${ids.join(', ')})` : ' (it declares none: give a package "kind": "workspace")'}`,
+      );
+    }
+    const workspace = new Workspace(packageId, tree, this.workspaceStore);
+    this.workspaces.set(packageId, workspace);
+    return workspace;
+  }
+
+  /** A workspace package's files as it started and as they are now (its tree, when never made). */
+  workspaceFiles(packageId: string): { initial: FileTree; current: FileTree } | undefined {
+    const tree = this.definition.packages.get(packageId)?.tree;
+    if (!tree) return undefined;
+    const live = this.workspaces.get(packageId);
+    return { initial: tree, current: live && !live.disposed ? live.snapshot() : tree };
+  }
+
+  /** The workspaces made so far and still there. */
+  liveWorkspaces(): Workspace[] {
+    return [...this.workspaces.values()].filter((w) => !w.disposed);
+  }
+
+  private disposeWorkspace(packageId: string): void {
+    this.workspaces.get(packageId)?.dispose();
+    this.workspaces.delete(packageId);
+  }
+
+  /** Deletes this engine's workspace folders (a later call makes fresh ones). */
+  dispose(): void {
+    for (const id of [...this.workspaces.keys()]) this.disposeWorkspace(id);
   }
 
   // ── Reads ───────────────────────────────────────────────────────────────────
@@ -510,6 +565,7 @@ export class WorldEngine {
       }
     }
     const behavior = this.setup.behaviorOverrides?.get(op.key) ?? op.behavior;
+    if (behavior?.kind === 'workspace') return this.workspaceCall(op, record, input, behavior.operation);
     const clockMs = record.clockMs;
     return this.transaction(
       op.packageId,
@@ -539,6 +595,25 @@ export class WorldEngine {
       },
       { input, actorId, operationId: op.operationId, source: { operation: record.seq }, op },
     );
+  }
+
+  /** A built-in file tool on the package's folder; what it changed goes into the evidence as diffs. */
+  private workspaceCall(
+    op: CompiledOperation,
+    record: OperationRecord,
+    input: unknown,
+    operation: Parameters<typeof runWorkspaceOperation>[0],
+  ): OperationOutcome {
+    let result: ReturnType<typeof runWorkspaceOperation>;
+    try {
+      result = runWorkspaceOperation(operation, this.workspace(op.packageId), input);
+    } catch (error) {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      return this.defect(`the built-in ${operation} of ${op.key} failed on the workspace folder: ${message}`);
+    }
+    if ('fail' in result) return fail(this.declared(op, result.fail.code, result.fail.message));
+    if (result.changes && result.changes.length > 0) record.files = result.changes;
+    return { kind: 'ok', value: result.value };
   }
 
   private nextKey(packageId: string, collection: string, prefix: string): string {

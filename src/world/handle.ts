@@ -2,9 +2,12 @@
  * What tests hold: a world handle (`understudy.world`, a drill's `world`) and bindings
  * (`world.bind({ actorId })`, a drill's `binding`) that mockTool calls through.
  */
+import { readFileSync } from 'node:fs';
 import type { WorldEngine } from './engine';
 import { WorldError } from './errors';
-import type { OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
+import type { FileChange, OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
+import { isFile } from './workspace/operations';
+import { confine } from './workspace/paths';
 
 export interface WorldClockHandle {
   /** World time in ms since the world (re)started. */
@@ -36,6 +39,57 @@ export interface WorldHandle {
   reset(options?: WorldResetOptions): void;
   /** A binding to call the world as `actorId` (default: the world's default actor). */
   bind(options?: { actorId?: string }): Binding;
+  /**
+   * The folder of a workspace package (made from its tree on first use; a fresh one per
+   * test and drill trial), and what is in it now.
+   */
+  workspace(packageId: string): WorkspaceHandle;
+}
+
+/** A workspace package's folder as the test sees it. */
+export interface WorkspaceHandle {
+  readonly packageId: string;
+  /** The absolute path of the folder: start a spawned coding agent with `cwd: dir`. */
+  readonly dir: string;
+  /** The files in it now, relative with `/`, sorted. */
+  files(): string[];
+  /** A file's text now. */
+  read(path: string): string;
+  /** Every change since the tree was copied, as one unified diff ('' when nothing changed). */
+  diff(): string;
+  /** The same, file by file. */
+  changes(): FileChange[];
+}
+
+function workspaceHandle(engine: () => WorldEngine, packageId: string): WorkspaceHandle {
+  const where = `world.workspace(${JSON.stringify(packageId)})`;
+  const current = () => engine().workspace(packageId);
+  current();
+  return {
+    packageId,
+    get dir() {
+      return current().dir;
+    },
+    files: () => [...current().snapshot().keys()],
+    read(path: string) {
+      if (typeof path !== 'string' || path === '')
+        throw new WorldError('BAD_ARGUMENT', `${where}.read(path): expected a relative path string`);
+      const at = confine(current().dir, path);
+      if ('error' in at) throw new WorldError('BAD_ARGUMENT', `${where}.read(path): ${at.error.message}`);
+      if (!isFile(at.abs))
+        throw new WorldError(
+          'BAD_ARGUMENT',
+          `${where}.read(path): ${JSON.stringify(path)} is not a file in the workspace`,
+        );
+      return readFileSync(at.abs, 'utf8');
+    },
+    diff: () =>
+      current()
+        .changes()
+        .map((c) => c.diff)
+        .join(''),
+    changes: () => current().changes(),
+  };
 }
 
 /** Who calls the world, and until when: a binding expires with the test or drill that made it. */
@@ -135,5 +189,10 @@ export function createHandle(
     clock,
     reset,
     bind: (options) => bind(options?.actorId),
+    workspace: (packageId) => {
+      if (typeof packageId !== 'string' || packageId === '')
+        throw new WorldError('BAD_ARGUMENT', 'world.workspace(packageId): expected a package id string');
+      return workspaceHandle(engine, packageId);
+    },
   };
 }

@@ -32,7 +32,12 @@ const mcpServerModule = (): typeof import('./mcp/server') => require('./mcp/serv
 const mcpHttpModule = (): typeof import('./mcp/http') => require('./mcp/http');
 const mcpInProcessModule = (): typeof import('./mcp/in-process') => require('./mcp/in-process');
 
-import type { OperationRecord, ScenarioDef } from './types';
+import type { FileChange, OperationRecord, ScenarioDef } from './types';
+import type { FileTree } from './workspace/tree';
+import { WorkspaceStore } from './workspace/workspace';
+
+/** The workspace files a run starts from, to tell what it changed (see executeRun). */
+export type FileSnapshot = ReadonlyMap<string, FileTree>;
 
 /** One operation as a run keeps it (see link.ts). */
 export interface RunOperationEntry {
@@ -85,6 +90,8 @@ export class WorldHost {
   private mcpServers = new Map<string, McpPackageServer>();
   private drill: { engine: WorldEngine; actorId: string } | undefined;
   private testBindings: Binding[] = [];
+  /** Every workspace folder this file made and has not deleted yet. */
+  private readonly workspaces = new WorkspaceStore();
   readonly handle: FileWorld;
 
   constructor(
@@ -156,6 +163,7 @@ export class WorldHost {
         this.deps.fail(code, message);
         onDefect?.(message);
       },
+      workspaces: this.workspaces,
     };
   }
 
@@ -266,6 +274,34 @@ export class WorldHost {
   testFinished(): void {
     for (const binding of this.testBindings) expireBinding(binding);
     this.testBindings = [];
+    // Each test's workspaces are its own (the next test gets fresh ones).
+    this.workspaces.disposeAll();
+  }
+
+  /** The file is done: the workspace folders made outside tests go too. */
+  fileFinished(): void {
+    this.workspaces.disposeAll();
+  }
+
+  // ── Workspaces ──────────────────────────────────────────────────────────────
+
+  /** The running world's engine (a drill trial's while one runs), if a world is loaded. */
+  private running(): WorldEngine | undefined {
+    return this.drill?.engine ?? this.engine;
+  }
+
+  /** What the workspaces the running world made hold now; undefined when it declares none. */
+  fileSnapshot(): FileSnapshot | undefined {
+    const engine = this.running();
+    if (!engine || ![...engine.definition.packages.values()].some((p) => p.tree)) return undefined;
+    return new Map(engine.liveWorkspaces().map((w) => [w.packageId, w.snapshot()]));
+  }
+
+  /** The files the running world's workspaces changed since `snapshot` (a workspace made since: since its tree). */
+  fileChanges(snapshot: FileSnapshot): FileChange[] {
+    const engine = this.running();
+    if (!engine) return [];
+    return engine.liveWorkspaces().flatMap((w) => w.changes(snapshot.get(w.packageId) ?? w.initial));
   }
 
   // ── Drills ──────────────────────────────────────────────────────────────────

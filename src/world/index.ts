@@ -12,7 +12,7 @@ export {
   type WorldIssue,
   type WorldIssueCode,
 } from './errors';
-export type { Binding, WorldClockHandle, WorldHandle, WorldResetOptions } from './handle';
+export type { Binding, WorkspaceHandle, WorldClockHandle, WorldHandle, WorldResetOptions } from './handle';
 export type { FileWorld } from './host';
 export type { McpTransport } from './mcp/in-process';
 export { type MockToolOptions, mockTool } from './mock-tool';

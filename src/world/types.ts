@@ -60,13 +60,18 @@ export interface ActorDef {
 
 export interface PackageDef {
   id: string;
-  kind: 'external' | 'internal' | 'service';
+  kind: 'external' | 'internal' | 'service' | 'workspace';
   description?: string;
   bindings: BindingKind[];
   http?: { baseURL: string };
   mcp?: McpDef;
   /** Initial state: `collection → key → record`. */
   state?: PackageState;
+  /** kind workspace: a folder copied into each test's workspace, relative to the world file. */
+  from?: string;
+  /** kind workspace: files of the tree, `relative path → text` (written over `from`). */
+  files?: Record<string, string>;
+  /** Required except for kind workspace, whose operations are the built-in file tools (all six by default). */
   operations: OperationDef[];
 }
 
@@ -246,6 +251,16 @@ export interface Criterion {
   times?: number | CountRange;
   notCalled?: OperationFilter;
   noErrors?: boolean | { except?: string[] };
+  /** A file of the workspace (a relative path), checked with `equals`, `contains`, `matches` or `exists`. */
+  file?: string;
+  /** With `file`: a regular expression the file's text must match. */
+  matches?: string;
+  /** A file of the workspace that must end as it started. */
+  fileUnchanged?: string;
+  /** Globs of the workspace outside which no file may change. */
+  noChangesOutside?: string[];
+  /** The workspace package the file criteria read (needed when the world has several). */
+  workspace?: string;
 }
 
 export interface DrillDef {
@@ -301,7 +316,18 @@ export type OperationRecord = {
   events?: WorldEventPayload[];
   /** World clock when the call arrived. */
   clockMs: number;
+  /** Files of a workspace the operation changed, each with its unified diff. */
+  files?: FileChange[];
 };
+
+/** One file of a workspace that changed, as a unified diff (`--- a/path`, `+++ b/path`). */
+export interface FileChange {
+  packageId: string;
+  /** Relative to the workspace folder, with `/` separators. */
+  path: string;
+  change: 'added' | 'modified' | 'deleted';
+  diff: string;
+}
 
 export interface WorldEventPayload {
   type: string;

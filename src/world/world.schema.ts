@@ -236,9 +236,9 @@ const packageDef: JsonSchema = {
     id: id('Package id, e.g. "record-store".'),
     kind: {
       type: 'string',
-      enum: ['external', 'internal', 'service'],
+      enum: ['external', 'internal', 'service', 'workspace'],
       description:
-        'external: a third-party dependency; internal: a module of your own code; service: an API of your own.',
+        'external: a third-party dependency; internal: a module of your own code; service: an API of your own; workspace: a file tree (`from` / `files`) copied into a fresh temporary folder for each test and drill trial, whose operations are the built-in file tools (read_file, write_file, edit_file, list_dir, glob, grep).',
     },
     description: string('What the package is.'),
     bindings: {
@@ -258,11 +258,25 @@ const packageDef: JsonSchema = {
     },
     mcp: ref('mcp', 'How the mcp binding is served.'),
     state: ref('packageState', 'Initial state: collection → key → record.'),
-    operations: list({ $ref: '#/definitions/operation' }, 'The operations of the package.'),
+    from: id(
+      'kind workspace: a folder copied into each workspace, relative to the world file (never written to).',
+    ),
+    files: map(
+      { type: 'string' },
+      'kind workspace: files of the tree, relative path → text (written over `from`), e.g. { "src/app.ts": "…" }.',
+    ),
+    operations: list(
+      { $ref: '#/definitions/operation' },
+      'The operations of the package. kind workspace: optional, the built-in file tools it offers (default all), each `{ id, description?, toolNames?, http? }`.',
+    ),
   } satisfies Described<keyof PackageDef>,
-  required: ['id', 'kind', 'bindings', 'operations'],
+  required: ['id', 'kind', 'bindings'],
   additionalProperties: false,
   allOf: [
+    {
+      if: { properties: { kind: { enum: ['workspace'] } }, required: ['kind'] },
+      else: { required: ['operations'] },
+    },
     {
       if: {
         properties: { bindings: { type: 'array', contains: { enum: ['http'] } } },
@@ -462,18 +476,27 @@ const countRange = {
 };
 
 const criterion: JsonSchema = {
-  title: '{ state, equals | contains | exists } or { called, times? } or { notCalled } or { noErrors }',
+  title:
+    '{ state, equals | contains | exists } or { called, times? } or { notCalled } or { noErrors } or { file, equals | contains | matches | exists } or { fileUnchanged } or { noChangesOutside }',
   description:
     'One success criterion of a drill, over the final world state and the evidence. Every criterion must hold for the drill to pass.',
   type: 'object',
   properties: {
     description: string('Shown in the verdict instead of the generated wording.'),
     state: string('A JSON path into the final state, e.g. "$.record-store.records.record-1.text".'),
-    equals: anyValue('state: the value there equals this (deep equality).'),
+    equals: anyValue('state: the value there equals this (deep equality). file: the text equals this.'),
     contains: anyValue(
-      'state: the value there contains this (objects: deep subset; lists: some element; strings: substring).',
+      'state: the value there contains this (objects: deep subset; lists: some element; strings: substring). file: the text contains this.',
     ),
-    exists: boolean('state: whether anything is there.'),
+    exists: boolean('state: whether anything is there. file: whether the file exists.'),
+    file: id('A file of the workspace (relative path) as the trial left it, e.g. "src/app.ts".'),
+    matches: string('file: a regular expression (JavaScript syntax) the text matches.'),
+    fileUnchanged: id('A file of the workspace that must end as it started (still absent if it was).'),
+    noChangesOutside: {
+      ...list(id('A glob, e.g. "src/**".'), 'Globs of the workspace: no file outside them may change.'),
+      minItems: 1,
+    },
+    workspace: id('The workspace package file criteria read (needed when the world has several).'),
     called: ref('operationFilter', 'Operations that must have happened.'),
     times: {
       description: 'called: how many matching operations (default at least 1).',
@@ -499,6 +522,9 @@ const criterion: JsonSchema = {
     { required: ['called'] },
     { required: ['notCalled'] },
     { required: ['noErrors'] },
+    { required: ['file'] },
+    { required: ['fileUnchanged'] },
+    { required: ['noChangesOutside'] },
   ],
 };
 
