@@ -1,6 +1,7 @@
 import { toHaveCalledTool } from './called-tool';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
+import { toHandleAllFaults } from './handle-faults';
 import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
 import { toHaveTerminalState } from './terminal-state';
 import { toHaveCalledToolSequence } from './tool-sequence';
@@ -27,6 +28,7 @@ export const matchers = {
   toHavePassedDrill,
   toMatchPromptSnapshot,
   toHavePromptTokensBelow,
+  toHandleAllFaults,
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

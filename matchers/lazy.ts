@@ -15,6 +15,7 @@ const modules: Record<Name, () => Record<string, Impl>> = {
   toHavePassedDrill: () => require('./drill'),
   toMatchPromptSnapshot: () => require('./prompt'),
   toHavePromptTokensBelow: () => require('./prompt'),
+  toHandleAllFaults: () => require('./handle-faults'),
 };
 
 export const lazyMatchers = Object.fromEntries(

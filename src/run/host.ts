@@ -4,14 +4,17 @@
  * (src/understudy.ts, golden tasks, drills) hand it in.
  */
 
+import type { ErrorCode } from '../errors';
 import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
 import type { UnderstudyMode } from '../record/mode';
 import type { Recording } from '../record/recording';
 import type { RunOperationEntry } from '../world/host';
+import type { CrashState } from './crash';
 import type { EvidenceLog } from './evidence';
 import type { OutcomeWatch } from './outcomes';
 import type { RunScope } from './scope';
+import type { RunSession } from './session';
 
 /** Collects the model calls made inside one `understudy.run` / harness run. */
 export interface RunRecorder {
@@ -22,6 +25,8 @@ export interface RunRecorder {
   pending?: Promise<unknown>[];
   /** World operations executed inside the run (the world's host pushes them). */
   operations?: RunOperationEntry[];
+  /** The run's crash fault: where it stops, and the gate its answers pass. */
+  crash?: CrashState;
 }
 
 export interface RunHost {
@@ -33,6 +38,10 @@ export interface RunHost {
   readonly outcomes: OutcomeWatch;
   /** Whether a test is running (not a hook or the file's top level). */
   readonly inTest: boolean;
+  /** A sweep or provider matrix running the test body again (see ./session.ts). */
+  readonly session?: RunSession;
+  /** Fails the current test (or the file, outside tests) with this code, whatever the agent caught. */
+  fail(code: ErrorCode, message: string): void;
 }
 
 /** What a harness needs besides: the file's mock model and its recording. */

@@ -1,8 +1,9 @@
 import type { ModelCall } from '../model/call';
 import type { OtlpSpan } from '../trace/otlp';
 import type { OperationRecord } from '../world/types';
+import type { CrashInfo } from './crash';
 
-export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | (string & {});
+export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | 'crashed' | (string & {});
 
 /** A tool call the model asked for, joined with the result the agent sent back. */
 export interface ToolCall {
@@ -53,4 +54,8 @@ export interface Run<Input = unknown, Output = unknown> {
   durationMs: number;
   /** The run as OpenTelemetry spans (OTLP/JSON): the run, its model calls, tool calls and operations. */
   trace: TraceSpan[];
+  /** Where the run stopped, when a `crash` fault stopped it (terminal state 'crashed'). */
+  crash?: CrashInfo;
+  /** The crashed run this one started again from (`resumeFrom`); its own `resumedFrom` goes further back. */
+  resumedFrom?: Run<any, any>;
 }

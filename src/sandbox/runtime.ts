@@ -7,10 +7,12 @@ import type { ResolvedOptions } from '../options';
 import { ProviderRouter } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import { Recording } from '../record/recording';
+import type { CrashState } from '../run/crash';
 import { EvidenceLog } from '../run/evidence';
 import type { HarnessHost, RunRecorder } from '../run/host';
 import { OutcomeWatch } from '../run/outcomes';
 import { RunScope } from '../run/scope';
+import type { RunSession } from '../run/session';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
@@ -34,6 +36,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   readonly recording: Recording;
   /** This file's world (`understudy.world`), its HTTP transport and drills. */
   readonly world: WorldHost;
+  /** A sweep or provider matrix running the test body again (src/run/session.ts). */
+  session: RunSession | undefined;
   /** Every request to a provider host. */
   private readonly server: ModelServer;
   private failures: Failure[] = [];
@@ -67,6 +71,12 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         sleep: (ms, signal) => this.clock.sleep(ms, signal),
         fail: (code, message) => this.fail(code, message),
         currentTest: () => bridge?.currentTest,
+        inject: (call) => this.session?.toolCall?.(call),
+        hold: (work) => this.crashOfRun()?.hold(work) ?? work,
+        stopIfCrashed: () => {
+          const crash = this.crashOfRun();
+          if (crash?.fired) throw crash.error;
+        },
       },
       options.world,
     );
@@ -95,7 +105,31 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     this.world.timersChanging();
   }
 
+  /** The crash fault of the run the current code belongs to, if it has one. */
+  private crashOfRun(): CrashState | undefined {
+    return this.runs.getStore()?.crash;
+  }
+
+  /**
+   * A run with a crash fault gets no answer once it crashed, and crashes at its n-th model
+   * request (which is never answered): see src/run/crash.ts.
+   */
+  private crashing(
+    url: string | undefined,
+    serve: () => Promise<Response> | undefined,
+  ): Promise<Response> | undefined {
+    const crash = this.crashOfRun();
+    if (!crash) return serve();
+    if (url !== undefined && this.router.route(url) && crash.modelRequest()) return new Promise(() => {});
+    const served = serve();
+    return served && crash.hold(served);
+  }
+
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
+    return this.crashing(urlOf(input), () => this.serveFetch(input, init));
+  }
+
+  private serveFetch(input: unknown, init: unknown): Promise<Response> | undefined {
     const url = urlOf(input);
     const target = url === undefined ? undefined : this.router.route(url);
     const i = init as RequestInit | undefined;
@@ -125,6 +159,10 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   }
 
   handleRequest(request: Request): Promise<Response> | undefined {
+    return this.crashing(request.url, () => this.serveRequest(request));
+  }
+
+  private serveRequest(request: Request): Promise<Response> | undefined {
     const target = this.router.route(request.url);
     if (!target) return this.world.handleRequest(request); // a world HTTP route, or undefined
     return this.server

@@ -1,10 +1,11 @@
 /**
- * A drill's success criteria, over the final world state and the evidence. Four kinds:
+ * A drill's success criteria, over the final world state and the evidence. Five kinds:
  *
  *   { state: "$.pkg.collection.key.field", equals | contains | exists }
  *   { called: { packageId, operationId?, arguments?, actorId?, outcome?, code?, replayed? }, times? }
  *   { notCalled: { …same filter… } }
  *   { noErrors: true | { except: [codes] } }
+ *   { noDuplicateEffects: { packageId?, operationId } }
  *
  * `arguments` is a deep subset of the operation's input; `times` is a number or
  * { min, max } (default: at least once). Each criterion yields a result that says what
@@ -132,6 +133,8 @@ export function evaluateCriterion(
     return result(`${filterText(f)} never called`, hits.length === 0, `called: ${list(hits)}`);
   }
 
+  if (criterion.noDuplicateEffects) return duplicateEffects(criterion.noDuplicateEffects, evidence, result);
+
   if (criterion.noErrors === false) return result('operations may fail', true);
   const except = typeof criterion.noErrors === 'object' ? (criterion.noErrors.except ?? []) : [];
   const failed = evidence.filter((r) => r.outcome.kind === 'error' && !except.includes(r.outcome.error.code));
@@ -139,6 +142,48 @@ export function evaluateCriterion(
     `no operation failed${except.length > 0 ? ` (except ${except.join(', ')})` : ''}`,
     failed.length === 0,
     `${failed.length} failed: ${list(failed)}`,
+  );
+}
+
+/**
+ * Two successful calls that were not idempotent replays are one logical request done twice when
+ * they share an idempotency key, or their input: a key made fresh for each attempt does not
+ * turn a retry into a new request.
+ */
+function duplicateEffects(
+  f: { packageId?: string; operationId: string },
+  evidence: readonly OperationRecord[],
+  result: (description: string, passed: boolean, found?: string) => CriterionResult,
+): CriterionResult {
+  const name = f.packageId ? `${f.packageId}/${f.operationId}` : f.operationId;
+  const executed = evidence.filter(
+    (r) =>
+      r.operationId === f.operationId &&
+      (f.packageId === undefined || r.packageId === f.packageId) &&
+      r.outcome.kind === 'ok' &&
+      r.idempotent?.replayed !== true,
+  );
+  const twice: string[] = [];
+  for (let i = 0; i < executed.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const a = executed[j];
+      const b = executed[i];
+      const sameKey = a.idempotencyKey !== undefined && a.idempotencyKey === b.idempotencyKey;
+      if (sameKey || deepEqual(a.input, b.input)) {
+        const why = sameKey ? `idempotency key ${show(a.idempotencyKey)}` : `input ${show(a.input)}`;
+        const keys =
+          a.idempotencyKey !== b.idempotencyKey
+            ? ` (keys ${show(a.idempotencyKey ?? null)} and ${show(b.idempotencyKey ?? null)})`
+            : '';
+        twice.push(`#${a.seq} and #${b.seq} with the same ${why}${keys}`);
+        break;
+      }
+    }
+  }
+  return result(
+    `no request to ${name} took effect twice`,
+    twice.length === 0,
+    `it took effect twice: ${twice.join('; ')}`,
   );
 }
 

@@ -20,8 +20,11 @@ export interface OperationRef {
 
 export type BindingKind = 'direct' | 'http' | 'mcp';
 
-/** How a call reached the engine (MCP is accepted in world files; no MCP server is served yet). */
-export type Transport = 'direct' | 'http' | 'mcp';
+/**
+ * How a call reached the engine (MCP is accepted in world files; no MCP server is served yet);
+ * 'fake' is a scenario's tool fake, logged in the evidence beside the world's operations.
+ */
+export type Transport = 'direct' | 'http' | 'mcp' | 'fake';
 
 // ── The world file ────────────────────────────────────────────────────────────
 
@@ -235,6 +238,8 @@ export interface Criterion {
   times?: number | CountRange;
   notCalled?: OperationFilter;
   noErrors?: boolean | { except?: string[] };
+  /** No logical request of the operation took effect twice: by idempotency key, and by input. */
+  noDuplicateEffects?: { packageId?: string; operationId: string };
 }
 
 export interface DrillDef {
@@ -247,6 +252,8 @@ export interface DrillDef {
   success: Criterion[];
   trials?: number;
   timeoutMs?: number;
+  /** Crashes each trial's first attempt; the agent then starts again on the same world. */
+  crash?: { afterOperation: OperationRef; atStep?: never } | { atStep: number; afterOperation?: never };
 }
 
 // ── What the engine produces ──────────────────────────────────────────────────
