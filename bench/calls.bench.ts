@@ -7,7 +7,9 @@
  * JSON to $UNDERSTUDY_BENCH_OUT. It asserts that every target returns the same reply, never on time.
  */
 import { writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import Anthropic from '@anthropic-ai/sdk';
+import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
 import { expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';
@@ -91,6 +93,7 @@ it('replays the same calls through the environment and the in-process floor', as
   expect(understudy.model.unmatched).toHaveLength(0);
 
   const contracts = await measureContracts(calls);
+  const surface = await measureSurface();
   const result = {
     plan,
     canned,
@@ -98,6 +101,7 @@ it('replays the same calls through the environment and the in-process floor', as
     samples,
     cpu,
     contracts,
+    surface,
     modelCalls: understudy.model.calls.length,
   };
   if (out) writeFileSync(out, JSON.stringify(result));
@@ -135,6 +139,88 @@ async function measureContracts(calls: Record<string, { environment: () => Promi
   }
   // Every call passed its contracts: nothing was refused while the rules were on.
   expect(understudy.model.calls.filter((c) => c.contract)).toEqual([]);
+  return { samples, cpu };
+}
+
+/**
+ * More of the surface, environment vs in-process floor only (aimock and a bare msw handler are
+ * not set up for them): Bedrock ConverseStream through the AWS SDK, whose node:http request the
+ * environment serves through msw, against a request handler that returns the bytes served; and an
+ * OpenAI embedding (openai-node asks for base64 and decodes it) against a fetch that returns them.
+ */
+async function measureSurface(): Promise<{
+  samples: Record<string, { environment: number[]; floor: number[] }>;
+  cpu: Record<string, { environment: number[]; floor: number[] }>;
+}> {
+  const modelId = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
+  const user = 'What is the weather and the local time in Paris right now? (bench-reply-tools)';
+  const request = {
+    modelId,
+    messages: [{ role: 'user' as const, content: [{ text: user }] }],
+    system: [{ text: 'You are a travel helper.' }],
+    toolConfig: {
+      tools: ['get_weather', 'get_time'].map((name) => ({
+        toolSpec: { name, inputSchema: { json: { type: 'object', properties: {} } } },
+      })),
+    },
+  };
+  const { modelId: _, ...body } = request;
+  const served = await fetch(
+    `https://bedrock-runtime.us-east-1.amazonaws.com/model/${encodeURIComponent(modelId)}/converse-stream`,
+    { method: 'POST', body: JSON.stringify(body) },
+  );
+  const bytes = Buffer.from(await served.arrayBuffer());
+  const bedrockFloor = new BedrockRuntimeClient({
+    maxAttempts: 1,
+    requestHandler: {
+      handle: async () => ({
+        response: {
+          statusCode: 200,
+          headers: { 'content-type': 'application/vnd.amazon.eventstream' },
+          body: Readable.from([bytes]),
+        },
+      }),
+    } as never,
+  });
+  const bedrockEnvironment = new BedrockRuntimeClient({ maxAttempts: 1 });
+  const converse = (client: BedrockRuntimeClient) => async () => {
+    const out = await client.send(new ConverseStreamCommand(request));
+    let uses = 0;
+    for await (const event of out.stream ?? []) if (event.contentBlockStart?.start?.toolUse) uses++;
+    return uses;
+  };
+
+  const embeddingBody = await (
+    await fetch('https://api.openai.com/v1/embeddings', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'text-embedding-3-small', input: user, encoding_format: 'base64' }),
+    })
+  ).text();
+  const embedFloor = new OpenAI({
+    apiKey: 'sk-understudy-bench',
+    maxRetries: 0,
+    fetch: async () =>
+      new Response(embeddingBody, { status: 200, headers: { 'content-type': 'application/json' } }),
+  });
+  const embedEnvironment = new OpenAI({ apiKey: 'sk-understudy-bench', maxRetries: 0 });
+  const embedding = (client: OpenAI) => async () =>
+    (await client.embeddings.create({ model: 'text-embedding-3-small', input: user })).data[0].embedding
+      .length;
+
+  const targets = {
+    'bedrock tools/eventstream': { environment: converse(bedrockEnvironment), floor: converse(bedrockFloor) },
+    'embedding 1536/base64': { environment: embedding(embedEnvironment), floor: embedding(embedFloor) },
+  };
+  const samples: Record<string, { environment: number[]; floor: number[] }> = {};
+  const cpu: Record<string, { environment: number[]; floor: number[] }> = {};
+  for (const [id, pair] of Object.entries(targets)) {
+    // Both targets give the same answer: two tool calls, a vector of the model's length.
+    expect(await pair.environment()).toEqual(await pair.floor());
+    await measure(pair, { warmup: plan.prewarm ?? plan.warmup, calls: 0 });
+    const m = await measure(pair, plan);
+    samples[id] = { environment: m.wall.environment, floor: m.wall.floor };
+    cpu[id] = { environment: m.cpu.environment, floor: m.cpu.floor };
+  }
   return { samples, cpu };
 }
 

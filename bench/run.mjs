@@ -106,6 +106,8 @@ try {
   const callsInput = join(tmp, 'calls-input.json'); // the first pass's bytes and summaries, for the host
   // Request contracts: environment with every rule on vs off, per pass (calls.bench.ts).
   const contractPasses = [];
+  // Bedrock and embeddings: environment vs floor, per pass (calls.bench.ts).
+  const surfacePasses = [];
   const runSandbox = (pass) => () => {
     phase(
       `calls ${pass + 1}/${PASSES}: Jest sandbox, environment + in-process floor`,
@@ -118,8 +120,12 @@ try {
     );
     const out = readJson(callsOut);
     contractPasses[pass] = out.contracts;
+    surfacePasses[pass] = out.surface;
     if (pass === 0)
-      writeFileSync(callsInput, JSON.stringify({ ...out, samples: undefined, contracts: undefined }));
+      writeFileSync(
+        callsInput,
+        JSON.stringify({ ...out, samples: undefined, contracts: undefined, surface: undefined }),
+      );
     for (const [id, s] of Object.entries(out.samples)) {
       passes[pass].environment = { ...passes[pass].environment, [id]: s.environment };
       passes[pass].floor = { ...passes[pass].floor, [id]: s.floor };
@@ -211,7 +217,18 @@ try {
   ]);
   const suite = readJson(suiteOut);
 
-  report({ passes, cpuPasses, contractPasses, differences, direct, e2e, matching, world, suite });
+  report({
+    passes,
+    cpuPasses,
+    contractPasses,
+    surfacePasses,
+    differences,
+    direct,
+    e2e,
+    matching,
+    world,
+    suite,
+  });
 } catch (error) {
   failed = true;
   process.stderr.write(`${error.stack ?? error}\n`);
@@ -256,7 +273,18 @@ function startupFiles(callsInput) {
   };
 }
 
-function report({ passes, cpuPasses, contractPasses, differences, direct, e2e, matching, world, suite }) {
+function report({
+  passes,
+  cpuPasses,
+  contractPasses,
+  surfacePasses,
+  differences,
+  direct,
+  e2e,
+  matching,
+  world,
+  suite,
+}) {
   const verdicts = [];
   const verdict = (ok, label) => {
     verdicts.push({ label, ok });
@@ -432,6 +460,30 @@ function report({ passes, cpuPasses, contractPasses, differences, direct, e2e, m
   }
   say();
 
+  // More of the surface: Bedrock (AWS SDK, node:http through msw) and an embedding; no aimock/msw targets.
+  say(
+    '   more of the surface: environment vs in-process floor only, median ms (no aimock / bare msw target)',
+  );
+  say(
+    '   bedrock = @aws-sdk/client-bedrock-runtime ConverseStreamCommand, every event read; embedding = openai embeddings.create (base64)',
+  );
+  say(
+    `   ${cell('protocol reply/mode', W)}${rcell('floor', 14)}${rcell('environment', 14)}${rcell('env/floor (cpu)', 20)}`,
+  );
+  const surfaceCost = {};
+  for (const id of Object.keys(surfacePasses[0]?.samples ?? {})) {
+    const wall = (k) => stats(surfacePasses.flatMap((p) => p.samples[id][k])).median;
+    const cpuOf = (k) => stats(surfacePasses.flatMap((p) => p.cpu[id][k])).median;
+    const ratio = wall('environment') / wall('floor');
+    const cpuRatio = cpuOf('environment') / cpuOf('floor');
+    surfaceCost[id] = { floorMs: wall('floor'), environmentMs: wall('environment'), ratio, cpuRatio };
+    say(
+      `   ${cell(id, W)}${rcell(ms(wall('floor')), 14)}${rcell(ms(wall('environment')), 14)}` +
+        rcell(`${x(ratio)} (${x(cpuRatio)})`, 20),
+    );
+  }
+  say();
+
   // 2. Start-up.
   const d = {
     node: stats(direct.samples.node),
@@ -603,7 +655,7 @@ function report({ passes, cpuPasses, contractPasses, differences, direct, e2e, m
   );
   say();
   say(
-    `   ${cell('call', 28)}${rcell('median', 9)}${rcell('p95', 9)}${rcell('baseline', 10)}  ${cell('(baseline is)', 18)}` +
+    `   ${cell('call', 40)}${rcell('median', 9)}${rcell('p95', 9)}${rcell('baseline', 10)}  ${cell('(baseline is)', 38)}` +
       `${rcell('overhead', 10)}${rcell('ratio', 8)}${rcell('target', 9)}`,
   );
   const worldRows = world.results.map((r) => {
@@ -615,8 +667,8 @@ function report({ passes, cpuPasses, contractPasses, differences, direct, e2e, m
             `world ${r.id}: median < ${r.targetUs} µs`,
           );
     say(
-      `   ${cell(r.target, 28)}${rcell(r.medianUs.toFixed(2), 9)}${rcell(r.p95Us.toFixed(2), 9)}` +
-        `${rcell(r.baselineMedianUs.toFixed(2), 10)}  ${cell(r.baseline, 18)}${rcell(`+${r.overheadUs.toFixed(2)}`, 10)}` +
+      `   ${cell(r.target, 40)}${rcell(r.medianUs.toFixed(2), 9)}${rcell(r.p95Us.toFixed(2), 9)}` +
+        `${rcell(r.baselineMedianUs.toFixed(2), 10)}  ${cell(r.baseline, 38)}${rcell(`${r.overheadUs >= 0 ? '+' : ''}${r.overheadUs.toFixed(2)}`, 10)}` +
         `${rcell(`${r.ratio}x`, 8)}${rcell(r.targetUs === undefined ? '-' : `< ${r.targetUs}`, 9)}  ${v}`,
     );
     return { ...r, verdict: v };
@@ -651,6 +703,7 @@ function report({ passes, cpuPasses, contractPasses, differences, direct, e2e, m
       ratios,
       cpuMsPerCall: cpuPerCall,
       contracts: contractCost,
+      surface: surfaceCost,
     },
     startup,
     matching: { unit: 'µs per resolve', plan: MATCHING, ...m },

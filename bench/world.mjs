@@ -7,6 +7,9 @@
  *            operation), built-in behavior, output validation, evidence   vs  jest.fn
  *   async    the same through mockTool (async)                             vs  async jest.fn
  *   http     fetch + json against the world's HTTP route                   vs  async jest.fn
+ *   mcp      the SDK Client's callTool on the world's MCP server, in-process and over Streamable
+ *            HTTP (SSE and JSON answers)   vs  the same call through mockTool (async), and vs the
+ *            floor: the same Client on the SDK's own McpServer + InMemoryTransport, same value
  *
  * Runs bench/world.bench.ts in a child Jest under jest-understudy's environment, prints a
  * table (median and p95 in µs per call, ratio to the baseline, PASS/MISS against the target
@@ -85,6 +88,37 @@ const pairs = [
   { id: 'direct', target: 'direct (mockTool sync)', baseline: 'jest.fn (sync)', limit: TARGET_DIRECT_US },
   { id: 'async', target: 'direct (mockTool async)', baseline: 'jest.fn (async)' },
   { id: 'http', target: 'http (fetch + json)', baseline: 'jest.fn (async)' },
+  { id: 'mcp-floor', target: 'mcp floor (SDK McpServer, in-memory)', baseline: 'direct (mockTool async)' },
+  {
+    id: 'mcp-in-process',
+    target: 'mcp in-process (SDK Client)',
+    baseline: 'mcp floor (SDK McpServer, in-memory)',
+  },
+  {
+    id: 'mcp-in-process-vs-mocktool',
+    target: 'mcp in-process (SDK Client)',
+    baseline: 'direct (mockTool async)',
+  },
+  {
+    id: 'mcp-http-sse',
+    target: 'mcp Streamable HTTP, SSE (SDK Client)',
+    baseline: 'mcp floor (SDK McpServer, in-memory)',
+  },
+  {
+    id: 'mcp-http-sse-vs-mocktool',
+    target: 'mcp Streamable HTTP, SSE (SDK Client)',
+    baseline: 'direct (mockTool async)',
+  },
+  {
+    id: 'mcp-http-json',
+    target: 'mcp Streamable HTTP, JSON (SDK Client)',
+    baseline: 'mcp floor (SDK McpServer, in-memory)',
+  },
+  {
+    id: 'mcp-http-json-vs-mocktool',
+    target: 'mcp Streamable HTTP, JSON (SDK Client)',
+    baseline: 'direct (mockTool async)',
+  },
 ];
 const results = pairs.map(({ id, target, baseline, limit }) => {
   const t = stats(samples[target]);
@@ -105,12 +139,12 @@ const results = pairs.map(({ id, target, baseline, limit }) => {
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`\nWorld tool calls (${plan.batches} batches; µs per call, median over batches)\n`);
 console.log(
-  `${pad('call', 26)}${pad('median', 10)}${pad('p95', 10)}${pad('baseline', 28)}${pad('ratio', 9)}target`,
+  `${pad('call', 40)}${pad('median', 10)}${pad('p95', 10)}${pad('baseline', 50)}${pad('ratio', 9)}target`,
 );
 for (const r of results) {
   const verdict = r.targetUs === undefined ? '' : `${r.pass ? 'PASS' : 'MISS'} (< ${r.targetUs} µs)`;
   console.log(
-    `${pad(r.target, 26)}${pad(r.medianUs, 10)}${pad(r.p95Us, 10)}${pad(`${r.baselineMedianUs} (${r.baseline})`, 28)}${pad(`${r.ratio}x`, 9)}${verdict}`,
+    `${pad(r.target, 40)}${pad(r.medianUs, 10)}${pad(r.p95Us, 10)}${pad(`${r.baselineMedianUs} (${r.baseline})`, 50)}${pad(`${r.ratio}x`, 9)}${verdict}`,
   );
 }
 writeFileSync(

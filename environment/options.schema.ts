@@ -9,7 +9,8 @@
  */
 import type { ContractRule } from '../src/contracts/rules';
 import type { JsonSchema } from '../src/file-format/json-schema';
-import type { UnderstudyOptions } from '../src/options';
+import type { DialectName } from '../src/fixtures/stream-dialects';
+import type { ProviderOptionName, UnderstudyOptions } from '../src/options';
 
 type Described<K extends PropertyKey> = Record<K, JsonSchema & { description: string }>;
 
@@ -37,6 +38,28 @@ const provider = (name: string): JsonSchema => ({
   additionalProperties: false,
 });
 
+const gateway = (name: string, defaults: string): JsonSchema => ({
+  title: 'true | { baseURL }',
+  description: `${name}, an OpenAI-compatible gateway: \`true\` serves it at ${defaults}, \`{ baseURL }\` at your address.`,
+  anyOf: [{ type: 'boolean' }, provider(name)],
+});
+
+const providerOptions = {
+  openai: provider('OpenAI'),
+  anthropic: provider('Anthropic'),
+  gemini: provider('Gemini'),
+  bedrock: provider(
+    'Amazon Bedrock Runtime (every `bedrock-runtime.{region}.amazonaws.com` is served already)',
+  ),
+  azure: provider(
+    'Azure OpenAI: the endpoint followed by `/openai`, for a custom domain or an API gateway (every `{resource}.openai.azure.com` is served already)',
+  ),
+  vertex: provider('Vertex AI (every `{location}-aiplatform.googleapis.com` is served already)'),
+  openrouter: provider('OpenRouter (`https://openrouter.ai/api/v1` is served already)'),
+  ollama: gateway('Ollama', 'http://localhost:11434/v1'),
+  litellm: gateway('A LiteLLM proxy', 'http://localhost:4000 (with or without /v1)'),
+} satisfies Record<ProviderOptionName, JsonSchema>;
+
 const CONTRACT_RULES = [
   'tool-results',
   'reasoning',
@@ -51,6 +74,22 @@ type Unlisted = Exclude<ContractRule, (typeof CONTRACT_RULES)[number]>;
 const everyRuleListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyRuleListed;
 
+// The fixture schema's dialect setting (src/fixtures/fixtures.schema.ts), repeated: this file may import types only.
+const DIALECT_NAMES = [
+  'empty-choices',
+  'keep-alive',
+  'interleaved-tool-calls',
+  'whole-tool-calls',
+  'empty-arguments',
+  'whole-tool-input',
+  'batched-function-calls',
+  'reasoning-deltas',
+] as const satisfies readonly DialectName[];
+type UnlistedDialect = Exclude<DialectName, (typeof DIALECT_NAMES)[number]>;
+const everyDialectListed: [UnlistedDialect] extends [never] ? true : UnlistedDialect = true;
+void everyDialectListed;
+const names = { type: 'array', items: { type: 'string', enum: DIALECT_NAMES }, uniqueItems: true };
+
 const properties = {
   world: path(
     'Default world file, relative to the Jest rootDir (a `@understudy-world` pragma overrides it).',
@@ -64,14 +103,11 @@ const properties = {
       'Make a turnIndex mismatch a miss instead of a tolerated one. Also UNDERSTUDY_STRICT_TURN_INDEX=1.',
   },
   providers: {
-    title: '{ openai?, anthropic?, gemini? }',
+    title: '{ openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? }',
     type: 'object',
-    description: 'Extra hosts to intercept, per provider.',
-    properties: {
-      openai: provider('OpenAI'),
-      anthropic: provider('Anthropic'),
-      gemini: provider('Gemini'),
-    },
+    description:
+      'Extra hosts to intercept, per provider, and provider presets: Azure OpenAI, Vertex AI and OpenAI-compatible gateways (OpenRouter, Ollama, LiteLLM).',
+    properties: providerOptions,
     additionalProperties: false,
   },
   traceDir: {
@@ -140,6 +176,23 @@ const properties = {
       {
         type: 'object',
         properties: Object.fromEntries(CONTRACT_RULES.map((rule) => [rule, { type: 'boolean' }])),
+        additionalProperties: false,
+      },
+    ],
+  },
+  dialect: {
+    title: "'all' | 'none' | [names] | { dialects, seed? }",
+    description: `Stream dialects for every fixture of the file that sets no \`dialect\` of its own: "all", "none", a list of names (${DIALECT_NAMES.join(', ')}), or { "dialects": "all" | [names], "seed": n }.`,
+    anyOf: [
+      { type: 'string', enum: ['all', 'none'] },
+      names,
+      {
+        type: 'object',
+        properties: {
+          dialects: { anyOf: [{ type: 'string', enum: ['all'] }, names] },
+          seed: { type: 'integer' },
+        },
+        required: ['dialects'],
         additionalProperties: false,
       },
     ],

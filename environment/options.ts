@@ -4,7 +4,8 @@ import { globSync } from 'tinyglobby';
 import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
 import { findingsFromAjv, type IssueDialect, toIssues } from '../src/file-format/issues';
 import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
-import type { ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
+import type { ProviderOptionName, ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
+import { LOCAL_DEFAULTS } from '../src/providers/preset-providers';
 import { parseAge } from '../src/record/age';
 import { isMode, MODES } from '../src/record/mode';
 import { cassettePathOf } from '../src/record/paths';
@@ -63,7 +64,8 @@ function validateOptions(raw: unknown): UnderstudyOptions {
     issues.push(...toIssues(findings, WHERE, undefined, 'OPTIONS_INVALID'));
   } else {
     const providers = (raw as UnderstudyOptions).providers ?? {};
-    for (const [id, provider] of Object.entries(providers)) {
+    for (const [id, given] of Object.entries(providers)) {
+      const provider = typeof given === 'object' ? given : undefined;
       const urls = provider?.baseURL === undefined ? [] : [provider.baseURL].flat();
       urls.forEach((url, i) => {
         if (URL.canParse(url)) return;
@@ -126,8 +128,13 @@ export function resolveOptions(
     fail('UNDERSTUDY_MODE', `one of ${MODES.join(', ')}`, envMode);
 
   const providers: ResolvedOptions['providers'] = {};
-  for (const [id, p] of Object.entries(o.providers ?? {}))
-    providers[id as 'openai'] = p?.baseURL === undefined ? [] : [p.baseURL].flat();
+  for (const [id, p] of Object.entries(o.providers ?? {}) as Array<[ProviderOptionName, unknown]>) {
+    if (p === false) continue;
+    const given =
+      typeof p === 'object' && p !== null ? (p as { baseURL?: string | string[] }).baseURL : undefined;
+    // A local gateway turned on without an address is served at its usual one.
+    providers[id] = given === undefined ? (LOCAL_DEFAULTS[id] ?? []) : [given].flat();
+  }
 
   const testDir = dirname(testPath);
   const pragmaFixtures = stringList(pragmas['understudy-fixtures'], '@understudy-fixtures');
@@ -171,6 +178,7 @@ export function resolveOptions(
     ...(o.cassetteMaxAge !== undefined && { cassetteMaxAge: parseAge(o.cassetteMaxAge) }),
     pii: piiKinds(o.redact?.pii),
     startedAt: Date.now(),
+    ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
     cassette: cassettePathOf({
       rootDir,
       testPath,

@@ -3,7 +3,7 @@
  * only ever see these; wire formats stay inside `providers/`.
  */
 
-export type ProviderId = 'openai' | 'anthropic' | 'gemini';
+export type ProviderId = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 export interface NeutralToolCall {
   id: string;
@@ -44,6 +44,10 @@ export interface Conversation {
   stream: boolean;
   /** Whether a streamed reply should end with a usage chunk. */
   streamUsage: boolean;
+  /** The output format the request asks for, by the Chat name (`json_schema`, `json_object`, `text`), if any. */
+  responseFormat?: string;
+  /** aimock's `X-AIMock-Context` request header, which fixtures with `match.context` route by. */
+  context?: string;
 }
 
 /** Conversations a stateful protocol chains by id (the Responses API's `previous_response_id`). */
@@ -62,7 +66,24 @@ export interface NeutralUsage {
   reasoningTokens: number;
 }
 
-export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter';
+/** `pause_turn`: Anthropic paused a long server-tool turn; the client sends the reply back to continue. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'pause_turn';
+
+/** Values a fixture stamps on the wire reply instead of the ones the mock makes (aimock's overrides). */
+export interface WireOverrides {
+  /** The response id (`chatcmpl-…`, `resp_…`, `msg_…`, Gemini `responseId`). */
+  id?: string;
+  /** Unix seconds: Chat `created`, Responses `created_at`. */
+  created?: number;
+  /** Chat `system_fingerprint`. */
+  systemFingerprint?: string;
+  /** Chat: OpenRouter's `provider` field. */
+  provider?: string;
+  /** Chat: OpenRouter's `native_finish_reason` on the choice. */
+  nativeFinishReason?: string;
+  /** Chat: usage fields sent as given (OpenRouter `cost`, `is_byok`, token details…). */
+  usage?: Record<string, unknown>;
+}
 
 /** What the mock model answers, before a codec puts it on the wire. */
 export interface NeutralReply {
@@ -79,6 +100,10 @@ export interface NeutralReply {
   finishReason: FinishReason;
   usage: NeutralUsage;
   model: string;
+  /** The model declined: Chat `message.refusal`, a Responses refusal part, Anthropic `stop_reason: refusal`. */
+  refusal?: string;
+  /** Wire values the fixture sets (aimock's response overrides). */
+  wire?: WireOverrides;
 }
 
 /** A provider-shaped failure the mock model answers with. */
@@ -90,6 +115,8 @@ export interface NeutralError {
   /** The request field at fault, where the protocol reports one. */
   param?: string;
   retryAfter?: number;
+  /** Extra details in the envelope (OpenRouter's `error.metadata`). */
+  metadata?: Record<string, unknown>;
 }
 
 /** The facts about a conversation that fixtures match on, computed once per request. */
@@ -107,6 +134,10 @@ export interface MatchKeys {
   toolNames: string[];
   model: string;
   systemMessage: string;
+  /** The output format the request asks for (see `Conversation.responseFormat`). */
+  responseFormat?: string;
+  /** aimock's fixture routing key: the request's `X-AIMock-Context` header. */
+  context?: string;
 }
 
 export function matchKeysOf(conversation: Conversation): MatchKeys {
@@ -142,5 +173,7 @@ export function matchKeysOf(conversation: Conversation): MatchKeys {
     toolNames: conversation.tools.map((t) => t.name),
     model: conversation.model,
     systemMessage: system.join('\n'),
+    ...(conversation.responseFormat !== undefined ? { responseFormat: conversation.responseFormat } : {}),
+    ...(conversation.context !== undefined ? { context: conversation.context } : {}),
   };
 }

@@ -37,12 +37,19 @@ export {
   script,
   type ToolArguments,
 } from './fixtures/script';
+export {
+  DIALECT_NAMES,
+  DIALECTS,
+  type DialectName,
+  type DialectSetting,
+} from './fixtures/stream-dialects';
 export type {
   Fixture,
   FixtureBlock,
   FixtureError,
   FixtureMatch,
   FixtureResponse,
+  FixtureStreamError,
   FixtureToolCall,
   FixtureUsage,
   RedactHook,
@@ -78,6 +85,7 @@ export const toJsonl = lazyFunction(goldenExport, 'toJsonl');
 export const loadGoldenFile = lazyFunction(goldenLoad, 'loadGoldenFile');
 export const record = lazyFunction(standalone, 'record');
 export type { ModelCall } from './model/call';
+export { dialectsFor } from './model/dialects';
 export type { MockModel } from './model/mock-model';
 export type { UnderstudyOptions } from './options';
 export type { UnderstudyMode } from './record/mode';

@@ -4,6 +4,7 @@
  * file (config, docblock pragmas and `UNDERSTUDY_*` variables merged, paths absolute).
  */
 import type { ContractsSetting } from './contracts/rules';
+import type { DialectSetting } from './fixtures/stream-dialects';
 
 export type TraceMode = 'on-failure' | 'always' | 'off';
 
@@ -16,8 +17,8 @@ export interface UnderstudyOptions {
   /** Fixture files registered for every test file (globs allowed). */
   fixtures?: string[];
   strictTurnIndex?: boolean;
-  /** Extra base URLs to intercept, per provider. */
-  providers?: Partial<Record<'openai' | 'anthropic' | 'gemini', { baseURL?: string | string[] }>>;
+  /** Extra base URLs to intercept, per provider, and the provider presets (Azure, Vertex, gateways). */
+  providers?: ProvidersOption;
   traceDir?: string;
   /** When to write a trace and timeline: for failing tests (default), every test, or never. Also UNDERSTUDY_TRACES. */
   traces?: TraceMode;
@@ -41,7 +42,30 @@ export interface UnderstudyOptions {
   cassetteMaxAge?: string;
   /** What recording redacts besides secrets: `{ pii: true }`, or `{ pii: ['email', 'card'] }`. */
   redact?: { pii?: boolean | PiiKind[] };
+  /**
+   * Stream dialects for every fixture of the file that sets none: `'all'`, `'none'`, a list of
+   * dialect names, or `{ dialects, seed }`. Per file with the `@jest-environment-options` docblock.
+   */
+  dialect?: DialectSetting;
 }
+
+/** The keys of the `providers` option: the providers, and the presets of services that speak their protocols. */
+export type ProviderOptionName =
+  | 'openai'
+  | 'anthropic'
+  | 'gemini'
+  | 'bedrock'
+  | 'azure'
+  | 'vertex'
+  | 'openrouter'
+  | 'ollama'
+  | 'litellm';
+
+type BaseURLs = { baseURL?: string | string[] };
+
+/** Extra base URLs per provider or preset; the local gateways (`ollama`, `litellm`) may be just `true`. */
+export type ProvidersOption = Partial<Record<Exclude<ProviderOptionName, 'ollama' | 'litellm'>, BaseURLs>> &
+  Partial<Record<'ollama' | 'litellm', BaseURLs | boolean>>;
 
 /** Options after config, docblock pragmas and env vars are merged; paths are absolute. */
 export interface ResolvedOptions {
@@ -50,7 +74,8 @@ export interface ResolvedOptions {
   world?: string;
   fixtures: string[];
   strictTurnIndex: boolean;
-  providers: Partial<Record<'openai' | 'anthropic' | 'gemini', string[]>>;
+  /** Extra base URLs per provider or preset (a local gateway turned on with `true` gets its defaults). */
+  providers: Partial<Record<ProviderOptionName, string[]>>;
   traceDir: string;
   traces: TraceMode;
   timeScale: number;
@@ -69,4 +94,6 @@ export interface ResolvedOptions {
   pii: PiiKind[];
   /** When the test file started, on the wall clock of the host (fake timers cannot move it). */
   startedAt: number;
+  /** The `dialect` option, if given. */
+  dialect?: DialectSetting;
 }

@@ -40,7 +40,7 @@ const LAYERS: LayerRules['layers'] = [
   ['src/providers'],
   ['src/contracts'],
   ['src/model', 'src/world', 'src/options'],
-  ['src/record'],
+  ['src/record', 'src/embeddings'],
   ['src/run'],
   ['src/sandbox'],
   ['matchers'],

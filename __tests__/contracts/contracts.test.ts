@@ -221,6 +221,36 @@ describe('request contracts through real clients', () => {
     });
   });
 
+  describe('Bedrock Converse', () => {
+    for (const mode of ['plain', 'streamed'])
+      it(`fails the test of an agent that drops one of two parallel tool results (${mode})`, () => {
+        expectContractFailure(
+          files,
+          `bedrock: an agent that drops one of two parallel tool results (${mode})`,
+          [
+            'this bedrock.converse request (POST https://bedrock-runtime.us-east-1.amazonaws.com/model/',
+            'Rule: tool-results',
+            'At: messages[1] (message index 1)',
+            'but messages[2] has no toolResult for it',
+            '400 ValidationException: Expected toolResult blocks at messages.2.content for the following Ids: tooluse_',
+          ],
+        );
+      });
+
+    it('fails a toolResult for no call, and a bad tool name', () => {
+      expectContractFailure(files, 'bedrock: a toolResult for a call the turn before did not make', [
+        'Rule: tool-results',
+        'At: messages[2]',
+        '1 toolResult block(s) answer 0 toolUse block(s) of the turn before',
+      ]);
+      expectContractFailure(files, 'bedrock: a tool name the API does not accept', [
+        'Rule: tool-definitions',
+        'At: toolConfig.tools[0].toolSpec.name',
+        'the tool name "fs.list" is not 1 to 64 characters of [a-zA-Z0-9_-]',
+      ]);
+    });
+  });
+
   describe('declared models', () => {
     it('serves the models a fixture file declares, and their dated snapshots', () => {
       expect(outcome(files, 'models: a declared model and its dated snapshot are served').status).toBe(

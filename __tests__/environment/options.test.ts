@@ -54,6 +54,42 @@ describe('testEnvironmentOptions.understudy', () => {
     );
   });
 
+  it('takes a dialect setting and names what is wrong', () => {
+    expect(resolve({ dialect: 'all' }).dialect).toBe('all');
+    expect(resolve({ dialect: ['keep-alive', 'empty-choices'] }).dialect).toEqual([
+      'keep-alive',
+      'empty-choices',
+    ]);
+    expect(resolve({ dialect: { dialects: 'all', seed: 4 } }).dialect).toEqual({ dialects: 'all', seed: 4 });
+    expect(resolve({}).dialect).toBeUndefined();
+    const error = thrown(() => resolve({ dialect: ['keepalive'] }));
+    expect(error).toBeInstanceOf(OptionsError);
+    expect((error as Error).message).toContain('testEnvironmentOptions.understudy.dialect');
+    expect((error as Error).message).toContain('keep-alive');
+  });
+
+  it('turns on a local gateway preset at its usual address with true, or at the address given', () => {
+    expect(resolve({ providers: { ollama: true } }).providers).toEqual({
+      ollama: ['http://localhost:11434/v1', 'http://127.0.0.1:11434/v1'],
+    });
+    expect(
+      resolve({ providers: { litellm: { baseURL: 'http://proxy.invalid:4000' }, ollama: false } }).providers,
+    ).toEqual({
+      litellm: ['http://proxy.invalid:4000'],
+    });
+    expect(
+      resolve({ providers: { azure: { baseURL: 'https://llm.corp.invalid/openai' } } }).providers,
+    ).toEqual({
+      azure: ['https://llm.corp.invalid/openai'],
+    });
+    expect(() => resolve({ providers: { azure: { baseURL: 'llm.corp' } } })).toThrow(
+      'testEnvironmentOptions.understudy.providers.azure.baseURL: not an absolute URL: "llm.corp"',
+    );
+    expect(() => resolve({ providers: { vllm: true } })).toThrow(
+      'testEnvironmentOptions.understudy.providers.vllm: unknown property "vllm"',
+    );
+  });
+
   it('takes contracts as a boolean or rule names to booleans, and names what is wrong', () => {
     expect(resolve({ contracts: false }).contracts).toBe(false);
     expect(resolve({ contracts: { 'tool-results': false } }).contracts).toEqual({ 'tool-results': false });
@@ -120,7 +156,7 @@ describe('testEnvironmentOptions.understudy', () => {
       ],
       [
         { providers: 5 },
-        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini? } (got 5)',
+        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? } (got 5)',
       ],
       [
         { providers: { openai: 'https://proxy.test/v1' } },

@@ -94,7 +94,7 @@ describe('bad options name the option path', () => {
       { providers: 5, world: '', timeScale: Number.NaN },
       [
         'testEnvironmentOptions.understudy.world: must be a non-empty string (got the string "")',
-        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini? } (got 5)',
+        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? } (got 5)',
         // jest.config values reach the environment through JSON: NaN arrives as null.
         "testEnvironmentOptions.understudy.timeScale: must be a number ≥ 0 (got null) — NaN and Infinity turn into null on their way to Jest's workers",
       ],

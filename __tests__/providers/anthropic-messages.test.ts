@@ -111,7 +111,7 @@ describe('anthropic.messages codec (golden wire samples)', () => {
     });
     const events = anthropicMessages
       .encodeStream({ content: '', toolCalls: [], finishReason: 'stop', usage, model: 'm' }, conv, ctx)
-      .events.map((e) => e.split('\n')[0]);
+      .events.map((e) => String(e).split('\n')[0]);
     expect(events).toEqual([
       'event: message_start',
       'event: content_block_start',

@@ -89,7 +89,7 @@ describe('openai.responses codec (golden wire samples)', () => {
     const { ctx, decode } = setup();
     const conversation = decode(json('reply-request.json'));
     const events = openaiResponses.encodeStream(toolReply, conversation, ctx).events;
-    const last = JSON.parse(events.at(-1)!.split('\ndata: ')[1]);
+    const last = JSON.parse(String(events.at(-1)).split('\ndata: ')[1]);
     expect(last.response).toEqual(JSON.parse(openaiResponses.encodeReply(toolReply, conversation, ctx).body));
   });
 

@@ -1,7 +1,8 @@
 /**
  * A stand-in for the real providers, served over loopback by a plain node:http server:
  * `/openai/v1/chat/completions`, `/openai/v1/responses`, `/anthropic/v1/messages` and
- * `/gemini/v1beta/models/<m>:generateContent` / `:streamGenerateContent?alt=sse`, plain and
+ * `/gemini/v1beta/models/<m>:generateContent` / `:streamGenerateContent?alt=sse` and
+ * `/bedrock/model/<m>/converse` / `converse-stream` (the binary event stream), plain and
  * streamed, built from the codecs' own encoders. It checks the key like a provider would
  * and answers like a small deterministic model: a user question gets a tool call, a tool
  * result gets an answer that quotes it.
@@ -10,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type Conversation, matchKeysOf, type NeutralReply } from '../../src/conversation';
 import { anthropicMessages } from '../../src/providers/anthropic-messages';
+import { bedrockConverse } from '../../src/providers/bedrock-converse';
 import type { ProviderCodec } from '../../src/providers/codec';
 import { geminiGenerateContent } from '../../src/providers/gemini';
 import { openaiChat } from '../../src/providers/openai-chat';
@@ -38,6 +40,12 @@ const ROUTES: Array<{ prefix: string; codec: ProviderCodec; key: (r: IncomingMes
     prefix: '/gemini',
     codec: geminiGenerateContent,
     key: (r) => (r.headers['x-goog-api-key'] as string) ?? null,
+  },
+  // The access key id a SigV4 signature names (the fake checks no signature).
+  {
+    prefix: '/bedrock',
+    codec: bedrockConverse,
+    key: (r) => /Credential=([^/]+)\//.exec(String(r.headers.authorization ?? ''))?.[1] ?? null,
   },
 ];
 

@@ -61,6 +61,14 @@ const KEYS = [
   'GEMINI_API_KEY',
   'GOOGLE_API_KEY',
   'GOOGLE_GENAI_API_KEY',
+  'AZURE_OPENAI_API_KEY',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_PROFILE',
+  'AWS_BEARER_TOKEN_BEDROCK',
+  'AWS_REGION',
+  'AWS_DEFAULT_REGION',
 ];
 
 export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {

@@ -92,7 +92,11 @@ describe('schemas/world.schema.json', () => {
   });
 
   it('accepts the worlds in the repository', () => {
-    for (const file of ['fixtures/worlds/records.world.yaml', 'examples/records-agent/records.world.yaml']) {
+    for (const file of [
+      'fixtures/worlds/records.world.yaml',
+      'fixtures/worlds/notes.world.yaml',
+      'examples/records-agent/records.world.yaml',
+    ]) {
       expect(() => understudy.world.load(join(__dirname, '..', '..', file))).not.toThrow();
     }
   });
@@ -364,5 +368,85 @@ describe('bad world files', () => {
     expect(understudy.world.name).toBe('shop');
     expect(understudy.world.state.orders.orders['o-1']).toEqual({ id: 'o-1', total: 10 });
     expect((globalThis as { __sideEffect?: boolean }).__sideEffect).toBeUndefined();
+  });
+});
+
+describe('packages served over MCP', () => {
+  /** A world with one MCP package (its `mcp` block and its operations given as YAML lines). */
+  const mcpWorld = (mcp: string, operations: string, extra = '') => `name: tools
+definitions:
+  count: { type: integer }
+packages:
+  - id: tools
+    kind: external
+    bindings: [mcp]
+${mcp}
+    operations:
+${operations}
+${extra}`;
+  const op = (id: string, more = '') => `      - id: ${id}\n${more}`;
+  const problems = (text: string) =>
+    load('mcp.world.yaml', text).issues.map(
+      (i) => `${i.path}: ${i.message}${i.suggestion ? ` — ${i.suggestion}` : ''}`,
+    );
+
+  it('a valid one loads: a url, a response mode, an idempotency argument, several tools', () => {
+    const text = mcpWorld(
+      '    mcp: { url: https://tools.example.test/mcp, response: json, idempotencyKey: requestId }',
+      [op('tools.a'), op('tools.b', '        toolNames: [b_tool]\n')].join(''),
+    );
+    expect(understudy.world.load(folder.write('ok.world.yaml', text)).name).toBe('tools');
+  });
+
+  it('its endpoint: an absolute http(s) URL, not a provider host, one per package; no mcp block without the binding', () => {
+    expect(problems(mcpWorld('    mcp: { url: /mcp }', op('tools.a')))).toEqual([
+      '$.packages[0].mcp.url: not an absolute http(s) URL: "/mcp" — e.g. "https://tools.example.test/mcp"',
+    ]);
+    expect(problems(mcpWorld('    mcp: { url: https://api.openai.com/mcp }', op('tools.a')))).toEqual([
+      '$.packages[0].mcp.url: api.openai.com is the OpenAI API: the mock model answers every request to it, so this MCP server would never be served — give the package a host of its own, e.g. "https://tools.example.test/mcp"',
+    ]);
+    const twice = `${mcpWorld('    mcp: { url: https://tools.example.test/mcp }', op('tools.a'))}
+  - id: more
+    kind: external
+    bindings: [mcp]
+    mcp: { url: https://tools.example.test/mcp/ }
+    operations:
+      - id: more.a
+`.replace(/\n\n {2}- id: more/, '\n  - id: more');
+    expect(problems(twice)).toEqual([
+      '$.packages[1].mcp.url: https://tools.example.test/mcp is already the MCP endpoint of package "tools" — each MCP server has a URL of its own',
+    ]);
+    const unbound = mcpWorld('    mcp: { url: https://tools.example.test/mcp }', op('tools.a')).replace(
+      'bindings: [mcp]',
+      'bindings: [direct]',
+    );
+    expect(problems(unbound)).toEqual([
+      '$.packages[0].mcp: package "tools" has no "mcp" binding, so this MCP server is never served — add "mcp" to the package\'s bindings',
+    ]);
+    expect(
+      problems(mcpWorld('    mcp: { url: https://tools.example.test/mcp, response: stream }', op('tools.a'))),
+    ).toEqual(['$.packages[0].mcp.response: must be one of "sse", "json" (got the string "stream")']);
+  });
+
+  it('its tools: valid, distinct names; object inputs; an idempotency argument that is not an input property', () => {
+    expect(
+      problems(
+        mcpWorld(
+          '    mcp: { idempotencyKey: id }',
+          [
+            op('tools.a', '        toolNames: [save record]\n'),
+            op('tools.b'),
+            op('tools_b'),
+            op('tools.c', '        input: { $ref: "#/definitions/count" }\n'),
+            op('tools.d', '        input: { type: object, properties: { id: { type: string } } }\n'),
+          ].join(''),
+        ),
+      ),
+    ).toEqual([
+      '$.packages[0].mcp.idempotencyKey: "id" is also an input property of operation "tools.d", whose input would lose it — name another argument, or key the operation by that input field with "idempotency": { "keyFrom": "id" }',
+      '$.packages[0].operations[0].toolNames[0]: "save record" is not a valid MCP tool name: 1 to 128 letters, digits, "_", "-" or "." — give the operation a "toolNames" entry such as "save_record" (its first entry names the tool)',
+      '$.packages[0].operations[2].id: the MCP tool name "tools_b" is already the tool of operation "tools.b" — give one of them a "toolNames" entry of its own (its first entry names the tool)',
+      '$.packages[0].operations[3].input: MCP tool arguments are a JSON object, so the input schema must be an object schema ("type": "object")',
+    ]);
   });
 });

@@ -7,6 +7,7 @@
 import type { Conversation, ConversationStore, NeutralReply } from '../conversation';
 import { type Fixture, sourceOf } from '../fixtures/types';
 import { checkMessages } from './anthropic-messages';
+import { checkConverse } from './bedrock-converse';
 import { checkGemini } from './gemini';
 import { checkKnownModel } from './known-models';
 import { checkChat } from './openai-chat';
@@ -52,6 +53,8 @@ export function checkRequest(check: RequestCheck, rules: ReadonlySet<ContractRul
       return checkMessages(facts, on);
     case 'gemini.generateContent':
       return checkGemini(facts, on, check.conversation.model);
+    case 'bedrock.converse':
+      return checkConverse(facts, on);
     default:
       return undefined;
   }

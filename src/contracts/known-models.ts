@@ -30,6 +30,12 @@ function notFound(provider: ProviderId, model: string, path: string): NeutralErr
         message: `models/${model} is not found for API version ${version}, or is not supported for ${method}. Call ListModels to see the list of available models and their supported methods.`,
       };
     }
+    case 'bedrock':
+      return {
+        status: 400,
+        type: 'ValidationException',
+        message: 'The provided model identifier is invalid.',
+      };
   }
 }
 

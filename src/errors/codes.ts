@@ -306,13 +306,15 @@ export const ERROR_CODES = {
   },
   UNKNOWN_OPERATION: {
     area: 'world',
-    meaning: 'A world API or HTTP request named an operation (or route) the package does not have.',
-    action: 'Use one of the operations or routes the message lists.',
+    meaning:
+      'A world API, HTTP request or MCP `tools/call` named an operation (or route, or tool) the package does not have.',
+    action: 'Use one of the operations, routes or tools the message lists.',
   },
   BINDING_UNSUPPORTED: {
     area: 'world',
-    meaning: 'A binding was asked for something its transport cannot do.',
-    action: 'Read the message for the call that is supported instead.',
+    meaning:
+      'A binding was asked for something its transport cannot do (mockTool on a package without `direct`, an MCP transport to one without `mcp`).',
+    action: 'Read the message for the call that is supported instead, or add the binding to the package.',
   },
   UNKNOWN_DRILL: {
     area: 'world',

@@ -12,9 +12,14 @@
  */
 export const REPLAY_KEYS: ReadonlyArray<readonly [names: readonly string[], value: string]> = [
   [['OPENAI_API_KEY'], 'sk-understudy-replay'],
+  [['AZURE_OPENAI_API_KEY'], 'understudy-replay'],
   [['ANTHROPIC_API_KEY'], 'sk-ant-understudy-replay'],
   [['GOOGLE_API_KEY', 'GEMINI_API_KEY'], 'understudy-replay'],
   [['GOOGLE_GENERATIVE_AI_API_KEY'], 'understudy-replay'],
+  // The AWS SDK and the AI SDK's Bedrock provider sign requests with these (SigV4) and need a region.
+  [['AWS_ACCESS_KEY_ID'], 'AKIAUNDERSTUDYREPLAY0'],
+  [['AWS_SECRET_ACCESS_KEY'], 'understudy-replay-secret-access-key'],
+  [['AWS_REGION', 'AWS_DEFAULT_REGION'], 'us-east-1'],
 ];
 
 export const PLACEHOLDER_KEYS: ReadonlySet<string> = new Set(REPLAY_KEYS.map(([, value]) => value));

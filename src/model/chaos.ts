@@ -1,11 +1,11 @@
 import type { FixtureChaos } from '../fixtures/types';
 import { seededRandom } from '../random';
 
-export type ChaosFault = 'drop' | 'malformed' | 'rate_limit' | 'disconnect';
+export type ChaosFault = 'drop' | 'malformed' | 'rate_limit' | 'disconnect' | 'stream_error';
 
 /**
- * Draws the faults in aimock's order (drop → malformed → rateLimit → disconnect), the
- * first hit winning. One draw per rate that is set, so adding a rate of 0 changes nothing.
+ * Draws the faults in aimock's order (drop → malformed → rateLimit → disconnect), then the
+ * mid-stream error aimock does not have, the first hit winning. One draw per rate that is set, so adding a rate of 0 changes nothing.
  */
 export function drawFault(chaos: FixtureChaos, random: () => number): ChaosFault | undefined {
   const order: Array<[number | undefined, ChaosFault]> = [
@@ -13,6 +13,7 @@ export function drawFault(chaos: FixtureChaos, random: () => number): ChaosFault
     [chaos.malformedRate, 'malformed'],
     [chaos.rateLimitRate, 'rate_limit'],
     [chaos.disconnectRate, 'disconnect'],
+    [chaos.streamErrorRate, 'stream_error'],
   ];
   for (const [rate, fault] of order) {
     if (rate === undefined || rate <= 0) continue;

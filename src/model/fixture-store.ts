@@ -1,5 +1,5 @@
 import type { MatchKeys } from '../conversation';
-import { isChatFixture } from '../fixtures/kinds';
+import { isChatFixture, isEmbeddingFixture } from '../fixtures/kinds';
 import type { Fixture } from '../fixtures/types';
 import { type Candidate, type CompiledMatch, compileMatch, contentMatches, selectByTurnIndex } from './match';
 import { SubstringIndex } from './substring-index';
@@ -31,6 +31,8 @@ interface ScopeIndex {
 
 export class FixtureStore {
   private entries: Entry[] = [];
+  /** aimock's embedding fixtures: they answer embedding requests (src/embeddings), never chat. */
+  private embeddingEntries: Array<{ fixture: Fixture; scope: Scope }> = [];
   private nextOrder = 0;
   /** One index per scope: registering or clearing a test's fixtures leaves the file's and config's intact. */
   private readonly indexes = new Map<Scope, ScopeIndex>();
@@ -43,7 +45,10 @@ export class FixtureStore {
   add(fixtures: readonly Fixture[], scope: Scope): void {
     for (const fixture of fixtures) {
       // aimock files may carry embedding/image/audio fixtures: they load, but never answer chat.
-      if (!isChatFixture(fixture)) continue;
+      if (!isChatFixture(fixture)) {
+        if (isEmbeddingFixture(fixture)) this.embeddingEntries.push({ fixture, scope });
+        continue;
+      }
       const compiled: CompiledMatch = compileMatch(fixture.match ?? {});
       const { sequenceIndex: _, ...shape } = fixture.match ?? {};
       const group = fixture.metadata?.test;
@@ -61,6 +66,7 @@ export class FixtureStore {
   }
 
   clear(predicate: (scope: Scope) => boolean = () => true): void {
+    this.embeddingEntries = this.embeddingEntries.filter((e) => !predicate(e.scope));
     const before = this.entries.length;
     this.entries = this.entries.filter((e) => !predicate(e.scope));
     if (this.entries.length === before) return;
@@ -89,6 +95,11 @@ export class FixtureStore {
   /** The fixtures that can answer now, in registration order. */
   get all(): readonly Entry[] {
     return this.muted.size === 0 ? this.entries : this.entries.filter((e) => !this.muted.has(e.scope));
+  }
+
+  /** The embedding fixtures that can answer now, in registration order. */
+  get embeddings(): Fixture[] {
+    return this.embeddingEntries.filter((e) => !this.muted.has(e.scope)).map((e) => e.fixture);
   }
 
   get size(): number {

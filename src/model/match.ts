@@ -101,6 +101,12 @@ export function compileMatch(match: FixtureMatch): CompiledMatch {
       });
     } else tests.push(textTest('systemMessage', sm, (k) => k.systemMessage || null));
   }
+  // aimock's routing keys: the request's output format and its X-AIMock-Context header.
+  for (const field of ['responseFormat', 'context'] as const) {
+    const want = m[field];
+    if (want !== undefined)
+      tests.push({ field, expected: want, actual: (k) => k[field] ?? null, test: (k) => k[field] === want });
+  }
   return {
     tests,
     turnIndex: m.turnIndex,

@@ -3,10 +3,12 @@ import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../con
 import { matchKeysOf } from '../conversation';
 import { UnderstudyError } from '../errors';
 import type { FixtureArgument } from '../fixtures/argument';
+import { type DialectSetting, dialectSettingProblem } from '../fixtures/stream-dialects';
 import type { Fixture, FixtureChaos, RedactHook } from '../fixtures/types';
-import type { ModelCall } from './call';
+import type { EmbeddingCall, ModelCall } from './call';
 import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
+import { DialectChooser } from './dialects';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';
 import { errorFrom, replyFrom } from './reply';
 
@@ -56,12 +58,16 @@ export class MockModel {
   private readonly store = new FixtureStore();
   /** Every model request since the last reset (or the start of the current test). */
   readonly calls: ModelCall[] = [];
+  /** Every embedding request since the last reset (or the start of the current test). */
+  readonly embeddings: EmbeddingCall[] = [];
   private scope: Scope = 'file';
   /** Chaos set outside tests (file level, beforeAll): it stays for the file. */
   private fileChaos: FixtureChaos | undefined;
   /** Chaos set inside the running test, `undefined` included (chaos off): it ends with the test. */
   private testChaos: { config: FixtureChaos | undefined } | undefined;
   private readonly dice: ChaosDice;
+  /** @internal which stream dialect answers each request (see ./dialects). */
+  readonly dialectChooser = new DialectChooser();
 
   constructor(private readonly options: MockModelOptions) {
     this.dice = new ChaosDice(options.chaosSeed ?? 0);
@@ -77,6 +83,18 @@ export class MockModel {
   chaos(config: FixtureChaos | undefined): this {
     if (this.scope === 'test') this.testChaos = { config };
     else this.fileChaos = config;
+    return this;
+  }
+
+  /**
+   * Replays streams in the shapes real providers and gateways send: `dialect('all')`, a list of
+   * dialect names, `{ dialects, seed }`, or `'none'`; `dialect(undefined)` drops the setting. A
+   * fixture's own `dialect` wins. Scoped like `chaos()`: in a test, for that test; else the file.
+   */
+  dialect(setting: DialectSetting | undefined): this {
+    const problem = setting === undefined ? undefined : dialectSettingProblem(setting);
+    if (problem) throw new UnderstudyError('BAD_ARGUMENT', `understudy.model.dialect(setting): ${problem}`);
+    this.dialectChooser.set(this.scope === 'test' ? 'test' : 'file', setting);
     return this;
   }
 
@@ -138,12 +156,16 @@ export class MockModel {
     if (this.scope === 'test') {
       this.testChaos = { config: undefined };
       this.contractLayers.test = undefined;
+      this.dialectChooser.clear('test', true);
     } else {
       this.fileChaos = undefined;
       this.testChaos = undefined;
       this.contractLayers = {};
+      this.dialectChooser.clear('file');
+      this.dialectChooser.clear('test');
     }
     this.calls.length = 0;
+    this.embeddings.length = 0;
     this.options.onReset?.();
   }
 
@@ -176,11 +198,16 @@ export class MockModel {
 
   /** The running test, whose own cassette fixtures answer it first. */
   private test: string | undefined;
+  /** @internal the embedding fixtures that can answer now (see src/embeddings). */
+  get embeddingFixtures(): Fixture[] {
+    return this.store.embeddings;
+  }
 
   /** @internal a test starts: its registrations, calls and sequence counts are its own. */
   beginTest(name?: string): void {
     this.test = name;
     this.calls.length = 0;
+    this.embeddings.length = 0;
     this.restartSequences();
     this.scope = 'test';
   }
@@ -189,6 +216,7 @@ export class MockModel {
   restartSequences(): void {
     this.store.resetCounts();
     this.dice.reset();
+    this.dialectChooser.restart();
   }
 
   /** @internal a test ended: fixtures it registered are dropped. */
@@ -198,6 +226,7 @@ export class MockModel {
     this.store.unmuteAll();
     this.testChaos = undefined;
     this.contractLayers.test = undefined;
+    this.dialectChooser.clear('test');
     this.scope = 'file';
   }
 

@@ -1,5 +1,12 @@
-import type { Conversation, MatchKeys, NeutralError, NeutralReply, NeutralToolCall } from '../conversation';
-import type { Fixture } from '../fixtures/types';
+import type {
+  Conversation,
+  MatchKeys,
+  NeutralError,
+  NeutralReply,
+  NeutralToolCall,
+  WireOverrides,
+} from '../conversation';
+import type { AimockOverrides, Fixture } from '../fixtures/types';
 import { usageFor } from './usage';
 
 /** FNV-1a, base36: short, stable ids without a crypto dependency on the hot path. */
@@ -48,8 +55,9 @@ export function replyFrom(
   const texts = blocks?.flatMap((b) => (b.type === 'text' ? [b.text] : []));
   const content = texts ? (texts.length > 0 ? texts.join('') : null) : (r.content ?? null);
   const reasoning = r.reasoning;
+  const wire = wireOverridesOf(r);
   return {
-    content: content === null && toolCalls.length === 0 ? '' : content,
+    content: content === null && toolCalls.length === 0 && r.refusal === undefined ? '' : content,
     ...(reasoning ? { reasoning } : {}),
     ...(reasoning && r.reasoningSignature ? { reasoningSignature: r.reasoningSignature } : {}),
     ...(r.redactedThinking?.length ? { redactedThinking: r.redactedThinking } : {}),
@@ -58,7 +66,31 @@ export function replyFrom(
     finishReason: r.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: usageFor(conversation, content, toolCalls, r.usage),
     model: r.model ?? conversation.model,
+    ...(r.refusal !== undefined ? { refusal: r.refusal } : {}),
+    ...(wire ? { wire } : {}),
   };
+}
+
+/** Usage fields with no neutral counterpart, sent as given on Chat (OpenRouter's cost and BYOK facts). */
+const USAGE_EXTRAS = ['cost', 'cost_details', 'is_byok', 'native_tokens_prompt', 'native_tokens_completion'];
+
+/** aimock's response overrides: values the wire reply carries instead of the ones the mock makes. */
+function wireOverridesOf(r: Fixture['response']): WireOverrides | undefined {
+  const a = r as Fixture['response'] & AimockOverrides;
+  const usage: Record<string, unknown> = {};
+  for (const key of USAGE_EXTRAS) {
+    const value = (r.usage as Record<string, unknown> | undefined)?.[key];
+    if (value !== undefined) usage[key] = value;
+  }
+  const wire: WireOverrides = {
+    ...(a.id !== undefined ? { id: a.id } : {}),
+    ...(a.created !== undefined ? { created: a.created } : {}),
+    ...(a.systemFingerprint !== undefined ? { systemFingerprint: a.systemFingerprint } : {}),
+    ...(a.provider !== undefined ? { provider: a.provider } : {}),
+    ...(a.nativeFinishReason !== undefined ? { nativeFinishReason: a.nativeFinishReason } : {}),
+    ...(Object.keys(usage).length > 0 ? { usage } : {}),
+  };
+  return Object.keys(wire).length > 0 ? wire : undefined;
 }
 
 const DEFAULT_ERROR_TYPE: Record<number, string> = {
@@ -78,6 +110,8 @@ export function errorFrom(fixture: Fixture): NeutralError | undefined {
     type: r.error.type ?? DEFAULT_ERROR_TYPE[status] ?? 'api_error',
     message: r.error.message,
     ...(r.error.code !== undefined ? { code: r.error.code } : {}),
+    ...(r.error.param !== undefined && r.error.param !== null ? { param: r.error.param } : {}),
+    ...(r.error.metadata !== undefined ? { metadata: r.error.metadata } : {}),
     ...((r.error.retryAfter ?? r.retryAfter) !== undefined
       ? { retryAfter: r.error.retryAfter ?? r.retryAfter }
       : {}),

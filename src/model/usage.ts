@@ -26,15 +26,24 @@ export function usageFor(
   let outChars = content?.length ?? 0;
   for (const c of toolCalls) outChars += c.name.length + c.arguments.length;
   const inputTokens =
-    given?.inputTokens ?? given?.prompt_tokens ?? given?.input_tokens ?? estimateInputTokens(conversation);
+    given?.inputTokens ??
+    given?.prompt_tokens ??
+    given?.input_tokens ??
+    given?.promptTokenCount ??
+    estimateInputTokens(conversation);
   const outputTokens =
-    given?.outputTokens ?? given?.completion_tokens ?? given?.output_tokens ?? tokens(outChars);
-  const totalTokens = given?.totalTokens ?? given?.total_tokens ?? inputTokens + outputTokens;
+    given?.outputTokens ??
+    given?.completion_tokens ??
+    given?.output_tokens ??
+    given?.candidatesTokenCount ??
+    tokens(outChars);
+  const totalTokens =
+    given?.totalTokens ?? given?.total_tokens ?? given?.totalTokenCount ?? inputTokens + outputTokens;
   return {
     inputTokens,
     outputTokens,
     totalTokens,
-    cachedInputTokens: given?.cachedInputTokens ?? 0,
-    reasoningTokens: given?.reasoningTokens ?? 0,
+    cachedInputTokens: given?.cachedInputTokens ?? given?.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: given?.reasoningTokens ?? given?.completion_tokens_details?.reasoning_tokens ?? 0,
   };
 }

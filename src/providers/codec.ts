@@ -14,11 +14,13 @@ export interface WireResponse {
   body: string;
 }
 
-/** A streamed wire response: each entry is one SSE event, already framed. */
+/** A streamed wire response: each entry is one event, already framed (SSE text, or binary frames). */
 export interface WireStream {
   status: number;
   headers: Record<string, string>;
-  events: string[];
+  events: Array<string | Uint8Array>;
+  /** The event, damaged for the `malformed` fault, where SSE's cut-off JSON does not fit the framing. */
+  corrupt?: (event: string | Uint8Array) => string | Uint8Array;
 }
 
 /** Deterministic values a codec stamps on a reply (ids, timestamps). */
@@ -74,8 +76,10 @@ export type ReplyDecodeResult =
 export interface ReplyDecoder {
   /** A plain (non-streamed) JSON response body. */
   decodeReply(body: unknown): ReplyDecodeResult;
-  /** The full text of a server-sent-events response. */
+  /** The full text of a server-sent-events response (for `binaryStream`, one `latin1` character per byte). */
   decodeStream(text: string): ReplyDecodeResult;
+  /** The content type of a stream that is not SSE but binary frames (Bedrock's event stream). */
+  binaryStream?: string;
   /** An error response (status ≥ 400); `retryAfter` from the `retry-after` header, in seconds. */
   decodeError(status: number, body: unknown, retryAfter?: number): NeutralError;
   /**

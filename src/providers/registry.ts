@@ -1,36 +1,5 @@
-import type { ProviderId } from '../conversation';
-import type { ProviderCodec, WireResponse } from './codec';
-
-export interface ProviderDefinition {
-  id: ProviderId;
-  /** Base URLs the SDKs use by default; requests below them belong to this provider. */
-  defaultBaseURLs: string[];
-  readonly codecs: ProviderCodec[];
-  /** How this provider says "no such endpoint". */
-  notFound: (message: string) => WireResponse;
-}
-
-/**
- * A provider whose codecs are required on its first request: a test file that talks to one
- * provider does not load (and Jest does not re-evaluate for every file) the other three.
- */
-function provider(
-  id: ProviderId,
-  defaultBaseURLs: string[],
-  codecs: () => ProviderCodec[],
-  notFound: (message: string) => WireResponse,
-): ProviderDefinition {
-  let loaded: ProviderCodec[] | undefined;
-  return {
-    id,
-    defaultBaseURLs,
-    get codecs() {
-      loaded ??= codecs();
-      return loaded;
-    },
-    notFound,
-  };
-}
+import { lazyProvider, type ProviderDefinition } from './definition';
+import { presetProviders } from './preset-providers';
 
 type Module<T> = () => T;
 const openaiChat: Module<typeof import('./openai-chat')> = () => require('./openai-chat');
@@ -38,27 +7,42 @@ const openaiErrors: Module<typeof import('./openai-chat/errors')> = () => requir
 const openaiResponses: Module<typeof import('./openai-responses')> = () => require('./openai-responses');
 const anthropic: Module<typeof import('./anthropic-messages')> = () => require('./anthropic-messages');
 const gemini: Module<typeof import('./gemini')> = () => require('./gemini');
+const bedrock: Module<typeof import('./bedrock-converse')> = () => require('./bedrock-converse');
+const openaiEmbeddings: Module<typeof import('./openai-embeddings')> = () => require('./openai-embeddings');
+const geminiEmbeddings: Module<typeof import('./gemini-embeddings')> = () => require('./gemini-embeddings');
 
 export const PROVIDERS: ProviderDefinition[] = [
-  provider(
-    'openai',
-    ['https://api.openai.com/v1'],
+  lazyProvider(
+    { id: 'openai', defaultBaseURLs: ['https://api.openai.com/v1'] },
     () => [openaiChat().openaiChat, openaiResponses().openaiResponses],
     (message) => openaiErrors().encodeOpenAIError({ status: 404, type: 'invalid_request_error', message }),
+    () => [openaiEmbeddings().openaiEmbeddings],
   ),
   // The SDK's base URL has no version; paths carry /v1.
-  provider(
-    'anthropic',
-    ['https://api.anthropic.com'],
+  lazyProvider(
+    { id: 'anthropic', defaultBaseURLs: ['https://api.anthropic.com'] },
     () => [anthropic().anthropicMessages],
     (message) => anthropic().encodeAnthropicError({ status: 404, type: 'not_found_error', message }),
   ),
   // Paths carry the API version (/v1beta/models/…:generateContent).
-  provider(
-    'gemini',
-    ['https://generativelanguage.googleapis.com'],
+  lazyProvider(
+    { id: 'gemini', defaultBaseURLs: ['https://generativelanguage.googleapis.com'] },
     () => [gemini().geminiGenerateContent],
     (message) => gemini().encodeGeminiError({ status: 404, type: 'NOT_FOUND', message }),
+    () => [geminiEmbeddings().geminiEmbeddings],
+  ),
+  // Every region's endpoint (and FIPS, China); paths are /model/{modelId}/converse[-stream].
+  lazyProvider(
+    {
+      id: 'bedrock',
+      defaultBaseURLs: [],
+      hosts: {
+        origin: /^https:\/\/bedrock-runtime(?:-fips)?\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?$/,
+        basePath: '',
+      },
+    },
+    () => [bedrock().bedrockConverse],
+    (message) => bedrock().encodeBedrockError({ status: 404, type: 'UnknownOperationException', message }),
   ),
 ];
 
@@ -70,41 +54,57 @@ export interface RouteTarget {
   query: URLSearchParams;
 }
 
+function targetOf(provider: ProviderDefinition, prefix: string, url: string): RouteTarget {
+  const rest = url.slice(prefix.length);
+  const q = rest.indexOf('?');
+  return {
+    provider,
+    baseURL: prefix,
+    path: q === -1 ? rest : rest.slice(0, q),
+    query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
+  };
+}
+
+const below = (url: string, prefix: string) =>
+  url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]));
+
 /** Maps request URLs to the provider whose base URL they fall under. */
 export class ProviderRouter {
   private readonly bases: Array<{ prefix: string; provider: ProviderDefinition }> = [];
+  private readonly hosts: ProviderDefinition[];
   private origins: Set<string> | undefined;
 
-  constructor(extra: Partial<Record<ProviderId, string[]>> = {}) {
-    for (const provider of PROVIDERS) {
-      for (const url of [...provider.defaultBaseURLs, ...(extra[provider.id] ?? [])]) {
+  /** `extra`: more base URLs per provider or preset (the `providers` option, resolved). */
+  constructor(extra: Partial<Record<string, string[]>> = {}) {
+    const providers = [...PROVIDERS, ...presetProviders(extra)];
+    for (const provider of providers) {
+      for (const url of [...provider.defaultBaseURLs, ...(extra[provider.preset ?? provider.id] ?? [])]) {
         this.bases.push({ prefix: url.replace(/\/+$/, ''), provider });
       }
     }
     // Longest prefix first, so a proxy path nested under another base wins.
     this.bases.sort((a, b) => b.prefix.length - a.prefix.length);
+    this.hosts = providers.filter((p) => p.hosts);
   }
 
   route(url: string): RouteTarget | undefined {
-    for (const { prefix, provider } of this.bases) {
-      if (url.startsWith(prefix) && (url.length === prefix.length || '/?'.includes(url[prefix.length]))) {
-        const rest = url.slice(prefix.length);
-        const q = rest.indexOf('?');
-        return {
-          provider,
-          baseURL: prefix,
-          path: q === -1 ? rest : rest.slice(0, q),
-          query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
-        };
-      }
+    for (const { prefix, provider } of this.bases)
+      if (below(url, prefix)) return targetOf(provider, prefix, url);
+    if (this.hosts.length === 0) return undefined;
+    const end = url.indexOf('/', url.indexOf('//') + 2);
+    const origin = end === -1 ? url : url.slice(0, end);
+    for (const provider of this.hosts) {
+      const { origin: pattern, basePath } = provider.hosts as NonNullable<ProviderDefinition['hosts']>;
+      if (pattern.test(origin) && below(url, origin + basePath))
+        return targetOf(provider, origin + basePath, url);
     }
     return undefined;
   }
 
-  /** Whether a base URL is at this origin (`https://api.openai.com`). */
+  /** Whether a base URL is at this origin (`https://api.openai.com`), or a provider serves every host like it. */
   serves(origin: string): boolean {
     this.origins ??= new Set(this.bases.map((b) => new URL(b.prefix).origin));
-    return this.origins.has(origin);
+    return this.origins.has(origin) || this.hosts.some((p) => p.hosts?.origin.test(origin));
   }
 
   /** Hosts the environment must intercept. */

@@ -79,6 +79,15 @@ export function finishOr(value: unknown, fallback: FinishReason): FinishReason {
     : fallback;
 }
 
+/** A stop reason looked up in a protocol's table; unknown or absent, the reply's own kind. */
+export function finishIn(
+  table: Record<string, FinishReason>,
+  stop: unknown,
+  hasCalls: boolean,
+): FinishReason {
+  return (typeof stop === 'string' && table[stop]) || (hasCalls ? 'tool_calls' : 'stop');
+}
+
 /** Tool arguments as JSON text: objects are serialised, text is kept as the model produced it. */
 export function argumentsText(value: unknown): string {
   if (typeof value === 'string') return value;

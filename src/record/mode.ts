@@ -42,9 +42,10 @@ export function ciRefusal(mode: UnderstudyMode, where: string, env: NodeJS.Proce
 
 /** The variables each provider's SDKs read their key from, in the order to suggest them. */
 export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
-  openai: ['OPENAI_API_KEY'],
+  openai: ['OPENAI_API_KEY', 'AZURE_OPENAI_API_KEY'],
   anthropic: ['ANTHROPIC_API_KEY'],
   gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+  bedrock: ['AWS_ACCESS_KEY_ID', 'AWS_BEARER_TOKEN_BEDROCK'],
 };
 
 export function isRealKey(value: string | undefined): value is string {
@@ -66,17 +67,26 @@ export function realKeys(env: NodeJS.ProcessEnv): Array<{ name: string; value: s
 export function noKeyMessage(mode: UnderstudyMode, where: string): string {
   return (
     `jest-understudy: ${where} runs in ${mode} mode, which calls the real provider with your key, but no ` +
-    'provider key is set. Set OPENAI_API_KEY (OpenAI), ANTHROPIC_API_KEY (Anthropic) or GEMINI_API_KEY / ' +
-    'GOOGLE_API_KEY (Gemini) for the provider your agent calls.'
+    'provider key is set. Set OPENAI_API_KEY (OpenAI), ANTHROPIC_API_KEY (Anthropic), GEMINI_API_KEY / ' +
+    'GOOGLE_API_KEY (Gemini) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (Bedrock) for the provider your agent calls.'
   );
 }
 
-/** The credentials a request carries: auth headers and a `key` query parameter. */
+/**
+ * The credentials a request carries: auth headers and a `key` query parameter. A SigV4
+ * `authorization` header (AWS) yields the access key id and the signature, and the session
+ * token travels in `x-amz-security-token`.
+ */
 export function credentialsOf(headers: Headers, url: string): string[] {
   const out: string[] = [];
   const auth = headers.get('authorization');
-  if (auth) out.push(auth.replace(/^(?:bearer|basic)\s+/i, '').trim());
-  for (const name of ['x-api-key', 'api-key', 'x-goog-api-key']) {
+  const sigv4 = auth
+    ? /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/.*Signature=([0-9a-f]+)/i.exec(auth)
+    : null;
+  // A signature made with the replay placeholder key signs nothing worth hiding (nor is it a key).
+  if (sigv4) out.push(...(isRealKey(sigv4[1]) ? [sigv4[1], sigv4[2]] : [sigv4[1]]));
+  else if (auth) out.push(auth.replace(/^(?:bearer|basic)\s+/i, '').trim());
+  for (const name of ['x-api-key', 'api-key', 'x-goog-api-key', 'x-amz-security-token']) {
     const value = headers.get(name);
     if (value) out.push(value.trim());
   }

@@ -113,16 +113,17 @@ function retryAfterOf(headers: Headers): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+/** The body as text; a binary stream (`binary`) as one `latin1` character per byte, which keeps every byte. */
+async function readAll(stream: ReadableStream<Uint8Array>, binary = false): Promise<string> {
   const decoder = new TextDecoder();
   const reader = stream.getReader();
   let text = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    text += decoder.decode(value, { stream: true });
+    text += binary ? Buffer.from(value).toString('latin1') : decoder.decode(value, { stream: true });
   }
-  return text + decoder.decode();
+  return binary ? text : text + decoder.decode();
 }
 
 function parseJson(text: string): unknown {
@@ -440,7 +441,9 @@ export class Recording {
     for (const h of HOP_HEADERS) out.delete(h);
     const retryAfter = retryAfterOf(upstream.headers);
     const status = upstream.status;
-    const streamed = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
+    const type = upstream.headers.get('content-type') ?? '';
+    const binary = codec.reply?.binaryStream !== undefined && type.includes(codec.reply.binaryStream);
+    const streamed = type.includes('text/event-stream') || binary;
     const capture = (text: string) => this.capture(codec, call, rec, text, status, streamed, retryAfter);
 
     if (!streamed || status >= 400 || !upstream.body) {
@@ -449,7 +452,7 @@ export class Recording {
       return new Response(text, { status, statusText: upstream.statusText, headers: out });
     }
     const [toAgent, toCapture] = upstream.body.tee();
-    const done = readAll(toCapture).then(capture, (error: unknown) => {
+    const done = readAll(toCapture, binary).then(capture, (error: unknown) => {
       this.host.fail(
         'RECORD_INCOMPLETE',
         `jest-understudy: the ${codec.protocol} stream from ${url} failed before it ended (${String((error as Error)?.message ?? error)}); the call was not recorded.`,

@@ -3,9 +3,11 @@
  * intercepts on node:http, https, XMLHttpRequest…), read top to bottom like msw's
  * `handleRequest`:
  *
- *   1. route: the codec of the provider endpoint (none: the provider's 404)
+ *   1. route: the codec of the provider endpoint (an embedding endpoint is answered apart, from
+ *      embedding fixtures: src/embeddings; neither: the provider's 404)
  *   2. read: the credentials it carries are noted (blanked in every file written later), the body parsed
- *   3. decode: wire body → neutral conversation (a request the codec cannot read: the provider's 400)
+ *   3. decode: wire body → neutral conversation (a request the codec cannot read: the provider's 400),
+ *      with aimock's `X-AIMock-Context` header as its context
  *   4. mode: the run the call belongs to, and whether it goes to the real provider
  *   5. request contracts (replay and record-missing): what the real API would refuse is refused
  *   6. resolve: the fixture that answers (replay, record-missing)
@@ -13,7 +15,8 @@
  *   8. register: the call goes to the file's log, the test's evidence and its run
  *   9. answer contracts: what the fixture answers must be an answer the API could give
  *  10. outcome: every fault, error and reply is decided in `outcomeOf`, and nowhere else
- *  11. encode: the outcome in the provider's wire format, streamed and shaped as the fixture says
+ *  11. encode: the outcome in the provider's wire format, in the stream dialect the model chooses,
+ *      streamed, paced and shaped as the fixture says
  *
  * A failure here is a value until the test ends: the agent gets what the real API would send,
  * and the test fails through `fail` (the environment turns it into a test error).
@@ -23,21 +26,35 @@ import { checkAnswer, checkRequest, describeViolation, enabledRules, type Violat
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import type { ErrorCode } from '../errors';
 import { noteSecret } from '../files/secrets';
-import { type Fixture, type StreamShaping, sourceOf } from '../fixtures/types';
+import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
 import type { MockModel, Resolution } from '../model/mock-model';
+import { type Pacing, pacingOf } from '../model/pacing';
 import type { ResolvedOptions } from '../options';
 import type { ProviderCodec } from '../providers/codec';
+import { deliver } from '../providers/dialects/deliver';
+import type { EmbeddingCodec } from '../providers/embedding-codec';
 import type { RouteTarget } from '../providers/registry';
 import { credentialsOf } from '../record/mode';
 import type { Recording, WireRequest } from '../record/recording';
 import type { EvidenceLog } from '../run/evidence';
 import type { RunRecorder } from '../run/host';
 import type { RunScope } from '../run/scope';
-import { toResponse, toStreamResponse } from './wire';
+import { droppedBeforeReply, toResponse, toStreamResponse } from './wire';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
 const CREATED = 1767225600;
+
+/** What a chaos `streamErrorRate` hit sends (the provider's error type is its own default). */
+const SEEDED_STREAM_ERROR: FixtureStreamError = {
+  message: 'The server had an error while processing your request (seeded fault).',
+};
+
+// Required when a request was not streamed and its reply had to fail mid-stream.
+const streamErrors = (): typeof import('../providers/dialects/stream-error') =>
+  require('../providers/dialects/stream-error');
+// Required on the first embedding request.
+const embeddingServer = (): typeof import('../embeddings/serve') => require('../embeddings/serve');
 
 /** A request to a provider host, as any transport hands it over. */
 export interface ModelRequest {
@@ -66,7 +83,15 @@ export type ServedResponse = Response | 'drop';
 
 /** What goes back on the wire for one call; `latency` (ms) is waited for first, when set. */
 type WireOutcome =
-  | { kind: 'reply'; reply: NeutralReply; shaping: StreamShaping; latency: number }
+  | {
+      kind: 'reply';
+      reply: NeutralReply;
+      fixture: Fixture;
+      shaping: StreamShaping & Pacing;
+      latency: number;
+      /** The stream ends with this error event after the 200. */
+      streamError?: FixtureStreamError;
+    }
   | { kind: 'error'; error: NeutralError; latency?: number }
   | { kind: 'drop'; error: NeutralError; latency: number };
 
@@ -82,11 +107,15 @@ type Answer =
  * - a request no fixture matches: a 404 in the provider's format;
  * - a fixture answer the API could not give: the contract's error;
  * - a seeded fault: `drop` (no response), `rate_limit` (a 429), `malformed` and `disconnect`
- *   (the reply, damaged as it is sent);
- * - the fixture's error, else its reply.
+ *   (the reply, damaged as it is sent); a connection that drops (`disconnectAfterMs`) before
+ *   the answer is due: no response either;
+ * - the fixture's error, else its reply;
+ * - a reply that fails mid-stream (the fixture's `streamError`, a seeded `stream_error`): the
+ *   stream ends with the provider's error event, and a request that was not streamed gets the
+ *   same failure as an error response.
  * Only a fixture's answer waits for its latency (a fault included).
  */
-function outcomeOf(answer: Answer): WireOutcome {
+function outcomeOf(answer: Answer, streamed: boolean): WireOutcome {
   if (answer.kind === 'refused') {
     const { breach } = answer;
     return {
@@ -101,15 +130,16 @@ function outcomeOf(answer: Answer): WireOutcome {
     };
   const { resolution, breach } = answer;
   if (breach?.error) return { kind: 'error', error: breach.error };
-  const shaping = shapingOf(resolution.entry.fixture);
+  const { fixture } = resolution.entry;
+  const shaping = shapingOf(fixture);
   const latency = shaping.latency ?? 0;
+  if (resolution.fault === 'drop' || droppedBeforeReply(shaping))
+    return {
+      kind: 'drop',
+      error: { status: 0, type: 'connection_dropped', message: 'the mock model dropped the request' },
+      latency,
+    };
   switch (resolution.fault) {
-    case 'drop':
-      return {
-        kind: 'drop',
-        error: { status: 0, type: 'connection_dropped', message: 'the mock model dropped the request' },
-        latency,
-      };
     case 'rate_limit':
       return {
         kind: 'error',
@@ -129,20 +159,42 @@ function outcomeOf(answer: Answer): WireOutcome {
       break;
   }
   if (resolution.kind === 'error') return { kind: 'error', error: resolution.error, latency };
-  return { kind: 'reply', reply: resolution.reply, shaping, latency };
+  const streamError =
+    fixture.response.streamError ?? (resolution.fault === 'stream_error' ? SEEDED_STREAM_ERROR : undefined);
+  if (streamError && !streamed)
+    return { kind: 'error', error: streamErrors().plainStreamError(streamError), latency };
+  return {
+    kind: 'reply',
+    reply: resolution.reply,
+    fixture,
+    shaping,
+    latency,
+    ...(streamError && { streamError }),
+  };
 }
 
-/** A fixture's stream shaping: its response's, else the fixture's own, else its chaos latency. */
-function shapingOf(fixture: Fixture): StreamShaping {
+/**
+ * A fixture's stream shaping and pacing: its response's, else the fixture's own, else its chaos
+ * latency, else its pacing's (aimock's `streamingProfile`, `recordedTimings`, `disconnectAfterMs`).
+ */
+function shapingOf(fixture: Fixture): StreamShaping & Pacing {
   const r = fixture.response;
+  const pacing = pacingOf(fixture);
   return {
+    ...pacing,
     chunkSize: r.chunkSize ?? fixture.chunkSize,
-    latency: r.latency ?? fixture.latency ?? fixture.chaos?.latencyMs,
+    latency: r.latency ?? fixture.latency ?? fixture.chaos?.latencyMs ?? pacing?.latency,
     chunkDelay: r.chunkDelay ?? fixture.chunkDelay,
     truncateAfterChunks: r.truncateAfterChunks ?? fixture.truncateAfterChunks,
     disconnect: r.disconnect ?? fixture.disconnect,
     malformed: r.malformed ?? fixture.malformed,
   };
+}
+
+/** The request's body; the credentials it carries, whatever their shape, are blanked in every file written later. */
+function readNoting(request: ModelRequest): Promise<string> {
+  for (const key of credentialsOf(request.headers(), request.url)) noteSecret(key);
+  return request.readBody();
 }
 
 /** The per-file model server: every request to a provider host goes through `serve`. */
@@ -169,6 +221,8 @@ export class ModelServer {
     // 1. Route.
     const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
     if (!codec) {
+      const embeddings = target.provider.embeddings?.find((c) => c.handles(method, target.path));
+      if (embeddings) return this.serveEmbedding(embeddings, target, request);
       const message = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
       host.fail('ENDPOINT_UNSUPPORTED', message);
       return toResponse(target.provider.notFound(message));
@@ -176,8 +230,7 @@ export class ModelServer {
     const startedAt = performance.now();
 
     // 2. Read.
-    for (const key of credentialsOf(request.headers(), url)) noteSecret(key);
-    const text = await request.readBody();
+    const text = await readNoting(request);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -195,6 +248,9 @@ export class ModelServer {
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: host.threads });
     if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
     const { conversation } = decoded;
+    // aimock's fixture routing header (fixtures with `match.context`).
+    const context = request.headers().get('x-aimock-context');
+    if (context) conversation.context = context;
     const what = `this ${codec.protocol} request (POST ${url})`;
 
     // 4. Mode: record and live send every call to the provider; record-missing what no fixture matches.
@@ -306,7 +362,7 @@ export class ModelServer {
   ): Promise<ServedResponse> {
     this.register(call, run);
     failTest?.();
-    const outcome = outcomeOf(answer);
+    const outcome = outcomeOf(answer, conversation.stream);
     if (outcome.latency !== undefined) await this.host.clock.sleep(outcome.latency, signal);
     let response: ServedResponse;
     if (outcome.kind === 'drop') {
@@ -323,17 +379,47 @@ export class ModelServer {
         shaping: outcome.shaping,
         store: this.host.threads,
       };
-      response = conversation.stream
-        ? toStreamResponse(
-            codec.encodeStream(outcome.reply, conversation, ctx),
-            outcome.shaping,
-            this.host.clock,
-            signal,
-          )
-        : toResponse(codec.encodeReply(outcome.reply, conversation, ctx), outcome.shaping);
+      // The stream dialect is the model's choice (the fixture's, the test's, the file's or the option's, in turns).
+      const dialect = this.host.model.dialectChooser.choose(
+        outcome.fixture,
+        codec.protocol,
+        outcome.reply,
+        conversation.stream,
+        this.host.options.dialect,
+      );
+      if (dialect) call.dialect = dialect;
+      if (outcome.streamError) call.streamError = outcome.streamError;
+      const out = deliver(codec, outcome.reply, conversation, ctx, {
+        ...(dialect && { dialect }),
+        ...(outcome.streamError && { streamError: outcome.streamError }),
+      });
+      response =
+        out.kind === 'stream'
+          ? toStreamResponse(out.wire, outcome.shaping, this.host.clock, signal)
+          : toResponse(out.wire, outcome.shaping);
     }
     call.durationMs = performance.now() - call.startedAt;
     return response;
+  }
+
+  /** An embedding request: answered from the embedding fixtures, logged in `understudy.model.embeddings`. */
+  private async serveEmbedding(
+    codec: EmbeddingCodec,
+    target: RouteTarget,
+    request: ModelRequest,
+  ): Promise<ServedResponse> {
+    const { model, threads } = this.host;
+    const text = await readNoting(request);
+    return toResponse(
+      embeddingServer().serveEmbedding(
+        codec,
+        text,
+        { path: target.path, query: target.query, store: threads },
+        request.url,
+        model.embeddingFixtures,
+        (call) => model.embeddings.push(call),
+      ),
+    );
   }
 
   private newCall(

@@ -1,6 +1,7 @@
 /** Wire responses: a codec's output as a `Response`, shaped (chunks, pacing, truncation, corruption) as a fixture asks. */
 import { abortReason, type Clock } from '../clock';
 import type { StreamShaping } from '../fixtures/types';
+import type { Pacing } from '../model/pacing';
 import type { WireResponse, WireStream } from '../providers/codec';
 
 const encoder = new TextEncoder();
@@ -25,21 +26,44 @@ function malformedIndex(shaping: StreamShaping, events: number): number {
 }
 
 /**
+ * With `disconnectAfterMs`: how many chunks are due (on the clock, from the request) before the
+ * connection drops; undefined when the stream is over by then (it ends as usual).
+ */
+function droppedAt(shaping: Pacing, count: number, delayOf: (at: number) => number): number | undefined {
+  if (shaping.disconnectAfterMs === undefined) return undefined;
+  let due = shaping.latency ?? 0;
+  for (let at = 0; at < count; at++) {
+    if (at > 0) due += delayOf(at);
+    if (due > shaping.disconnectAfterMs) return at;
+  }
+  return undefined;
+}
+
+/** Whether a plain reply, due at `latency`, comes after the connection dropped. */
+export function droppedBeforeReply(shaping: Pacing): boolean {
+  return shaping.disconnectAfterMs !== undefined && (shaping.latency ?? 0) > shaping.disconnectAfterMs;
+}
+
+/**
  * A body that hands out one SSE event per read, as a network would, paced by the
  * injectable clock; it can stop early (`truncateAfterChunks`), corrupt a chunk
  * (`malformed`) or fail like a dropped connection (`disconnect`).
  */
 export function toStreamResponse(
   wire: WireStream,
-  shaping: StreamShaping,
+  shaping: StreamShaping & Pacing,
   clock: Clock,
   signal?: AbortSignal,
 ): Response {
   const { events } = wire;
+  const delayOf = (at: number) => shaping.delayBefore?.(at, events.length) ?? shaping.chunkDelay ?? 0;
+  const dropped = droppedAt(shaping, events.length, delayOf);
+  const disconnect = shaping.disconnect || dropped !== undefined;
   const limit =
-    shaping.truncateAfterChunks ?? (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
+    dropped ??
+    shaping.truncateAfterChunks ??
+    (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
   const bad = malformedIndex(shaping, events.length);
-  const delay = shaping.chunkDelay ?? 0;
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -49,14 +73,15 @@ export function toStreamResponse(
     async pull(controller) {
       if (signal?.aborted) return;
       if (i < limit && i < events.length) {
-        if (i > 0 && delay > 0) await clock.sleep(delay, signal).catch(() => undefined);
+        const delay = i > 0 ? delayOf(i) : 0;
+        if (delay > 0) await clock.sleep(delay, signal).catch(() => undefined);
         if (signal?.aborted) return;
-        controller.enqueue(encoder.encode(i === bad ? corrupt(events[i]) : events[i]));
+        const event = i === bad ? (wire.corrupt ?? corrupt)(events[i] as string) : events[i];
+        controller.enqueue(typeof event === 'string' ? encoder.encode(event) : event);
         i++;
         return;
       }
-      if (shaping.disconnect)
-        controller.error(new TypeError('terminated: the mock model dropped the connection'));
+      if (disconnect) controller.error(new TypeError('terminated: the mock model dropped the connection'));
       else controller.close();
     },
   });

@@ -15,6 +15,7 @@ import { PROVIDERS } from '../providers/registry';
 import { type BuiltinDef, builtinCodes, type CompiledBehavior, type Handler } from './behaviors';
 import { closest, didYouMean } from './dialect';
 import { ENGINE_ERRORS, type WorldIssueCode } from './errors';
+import { inputProblem, mcpToolName, TOOL_NAME } from './mcp/schema';
 import { handlerOf, requireModule, resolveModule } from './modules';
 import type {
   ActorDef,
@@ -326,6 +327,7 @@ class Checker {
 
   private packagesAndOperations(): void {
     const seenTools = new Map<string, string>();
+    const mcpUrls = new Map<string, string>();
     this.file.packages.forEach((pkg, i) => {
       const at: PathSegment[] = ['packages', i];
       if (this.packages.get(pkg.id)?.def !== pkg) {
@@ -355,6 +357,7 @@ class Checker {
             'give the package a host of its own, e.g. "https://records.example.test/v1"',
           );
       }
+      this.mcpPackage(pkg, at, mcpUrls);
       const seenOps = new Set<string>();
       const routes = new Map<string, number>();
       pkg.operations.forEach((op, j) => {
@@ -372,6 +375,88 @@ class Checker {
       });
     });
     if (this.file.defaultActor !== undefined) this.actorId(this.file.defaultActor, ['defaultActor']);
+  }
+
+  /** A package served as an MCP server: its endpoint, and one valid, distinct tool per operation. */
+  private mcpPackage(pkg: PackageDef, at: PathSegment[], urls: Map<string, string>): void {
+    const mcp = pkg.bindings.includes('mcp');
+    if (!mcp) {
+      if (pkg.mcp)
+        this.add(
+          'WORLD_REFERENCE',
+          [...at, 'mcp'],
+          `package ${JSON.stringify(pkg.id)} has no "mcp" binding, so this MCP server is never served`,
+          'add "mcp" to the package\'s bindings',
+        );
+      return;
+    }
+    const url = pkg.mcp?.url;
+    if (url !== undefined) {
+      const urlAt = [...at, 'mcp', 'url'];
+      if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) {
+        this.add(
+          'WORLD_INVALID',
+          urlAt,
+          `not an absolute http(s) URL: ${JSON.stringify(url)}`,
+          'e.g. "https://tools.example.test/mcp"',
+        );
+      } else {
+        const provider = providerAt(url);
+        const parsed = new URL(url);
+        const endpoint = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+        const other = urls.get(endpoint);
+        if (provider)
+          this.add(
+            'WORLD_INVALID',
+            urlAt,
+            `${parsed.host} is the ${provider} API: the mock model answers every request to it, so this MCP server would never be served`,
+            'give the package a host of its own, e.g. "https://tools.example.test/mcp"',
+          );
+        else if (other)
+          this.add(
+            'WORLD_INVALID',
+            urlAt,
+            `${endpoint} is already the MCP endpoint of package ${JSON.stringify(other)}`,
+            'each MCP server has a URL of its own',
+          );
+        else urls.set(endpoint, pkg.id);
+      }
+    }
+    const key = pkg.mcp?.idempotencyKey;
+    const names = new Map<string, string>();
+    pkg.operations.forEach((op, j) => {
+      const opAt: PathSegment[] = [...at, 'operations', j];
+      const name = mcpToolName(op);
+      const nameAt = op.toolNames?.length ? [...opAt, 'toolNames', 0] : [...opAt, 'id'];
+      if (!TOOL_NAME.test(name)) {
+        this.add(
+          'WORLD_INVALID',
+          nameAt,
+          `${JSON.stringify(name)} is not a valid MCP tool name: 1 to 128 letters, digits, "_", "-" or "."`,
+          'give the operation a "toolNames" entry such as "save_record" (its first entry names the tool)',
+        );
+      } else if (names.has(name)) {
+        this.add(
+          'WORLD_INVALID',
+          nameAt,
+          `the MCP tool name ${JSON.stringify(name)} is already the tool of operation ${JSON.stringify(names.get(name))}`,
+          'give one of them a "toolNames" entry of its own (its first entry names the tool)',
+        );
+      } else names.set(name, op.id);
+      const problem = inputProblem(op.input, this.file.definitions);
+      if (problem) this.add('WORLD_INVALID', [...opAt, 'input'], problem);
+      if (
+        key !== undefined &&
+        this.propertiesOf(op.input) &&
+        Object.hasOwn(this.propertiesOf(op.input)!, key)
+      )
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'mcp', 'idempotencyKey'],
+          `${JSON.stringify(key)} is also an input property of operation ${JSON.stringify(op.id)}, whose input would lose it`,
+          `name another argument, or key the operation by that input field with "idempotency": { "keyFrom": ${JSON.stringify(key)} }`,
+        );
+    });
   }
 
   private operationDef(

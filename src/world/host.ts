@@ -17,13 +17,20 @@ import {
   type WorldHandle,
   type WorldResetOptions,
 } from './handle';
-import type { WorldHttpRouter } from './http';
+import type { HttpRequestParts, WorldHttpRouter } from './http';
+import type { McpEndpoint, McpHttpEndpoints } from './mcp/http';
+import type { McpTransport } from './mcp/in-process';
+import type { JsonRpcMessage, JsonRpcResponse } from './mcp/protocol';
+import type { McpCallContext, McpPackageServer } from './mcp/server';
 
-// The engine, the loader (ajv, js-yaml) and the HTTP router are required when a world is first
-// used: every test file that talks to a model creates this host, most never load a world.
+// The engine, the loader (ajv, js-yaml), the HTTP router and the MCP servers are required when a
+// world is first used: every test file that talks to a model creates this host, most never load a world.
 const engineModule = (): typeof import('./engine') => require('./engine');
 const httpModule = (): typeof import('./http') => require('./http');
 const loadModule = (): typeof import('./load') => require('./load');
+const mcpServerModule = (): typeof import('./mcp/server') => require('./mcp/server');
+const mcpHttpModule = (): typeof import('./mcp/http') => require('./mcp/http');
+const mcpInProcessModule = (): typeof import('./mcp/in-process') => require('./mcp/in-process');
 
 import type { OperationRecord, ScenarioDef } from './types';
 
@@ -65,6 +72,12 @@ export interface FileWorld extends WorldHandle {
   load(path: string): FileWorld;
   /** Whether a world is loaded. */
   readonly loaded: boolean;
+  /**
+   * A connected client-side transport to the MCP server of a package with the mcp binding, for
+   * `@modelcontextprotocol/sdk`'s `client.connect(transport)`. Calls go as `actorId` (default:
+   * the drill's actor, else the world's default actor), to the running drill trial's world if any.
+   */
+  mcpTransport(packageId: string, options?: { actorId?: string }): McpTransport;
 }
 
 const MISSING =
@@ -76,6 +89,8 @@ export class WorldHost {
   private baseline: WorldEngine | undefined;
   private engine: WorldEngine | undefined;
   private router: WorldHttpRouter | undefined;
+  private mcpHttp: McpHttpEndpoints | undefined;
+  private mcpServers = new Map<string, McpPackageServer>();
   /** The engine HTTP routes serve instead of the file's (a drill trial, a scenario run), and its routes. */
   private drill: { engine: WorldEngine; actorId: string; router?: WorldHttpRouter } | undefined;
   private testBindings: Binding[] = [];
@@ -101,6 +116,9 @@ export class WorldHost {
         },
       },
       loaded: { get: () => host.definition !== undefined },
+      mcpTransport: {
+        value: (packageId: string, options?: { actorId?: string }) => host.mcpTransport(packageId, options),
+      },
     });
     if (worldFile) this.use(loadModule().loadWorldFile(worldFile));
   }
@@ -119,6 +137,12 @@ export class WorldHost {
     this.baseline = this.createEngine(definition, {});
     this.engine = this.baseline;
     this.router = new (httpModule().WorldHttpRouter)(definition);
+    this.mcpServers = new Map();
+    this.mcpHttp = [...definition.packages.values()].some(
+      (p) => p.def.mcp?.url && p.def.bindings.includes('mcp'),
+    )
+      ? new (mcpHttpModule().McpHttpEndpoints)(definition)
+      : undefined;
   }
 
   private current(): WorldEngine {
@@ -290,9 +314,11 @@ export class WorldHost {
 
   // ── HTTP ────────────────────────────────────────────────────────────────────
 
-  /** Whether a package of the loaded world has its HTTP base URL at this origin. */
+  /** Whether a package of the loaded world has its HTTP base URL or its MCP endpoint at this origin. */
   serves(origin: string): boolean {
-    return (this.drill?.router ?? this.router)?.serves(origin) ?? false;
+    return (
+      ((this.drill?.router ?? this.router)?.serves(origin) ?? false) || (this.mcpHttp?.serves(origin) ?? false)
+    );
   }
 
   private serve(
@@ -304,6 +330,8 @@ export class WorldHost {
       signal?: AbortSignal;
     },
   ): Promise<Response> | undefined {
+    const endpoint = this.mcpHttp?.at(url);
+    if (endpoint) return this.serveMcp(endpoint, { url, ...parts() });
     const router = this.drill?.router ?? this.router;
     if (!router || router.empty) return undefined;
     const base = router.baseOf(url);
@@ -320,6 +348,84 @@ export class WorldHost {
         fail: this.deps.fail,
       },
     );
+  }
+
+  // ── MCP ─────────────────────────────────────────────────────────────────────
+
+  private mcpServer(packageId: string): McpPackageServer {
+    let server = this.mcpServers.get(packageId);
+    if (!server) {
+      server = new (mcpServerModule().McpPackageServer)(this.definition!, packageId);
+      this.mcpServers.set(packageId, server);
+    }
+    return server;
+  }
+
+  /** A call's context: the drill trial's world while one runs, else the file's. */
+  private mcpContext(actorId: string | undefined, signal?: AbortSignal): McpCallContext {
+    const engine = this.drill?.engine ?? this.engine!;
+    return {
+      engine,
+      actorId: actorId ?? this.drill?.actorId ?? engine.definition.defaultActor,
+      sleep: this.deps.sleep,
+      fail: this.deps.fail,
+      ...(signal && { signal }),
+    };
+  }
+
+  private serveMcp(endpoint: McpEndpoint, request: HttpRequestParts): Promise<Response> {
+    return this.mcpHttp!.serve(endpoint, request, {
+      server: this.mcpServer(endpoint.packageId),
+      context: (actorId, signal) => this.mcpContext(actorId, signal),
+      actorHeader: httpModule().ACTOR_HEADER,
+    });
+  }
+
+  /**
+   * One message to a package's MCP server, in-process (a transport, later a served port or
+   * stdio): the package as the world loaded now has it.
+   */
+  mcpMessage(
+    packageId: string,
+    message: JsonRpcMessage,
+    actorId?: string,
+  ): Promise<JsonRpcResponse> | undefined {
+    const pkg = this.definition?.packages.get(packageId);
+    if (!pkg?.def.bindings.includes('mcp'))
+      throw new WorldError(
+        'UNKNOWN_PACKAGE',
+        `the world loaded now has no package ${JSON.stringify(packageId)} with the mcp binding`,
+      );
+    return this.mcpServer(packageId).handle(message, () => this.mcpContext(actorId));
+  }
+
+  private mcpTransport(packageId: unknown, options: { actorId?: unknown } = {}): McpTransport {
+    const where = 'understudy.world.mcpTransport(packageId)';
+    if (typeof packageId !== 'string' || packageId === '')
+      throw new WorldError('BAD_ARGUMENT', `${where}: expected a package id string`);
+    if (options === null || typeof options !== 'object')
+      throw new WorldError('BAD_ARGUMENT', `${where}: options must be an object ({ actorId? })`);
+    const { actorId } = options;
+    if (actorId !== undefined && (typeof actorId !== 'string' || actorId === ''))
+      throw new WorldError('BAD_ARGUMENT', `${where}: options.actorId must be a non-empty string`);
+    const definition = this.require(where);
+    const pkg = definition.packages.get(packageId);
+    if (!pkg) {
+      const ids = [...definition.packages.keys()];
+      throw new WorldError(
+        'UNKNOWN_PACKAGE',
+        `${where}: world ${JSON.stringify(definition.name)} has no package ${JSON.stringify(packageId)} (it has ${ids.map((id) => JSON.stringify(id)).join(', ')})`,
+      );
+    }
+    if (!pkg.def.bindings.includes('mcp'))
+      throw new WorldError(
+        'BINDING_UNSUPPORTED',
+        `${where}: package ${JSON.stringify(packageId)} has bindings [${pkg.def.bindings.join(', ')}], not "mcp": add "mcp" to its bindings to serve it as an MCP server`,
+      );
+    return mcpInProcessModule().createInProcessTransport({
+      label: `the MCP server of package ${JSON.stringify(packageId)}`,
+      handle: (message) => this.mcpMessage(packageId, message, actorId as string | undefined),
+    });
   }
 
   handleFetch(

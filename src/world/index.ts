@@ -14,5 +14,6 @@ export {
 } from './errors';
 export type { Binding, WorldClockHandle, WorldHandle, WorldResetOptions } from './handle';
 export type { FileWorld } from './host';
+export type { McpTransport } from './mcp/in-process';
 export { type MockToolOptions, mockTool } from './mock-tool';
 export type * from './types';

@@ -21,8 +21,8 @@ export interface OperationRef {
 export type BindingKind = 'direct' | 'http' | 'mcp';
 
 /**
- * How a call reached the engine (MCP is accepted in world files; no MCP server is served yet);
- * 'fake' is a scenario's tool fake, logged in the evidence beside the world's operations.
+ * How a call reached the engine: mockTool, the HTTP routes, the package's MCP server, or a
+ * scenario's tool fake (logged in the evidence beside the world's operations).
  */
 export type Transport = 'direct' | 'http' | 'mcp' | 'fake';
 
@@ -67,9 +67,20 @@ export interface PackageDef {
   description?: string;
   bindings: BindingKind[];
   http?: { baseURL: string };
+  mcp?: McpDef;
   /** Initial state: `collection → key → record`. */
   state?: PackageState;
   operations: OperationDef[];
+}
+
+/** How a package with the mcp binding is served as an MCP server (its tools are its operations). */
+export interface McpDef {
+  /** The Streamable HTTP endpoint; without one the server is reached in-process only. */
+  url?: string;
+  /** How a POST with requests is answered: one SSE stream (default) or one JSON body. */
+  response?: 'sse' | 'json';
+  /** A tool argument that carries the idempotency key (taken out of the input, like the HTTP header). */
+  idempotencyKey?: string;
 }
 
 export interface OperationDef {

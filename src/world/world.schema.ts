@@ -20,6 +20,7 @@ import type {
   DrillDef,
   FaultDef,
   HttpRouteDef,
+  McpDef,
   OperationDef,
   OperationFilter,
   PackageDef,
@@ -246,7 +247,7 @@ const packageDef: JsonSchema = {
       minItems: 1,
       uniqueItems: true,
       description:
-        'How the agent reaches it: direct (function mocks with mockTool), http (served at http.baseURL), mcp (declared; no MCP server is served yet).',
+        'How the agent reaches it: direct (function mocks with mockTool), http (served at http.baseURL), mcp (an MCP server whose tools are the operations: Streamable HTTP at mcp.url, in-process through understudy.world.mcpTransport).',
     },
     http: {
       type: 'object',
@@ -255,6 +256,7 @@ const packageDef: JsonSchema = {
       required: ['baseURL'],
       additionalProperties: false,
     },
+    mcp: ref('mcp', 'How the mcp binding is served.'),
     state: ref('packageState', 'Initial state: collection → key → record.'),
     operations: list({ $ref: '#/definitions/operation' }, 'The operations of the package.'),
   } satisfies Described<keyof PackageDef>,
@@ -270,6 +272,27 @@ const packageDef: JsonSchema = {
       then: { required: ['http'] },
     },
   ],
+};
+
+const mcp: JsonSchema = {
+  title: '{ url?, response?, idempotencyKey? }',
+  description:
+    "The package as an MCP server: one tool per operation (named by its first toolNames entry, else its id with '.' as '_').",
+  type: 'object',
+  properties: {
+    url: string(
+      'Absolute URL of the Streamable HTTP endpoint, e.g. "https://tools.example.test/mcp" (without it: in-process only).',
+    ),
+    response: {
+      type: 'string',
+      enum: ['sse', 'json'],
+      description: 'How a POST carrying requests is answered: an SSE stream (default) or a JSON body.',
+    },
+    idempotencyKey: id(
+      "A tool argument that carries the idempotency key, like the HTTP header: taken out of the input and added to every tool's inputSchema.",
+    ),
+  } satisfies Described<keyof McpDef>,
+  additionalProperties: false,
 };
 
 const packageState: JsonSchema = {
@@ -617,6 +640,7 @@ export const worldSchema: JsonSchema = {
   additionalProperties: false,
   definitions: {
     package: packageDef,
+    mcp,
     packageState,
     operation,
     operationRef,

@@ -112,6 +112,12 @@ function systemMessagesOf(content: unknown, tools: NeutralTool[]): NeutralMessag
 
 const ROLES = "Input should be 'user', 'assistant' or 'system'";
 
+/** The structured output the request asks for (`output_config.format`, or the beta `output_format`). */
+function formatOf(b: Record<string, any>): string | undefined {
+  const type = b.output_config?.format?.type ?? b.output_format?.type;
+  return typeof type === 'string' ? type : undefined;
+}
+
 export function decodeMessages(body: unknown, ctx: DecodeContext): DecodeResult {
   const b = body as Record<string, unknown>;
   if (!isObject(b))
@@ -179,6 +185,7 @@ export function decodeMessages(body: unknown, ctx: DecodeContext): DecodeResult 
     stream: b.stream === true,
     // Anthropic streams always carry usage (message_start and message_delta).
     streamUsage: true,
+    ...(formatOf(b) !== undefined ? { responseFormat: formatOf(b) } : {}),
   };
   if (thread?.type === 'create' || thread?.type === 'continue') markThreaded(conversation);
   return { ok: true, conversation };

@@ -7,14 +7,15 @@ import {
   type WireResponse,
   type WireStream,
 } from '../codec';
+import { argumentsObject } from '../partial-json';
 import { anthropicSignature, issueToken, noteThinkingBeforeTool } from '../tokens';
 import { assistantMessageOf } from './decode';
 import { isThreaded, saveThread } from './threads';
 
 const pad = (n: number) => String(n).padStart(6, '0');
 
-export function messageIdOf(ctx: EncodeContext): string {
-  return `msg_understudy${pad(ctx.callIndex)}`;
+export function messageIdOf(ctx: EncodeContext, reply?: NeutralReply): string {
+  return reply?.wire?.id ?? `msg_understudy${pad(ctx.callIndex)}`;
 }
 
 function headersOf(ctx: EncodeContext, contentType: string): Record<string, string> {
@@ -26,16 +27,18 @@ const STOP_REASON: Record<FinishReason, string> = {
   tool_calls: 'tool_use',
   length: 'max_tokens',
   content_filter: 'refusal',
+  pause_turn: 'pause_turn',
 };
 
-/** `input` is an object on the wire; arguments that are not JSON go out as the raw text. */
-function inputOf(args: string): unknown {
-  if (args.trim() === '') return {};
-  try {
-    return JSON.parse(args);
-  } catch {
-    return args;
-  }
+/** A refusal stops with `refusal`, its text as the explanation in `stop_details`. */
+function stopOf(reply: NeutralReply) {
+  if (reply.refusal === undefined)
+    return { stop_reason: STOP_REASON[reply.finishReason], stop_sequence: null };
+  return {
+    stop_reason: 'refusal',
+    stop_sequence: null,
+    stop_details: { type: 'refusal', category: null, explanation: reply.refusal },
+  };
 }
 
 /**
@@ -77,14 +80,16 @@ function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string
     content.push({ type: 'web_search_tool_result', tool_use_id: id, content: [] });
   });
   const text = reply.content ?? '';
-  // An empty answer still has its (empty) text block, as the API sends it.
-  if (text !== '' || reply.toolCalls.length === 0) content.push({ type: 'text', text });
+  // An empty answer still has its (empty) text block, as the API sends it; a refusal may have none.
+  if (text !== '' || (reply.toolCalls.length === 0 && reply.refusal === undefined))
+    content.push({ type: 'text', text });
   for (const call of reply.toolCalls) {
     content.push({
       type: 'tool_use',
       id: call.id,
       name: call.name,
-      input: inputOf(call.arguments),
+      // An object on the wire: arguments cut off by the token limit, as far as their whole values go.
+      input: argumentsObject(call.arguments),
       caller: { type: 'direct' },
     });
   }
@@ -92,9 +97,14 @@ function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string
 }
 
 /** A request that asked for a thread is kept under the reply's id, reply included. */
-function keepThread(conversation: Conversation, content: unknown[], ctx: EncodeContext): void {
+function keepThread(
+  conversation: Conversation,
+  content: unknown[],
+  ctx: EncodeContext,
+  reply: NeutralReply,
+): void {
   if (!isThreaded(conversation)) return;
-  saveThread(ctx.store, messageIdOf(ctx), {
+  saveThread(ctx.store, messageIdOf(ctx, reply), {
     messages: [...conversation.messages, assistantMessageOf(content)],
     tools: conversation.tools,
   });
@@ -106,16 +116,15 @@ export function encodeMessagesReply(
   ctx: EncodeContext,
 ): WireResponse {
   const content = contentOf(reply, ctx);
-  keepThread(conversation, content, ctx);
+  keepThread(conversation, content, ctx, reply);
   const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, ...rest } = usageOf(reply);
   const body = {
-    id: messageIdOf(ctx),
+    id: messageIdOf(ctx, reply),
     type: 'message',
     role: 'assistant',
     model: reply.model,
     content,
-    stop_reason: STOP_REASON[reply.finishReason],
-    stop_sequence: null,
+    ...stopOf(reply),
     usage: {
       input_tokens,
       cache_creation_input_tokens,
@@ -141,13 +150,13 @@ export function encodeMessagesStream(
 ): WireStream {
   const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
   const content = contentOf(reply, ctx);
-  keepThread(conversation, content, ctx);
+  keepThread(conversation, content, ctx, reply);
   const usage = usageOf(reply);
   const events = [
     sseEvent('message_start', {
       type: 'message_start',
       message: {
-        id: messageIdOf(ctx),
+        id: messageIdOf(ctx, reply),
         type: 'message',
         role: 'assistant',
         model: reply.model,
@@ -204,7 +213,7 @@ export function encodeMessagesStream(
   events.push(
     sseEvent('message_delta', {
       type: 'message_delta',
-      delta: { stop_reason: STOP_REASON[reply.finishReason], stop_sequence: null },
+      delta: stopOf(reply),
       usage,
     }),
   );

@@ -1,7 +1,7 @@
 /** Anthropic Messages responses read back into neutral replies, for recording. */
 import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
-import { argumentsText, isObject, jsonOf, num, parseSse, unknownError, usage } from '../sse';
+import { argumentsText, finishIn, isObject, jsonOf, num, parseSse, unknownError, usage } from '../sse';
 
 const FINISH: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -13,9 +13,7 @@ const FINISH: Record<string, FinishReason> = {
   refusal: 'content_filter',
 };
 
-function finishOf(stop: unknown, hasCalls: boolean): FinishReason {
-  return (typeof stop === 'string' && FINISH[stop]) || (hasCalls ? 'tool_calls' : 'stop');
-}
+const finishOf = (stop: unknown, hasCalls: boolean) => finishIn(FINISH, stop, hasCalls);
 
 /** The neutral input count includes the tokens read from and written to the prompt cache. */
 function usageOf(u: unknown): NeutralReply['usage'] {

@@ -79,6 +79,20 @@ export function resultOf(name: string, response: unknown): { text: string | null
   return { text: JSON.stringify(response), isError };
 }
 
+/** The output format asked for, by its Chat name: a schema, JSON without one, or plain text. */
+function responseFormatOf(body: any): { responseFormat?: string } {
+  const config = field(body ?? {}, 'generationConfig', 'generation_config');
+  if (!isObject(config)) return {};
+  if (
+    field(config, 'responseSchema', 'response_schema') !== undefined ||
+    field(config, 'responseJsonSchema', 'response_json_schema') !== undefined
+  )
+    return { responseFormat: 'json_schema' };
+  const mime = field(config, 'responseMimeType', 'response_mime_type');
+  if (mime === 'application/json') return { responseFormat: 'json_object' };
+  return mime === 'text/plain' ? { responseFormat: 'text' } : {};
+}
+
 type Fail = { ok: false; error: ReturnType<typeof invalidArgument> };
 const fail = (f: string, problem: string): Fail => ({ ok: false, error: invalidArgument(f, problem) });
 
@@ -303,6 +317,7 @@ export function decodeGemini(body: unknown, ctx: DecodeContext): DecodeResult {
       stream: route.stream,
       // The API always reports usageMetadata, streamed or not.
       streamUsage: true,
+      ...responseFormatOf(body),
     },
   };
 }

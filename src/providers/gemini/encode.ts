@@ -22,12 +22,39 @@ const FINISH_REASON: Record<FinishReason, string> = {
   tool_calls: 'STOP',
   length: 'MAX_TOKENS',
   content_filter: 'SAFETY',
+  pause_turn: 'STOP',
 };
 
 type Part = Record<string, unknown>;
 
-function responseIdOf(ctx: EncodeContext): string {
-  return `understudy${String(ctx.callIndex).padStart(6, '0')}`;
+function responseIdOf(ctx: EncodeContext, reply: NeutralReply): string {
+  return reply.wire?.id ?? `understudy${String(ctx.callIndex).padStart(6, '0')}`;
+}
+
+const SAFE = (category: string) => ({ category, probability: 'NEGLIGIBLE' });
+
+/**
+ * A refusal is a candidate blocked for safety: no content, `finishReason: SAFETY` and the
+ * ratings, one of them blocked, as the API answers a response it will not give.
+ */
+function refusalChunk(reply: NeutralReply, ctx: EncodeContext): Record<string, unknown> {
+  return {
+    candidates: [
+      {
+        finishReason: 'SAFETY',
+        index: 0,
+        safetyRatings: [
+          SAFE('HARM_CATEGORY_SEXUALLY_EXPLICIT'),
+          SAFE('HARM_CATEGORY_HATE_SPEECH'),
+          SAFE('HARM_CATEGORY_HARASSMENT'),
+          { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true },
+        ],
+      },
+    ],
+    usageMetadata: usageMetadataOf(reply.usage),
+    modelVersion: reply.model,
+    responseId: responseIdOf(ctx, reply),
+  };
 }
 
 /**
@@ -94,7 +121,7 @@ function chunk(
     ],
     ...(last ? { usageMetadata: usageMetadataOf(reply.usage) } : {}),
     modelVersion: reply.model,
-    responseId: responseIdOf(ctx),
+    responseId: responseIdOf(ctx, reply),
   };
 }
 
@@ -104,6 +131,12 @@ export function encodeGeminiReply(
   ctx: EncodeContext,
 ): WireResponse {
   remember(reply, conversation, ctx);
+  if (reply.refusal !== undefined)
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+      body: JSON.stringify(refusalChunk(reply, ctx)),
+    };
   const parts: Part[] = [];
   if (reply.reasoning) parts.push({ text: reply.reasoning, thought: true });
   if (reply.content) parts.push({ text: reply.content });
@@ -128,6 +161,12 @@ export function encodeGeminiStream(
   ctx: EncodeContext,
 ): WireStream {
   remember(reply, conversation, ctx);
+  if (reply.refusal !== undefined)
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      events: [`data: ${JSON.stringify(refusalChunk(reply, ctx))}\r\n\r\n`],
+    };
   const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
   const chunks: Part[][] = [];
   if (reply.reasoning)

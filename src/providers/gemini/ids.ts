@@ -1,4 +1,5 @@
 import type { ConversationStore, NeutralToolCall } from '../../conversation';
+import { argumentsObject } from '../partial-json';
 
 /**
  * Gemini function calls may come back without an `id` (a client that rebuilds `contents`
@@ -44,13 +45,8 @@ export function derivedCallId(turn: number, index: number): string {
   return `call_gemini_t${turn}_${index}`;
 }
 
-/** `args` is a JSON object on the wire; a fixture's non-object arguments become `{}`. */
-export function argsObject(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
-  } catch {
-    // not JSON: fall through
-  }
-  return {};
-}
+/**
+ * `args` is a JSON object on the wire: arguments cut off by the token limit keep their whole
+ * values, a fixture's non-object arguments become `{}`.
+ */
+export const argsObject = argumentsObject;

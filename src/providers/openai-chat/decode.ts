@@ -101,6 +101,7 @@ export function decodeChat(body: unknown): DecodeResult {
       tools: toolsOf(b),
       stream: b.stream === true,
       streamUsage: b.stream_options?.include_usage === true,
+      ...(typeof b.response_format?.type === 'string' ? { responseFormat: b.response_format.type } : {}),
     },
   };
 }

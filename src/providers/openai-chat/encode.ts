@@ -8,9 +8,27 @@ import {
   type WireStream,
 } from '../codec';
 
-function idOf(ctx: EncodeContext): string {
-  return `chatcmpl-understudy${String(ctx.callIndex).padStart(6, '0')}`;
+function idOf(ctx: EncodeContext, reply: NeutralReply): string {
+  return reply.wire?.id ?? `chatcmpl-understudy${String(ctx.callIndex).padStart(6, '0')}`;
 }
+
+/** Chat has no paused turn: it ends as a normal stop. */
+const finishOf = (reply: NeutralReply) => (reply.finishReason === 'pause_turn' ? 'stop' : reply.finishReason);
+
+/** What identifies the completion in the body and every chunk; a fixture's overrides replace the mock's. */
+function identityOf(reply: NeutralReply, ctx: EncodeContext) {
+  const w = reply.wire;
+  return {
+    created: w?.created ?? ctx.created,
+    model: reply.model,
+    ...(w?.provider !== undefined ? { provider: w.provider } : {}),
+    service_tier: 'default',
+    system_fingerprint: w?.systemFingerprint ?? 'fp_understudy',
+  };
+}
+
+const nativeFinish = (reply: NeutralReply) =>
+  reply.wire?.nativeFinishReason !== undefined ? { native_finish_reason: reply.wire.nativeFinishReason } : {};
 
 function usageOf(reply: NeutralReply) {
   return {
@@ -24,6 +42,7 @@ function usageOf(reply: NeutralReply) {
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
     },
+    ...reply.wire?.usage,
   };
 }
 
@@ -34,8 +53,8 @@ function headersOf(ctx: EncodeContext, contentType: string): Record<string, stri
 export function encodeChatReply(reply: NeutralReply, _c: Conversation, ctx: EncodeContext): WireResponse {
   const message: Record<string, unknown> = {
     role: 'assistant',
-    content: reply.content,
-    refusal: null,
+    content: reply.refusal !== undefined ? null : reply.content,
+    refusal: reply.refusal ?? null,
     annotations: [],
   };
   if (reply.toolCalls.length > 0) {
@@ -45,15 +64,17 @@ export function encodeChatReply(reply: NeutralReply, _c: Conversation, ctx: Enco
       function: { name: c.name, arguments: c.arguments },
     }));
   }
+  const { created, model, service_tier, system_fingerprint, ...provider } = identityOf(reply, ctx);
   const body = {
-    id: idOf(ctx),
+    id: idOf(ctx, reply),
     object: 'chat.completion',
-    created: ctx.created,
-    model: reply.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason }],
+    created,
+    model,
+    ...provider,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishOf(reply), ...nativeFinish(reply) }],
     usage: usageOf(reply),
-    service_tier: 'default',
-    system_fingerprint: 'fp_understudy',
+    service_tier,
+    system_fingerprint,
   };
   return { status: 200, headers: headersOf(ctx, 'application/json'), body: JSON.stringify(body) };
 }
@@ -69,23 +90,33 @@ export function encodeChatStream(
   ctx: EncodeContext,
 ): WireStream {
   const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const base = {
-    id: idOf(ctx),
-    object: 'chat.completion.chunk',
-    created: ctx.created,
-    model: reply.model,
-    service_tier: 'default',
-    system_fingerprint: 'fp_understudy',
-  };
+  const base = { id: idOf(ctx, reply), object: 'chat.completion.chunk', ...identityOf(reply, ctx) };
   const withUsage = conversation.streamUsage;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     sseData({
       ...base,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      choices: [
+        {
+          index: 0,
+          delta,
+          logprobs: null,
+          finish_reason: finish,
+          ...(finish !== null ? nativeFinish(reply) : {}),
+        },
+      ],
       ...(withUsage ? { usage: null } : {}),
     });
-  const events = [chunk({ role: 'assistant', content: '', refusal: null })];
-  if (reply.content)
+  const refusal = reply.refusal;
+  const events = [
+    chunk(
+      refusal !== undefined
+        ? { role: 'assistant', content: null, refusal: '' }
+        : { role: 'assistant', content: '', refusal: null },
+    ),
+  ];
+  if (refusal !== undefined)
+    for (const piece of chunkText(refusal, size)) events.push(chunk({ refusal: piece }));
+  else if (reply.content)
     for (const piece of chunkText(reply.content, size)) events.push(chunk({ content: piece }));
   reply.toolCalls.forEach((call, index) => {
     events.push(
@@ -97,7 +128,7 @@ export function encodeChatStream(
       events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   });
-  events.push(chunk({}, reply.finishReason));
+  events.push(chunk({}, finishOf(reply)));
   if (withUsage) events.push(sseData({ ...base, choices: [], usage: usageOf(reply) }));
   events.push('data: [DONE]\n\n');
   return { status: 200, headers: headersOf(ctx, 'text/event-stream; charset=utf-8'), events };

@@ -34,6 +34,7 @@ export function encodeOpenAIError(error: NeutralError): WireResponse {
       type: error.type,
       param: error.param ?? null,
       code: error.code ?? (error.status === 429 ? 'rate_limit_exceeded' : null),
+      ...(error.metadata !== undefined ? { metadata: error.metadata } : {}),
     },
   };
   return { status: error.status, headers, body: JSON.stringify(body) };

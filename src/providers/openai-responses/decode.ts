@@ -294,6 +294,7 @@ export function decodeResponses(body: unknown, ctx: DecodeContext): DecodeResult
     stream: b.stream === true,
     // `response.completed` always carries the usage.
     streamUsage: true,
+    ...(typeof b.text?.format?.type === 'string' ? { responseFormat: b.text.format.type } : {}),
   };
   rememberEcho(conversation, {
     instructions: instructions ?? null,

@@ -19,10 +19,10 @@ interface Ids {
   search: (index: number) => string;
 }
 
-function idsOf(ctx: EncodeContext): Ids {
+function idsOf(ctx: EncodeContext, reply: NeutralReply): Ids {
   const n = String(ctx.callIndex).padStart(6, '0');
   return {
-    response: `resp_understudy${n}`,
+    response: reply.wire?.id ?? `resp_understudy${n}`,
     reasoning: `rs_understudy${n}`,
     message: `msg_understudy${n}`,
     call: (i) => `fc_understudy${n}_${i}`,
@@ -41,8 +41,9 @@ function statusOf(reply: NeutralReply): { status: Status; incomplete: { reason: 
   return { status: 'completed', incomplete: null };
 }
 
-/** A message item when the reply has text, or when it has nothing else to say. */
+/** A message item when the reply has text or a refusal, or when it has nothing else to say. */
 function hasMessage(reply: NeutralReply): boolean {
+  if (reply.refusal !== undefined) return true;
   return reply.content !== null && (reply.content.length > 0 || reply.toolCalls.length === 0);
 }
 
@@ -58,6 +59,7 @@ function usageOf(reply: NeutralReply) {
 }
 
 const outputText = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
+const refusalPart = (refusal: string) => ({ type: 'refusal', refusal });
 
 /**
  * A reasoning item; with `encrypted` (the request included `reasoning.encrypted_content`)
@@ -80,11 +82,11 @@ function reasoningItem(id: string, text: string | null, encrypted?: { full: stri
 const encryptionOf = (reply: NeutralReply, conversation: Conversation, ctx: EncodeContext) =>
   echoOf(conversation).encryptedReasoning && reply.reasoning ? { full: reply.reasoning, ctx } : undefined;
 
-const messageItem = (id: string, text: string | null, status: string) => ({
+const messageItem = (id: string, text: string | null, status: string, refusal?: string) => ({
   id,
   type: 'message',
   status,
-  content: text === null ? [] : [outputText(text)],
+  content: refusal !== undefined ? [refusalPart(refusal)] : text === null ? [] : [outputText(text)],
   role: 'assistant',
 });
 
@@ -96,10 +98,11 @@ const searchItem = (id: string, query: string, done: boolean) => ({
   action: { type: 'search', query },
 });
 
-const callItem = (id: string, call: NeutralToolCall, done: boolean) => ({
+/** A function call item; a reply cut off by the token limit leaves its calls `incomplete`. */
+const callItem = (id: string, call: NeutralToolCall, done: boolean, status: Status = 'completed') => ({
   id,
   type: 'function_call',
-  status: done ? 'completed' : 'in_progress',
+  status: done ? status : 'in_progress',
   arguments: done ? call.arguments : '',
   call_id: call.id,
   name: call.name,
@@ -117,9 +120,9 @@ function outputOf(
   (reply.webSearches ?? []).forEach((query, i) => {
     output.push(searchItem(ids.search(i), query, true));
   });
-  if (hasMessage(reply)) output.push(messageItem(ids.message, reply.content, status));
+  if (hasMessage(reply)) output.push(messageItem(ids.message, reply.content, status, reply.refusal));
   reply.toolCalls.forEach((call, i) => {
-    output.push(callItem(ids.call(i), call, true));
+    output.push(callItem(ids.call(i), call, true, status));
   });
   return output;
 }
@@ -152,10 +155,10 @@ function responseOf(
   return {
     id: ids.response,
     object: 'response',
-    created_at: ctx.created,
+    created_at: reply.wire?.created ?? ctx.created,
     status: final ? status : 'in_progress',
     background: echo.background,
-    completed_at: done ? ctx.created : null,
+    completed_at: done ? (reply.wire?.created ?? ctx.created) : null,
     error: null,
     frequency_penalty: echo.frequencyPenalty,
     incomplete_details: final ? incomplete : null,
@@ -228,7 +231,7 @@ export function encodeResponsesReply(
   conversation: Conversation,
   ctx: EncodeContext,
 ): WireResponse {
-  const ids = idsOf(ctx);
+  const ids = idsOf(ctx, reply);
   const body = responseOf(reply, conversation, ctx, ids, true);
   remember(reply, conversation, ctx, ids);
   return { status: 200, headers: headersOf(ctx, 'application/json'), body: JSON.stringify(body) };
@@ -247,7 +250,7 @@ export function encodeResponsesStream(
   ctx: EncodeContext,
 ): WireStream {
   const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const ids = idsOf(ctx);
+  const ids = idsOf(ctx, reply);
   const { status } = statusOf(reply);
   const events: string[] = [];
   let seq = 0;
@@ -307,17 +310,28 @@ export function encodeResponsesStream(
   });
   if (hasMessage(reply)) {
     const text = reply.content ?? '';
+    const { refusal } = reply;
     const at = { item_id: ids.message, output_index: index, content_index: 0 };
     emit('response.output_item.added', {
       output_index: index,
       item: messageItem(ids.message, null, 'in_progress'),
     });
-    emit('response.content_part.added', { ...at, part: outputText('') });
-    for (const delta of chunkText(text, size))
-      emit('response.output_text.delta', { ...at, delta, logprobs: [] });
-    emit('response.output_text.done', { ...at, text, logprobs: [] });
-    emit('response.content_part.done', { ...at, part: outputText(text) });
-    emit('response.output_item.done', { output_index: index, item: messageItem(ids.message, text, status) });
+    if (refusal !== undefined) {
+      emit('response.content_part.added', { ...at, part: refusalPart('') });
+      for (const delta of chunkText(refusal, size)) emit('response.refusal.delta', { ...at, delta });
+      emit('response.refusal.done', { ...at, refusal });
+      emit('response.content_part.done', { ...at, part: refusalPart(refusal) });
+    } else {
+      emit('response.content_part.added', { ...at, part: outputText('') });
+      for (const delta of chunkText(text, size))
+        emit('response.output_text.delta', { ...at, delta, logprobs: [] });
+      emit('response.output_text.done', { ...at, text, logprobs: [] });
+      emit('response.content_part.done', { ...at, part: outputText(text) });
+    }
+    emit('response.output_item.done', {
+      output_index: index,
+      item: messageItem(ids.message, text, status, refusal),
+    });
     index++;
   }
   reply.toolCalls.forEach((call, i) => {
@@ -327,7 +341,7 @@ export function encodeResponsesStream(
     for (const delta of chunkText(call.arguments, size))
       emit('response.function_call_arguments.delta', { ...at, delta });
     emit('response.function_call_arguments.done', { ...at, arguments: call.arguments });
-    emit('response.output_item.done', { output_index: index, item: callItem(id, call, true) });
+    emit('response.output_item.done', { output_index: index, item: callItem(id, call, true, status) });
     index++;
   });
 

@@ -1,0 +1,34 @@
+/**
+ * MCP from the installed package, CommonJS without the flag and ESM with it: the SDK Client over
+ * Streamable HTTP and in-process drive an agent against a world package's MCP server.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { runInstalled } from '../support/installed';
+
+describe('MCP from the installed package', () => {
+  it.each([
+    ['CommonJS, no flag', false],
+    ['with --experimental-vm-modules', true],
+  ])(
+    'serves a world package to the SDK Client over both transports (%s)',
+    async (_, esm) => {
+      const run = await runInstalled({ cases: ['mcp.case.js'], esm });
+      const [file] = run.files;
+      expect(file.tests.map((t) => [t.title, t.status])).toEqual([
+        ['an agent over Streamable HTTP retries a BUSY save', 'passed'],
+        ['the same agent over the in-process transport', 'passed'],
+        [
+          'no false green: a call of a tool the server does not have fails the test, though the agent swallows it',
+          'failed',
+        ],
+      ]);
+      const message = file.tests[2].failureMessages.join('\n');
+      expect(message).toContain('UNKNOWN_OPERATION');
+      expect(message).toContain(
+        'tools/call "save_nothing": the MCP server of package "notes" has no such tool.',
+      );
+      expect(message).toContain('Its tools: save_note.');
+    },
+    90_000,
+  );
+});

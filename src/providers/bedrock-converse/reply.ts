@@ -1,0 +1,129 @@
+/** Bedrock Converse responses read back into neutral replies, for recording. */
+import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
+import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { argumentsText, finishIn, isObject, num, unknownError, usage } from '../sse';
+import { decodeEvent, decodeMessages } from './event-stream';
+
+const FINISH: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  content_filtered: 'content_filter',
+  guardrail_intervened: 'content_filter',
+};
+
+const finishOf = (stop: unknown, hasCalls: boolean) => finishIn(FINISH, stop, hasCalls);
+
+/** The neutral input count includes the tokens read from and written to the prompt cache. */
+function usageOf(u: unknown): NeutralReply['usage'] {
+  const x = isObject(u) ? u : {};
+  const cached = num(x.cacheReadInputTokens);
+  const input = num(x.inputTokens) + cached + num(x.cacheWriteInputTokens);
+  return usage(input, num(x.outputTokens), undefined, cached, 0);
+}
+
+/** `{ message }` with the exception in `x-amzn-errortype` (not seen here) or `__type`. */
+export function decodeBedrockError(status: number, body: unknown, retryAfter?: number): NeutralError {
+  const message = isObject(body) ? (body.message ?? body.Message) : undefined;
+  if (typeof message !== 'string') return unknownError(status, body, retryAfter);
+  const type = isObject(body) && typeof body.__type === 'string' ? body.__type.split('#').pop() : undefined;
+  return {
+    status,
+    type: type ?? 'api_error',
+    message,
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  };
+}
+
+function replyOfBlocks(blocks: unknown[], stop: unknown, rawUsage: unknown, model: string): NeutralReply {
+  let content: string | null = null;
+  let reasoning: string | undefined;
+  const toolCalls: NeutralToolCall[] = [];
+  for (const b of blocks) {
+    if (!isObject(b)) continue;
+    if (typeof b.text === 'string') content = (content ?? '') + b.text;
+    else if (isObject(b.reasoningContent) && typeof b.reasoningContent.reasoningText?.text === 'string')
+      reasoning = (reasoning ?? '') + b.reasoningContent.reasoningText.text;
+    else if (isObject(b.toolUse))
+      toolCalls.push({
+        id: String(b.toolUse.toolUseId ?? ''),
+        name: String(b.toolUse.name ?? ''),
+        arguments: argumentsText(b.toolUse.input),
+      });
+  }
+  return {
+    content,
+    ...(reasoning ? { reasoning } : {}),
+    toolCalls,
+    finishReason: finishOf(stop, toolCalls.length > 0),
+    usage: usageOf(rawUsage),
+    model,
+  };
+}
+
+export function decodeConverseReply(body: unknown): ReplyDecodeResult {
+  const content = isObject(body) ? body.output?.message?.content : undefined;
+  if (!isObject(body) || !Array.isArray(content)) return { ok: false, error: decodeBedrockError(500, body) };
+  return { ok: true, complete: true, reply: replyOfBlocks(content, body.stopReason, body.usage, '') };
+}
+
+/**
+ * An event stream read back: text and reasoning deltas and `toolUse` input fragments per block
+ * index, `messageStop`'s stop reason, `metadata`'s usage. An exception message is the error.
+ * The stream arrives as a `latin1` string (one character per byte), see `binaryStream`.
+ */
+export function decodeConverseStream(text: string): ReplyDecodeResult {
+  const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+  let decoded: ReturnType<typeof decodeMessages>;
+  try {
+    decoded = decodeMessages(bytes);
+  } catch (error) {
+    return {
+      ok: false,
+      error: { status: 500, type: 'api_error', message: String((error as Error).message) },
+    };
+  }
+  const blocks: Array<Record<string, any>> = [];
+  let stop: unknown;
+  let usageRaw: unknown;
+  let complete = false;
+  for (const message of decoded.messages) {
+    const event = decodeEvent(message);
+    const p = event.payload;
+    if (event.messageType === 'exception')
+      return {
+        ok: false,
+        error: { status: 500, type: event.type, message: String(isObject(p) ? p.message : p) },
+      };
+    if (!isObject(p)) continue;
+    const at = p.contentBlockIndex as number;
+    if (event.type === 'contentBlockStart' && isObject(p.start?.toolUse))
+      blocks[at] = { toolUse: { ...p.start.toolUse, input: '' } };
+    else if (event.type === 'contentBlockDelta' && isObject(p.delta)) {
+      const d = p.delta;
+      if (typeof d.text === 'string') blocks[at] = { text: (blocks[at]?.text ?? '') + d.text };
+      else if (isObject(d.toolUse) && blocks[at]?.toolUse)
+        blocks[at].toolUse.input += String(d.toolUse.input ?? '');
+      else if (typeof d.reasoningContent?.text === 'string') {
+        const previous = blocks[at]?.reasoningContent?.reasoningText?.text ?? '';
+        blocks[at] = { reasoningContent: { reasoningText: { text: previous + d.reasoningContent.text } } };
+      }
+    } else if (event.type === 'messageStop') stop = p.stopReason;
+    else if (event.type === 'metadata') {
+      usageRaw = p.usage;
+      complete = true;
+    }
+  }
+  for (const b of blocks)
+    if (b?.toolUse && typeof b.toolUse.input === 'string' && b.toolUse.input === '') b.toolUse.input = '{}';
+  return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, '') };
+}
+
+export const converseReplyDecoder: ReplyDecoder = {
+  decodeReply: decodeConverseReply,
+  decodeStream: decodeConverseStream,
+  decodeError: decodeBedrockError,
+  binaryStream: 'application/vnd.amazon.eventstream',
+};
