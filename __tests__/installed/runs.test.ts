@@ -5,8 +5,7 @@
  * leaves running does not reach the next file in the same worker.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { ChildFile } from '../support/child-jest';
-import { type InstalledRun, runInstalled } from '../support/installed';
+import { fileOf, type InstalledRun, messageOf, runInstalled, statuses } from '../support/installed';
 
 const CASES = [
   'runs-fake-timers.case.js',
@@ -16,21 +15,6 @@ const CASES = [
   'runs-golden.case.js',
   'runs-leak.case.js',
 ];
-
-function fileOf(run: InstalledRun, name: string): ChildFile {
-  const file = run.files.find((f) => f.name.endsWith(`/${name}`));
-  if (!file) throw new Error(`no results for ${name}:\n${run.stderr}`);
-  if (file.tests.length === 0) throw new Error(`${name} ran no tests:\n${file.message}`);
-  return file;
-}
-
-const statuses = (file: ChildFile) => Object.fromEntries(file.tests.map((t) => [t.title, t.status]));
-
-function messageOf(file: ChildFile, title: string): string {
-  const test = file.tests.find((t) => t.title === title);
-  if (!test) throw new Error(`no test "${title}" in ${file.name}`);
-  return test.failureMessages.join('\n');
-}
 
 const NEVER_LOOKED = 'and the test never looked at how the run ended';
 

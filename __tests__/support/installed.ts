@@ -10,7 +10,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type ChildRun, spawnJest } from './child-jest';
+import { type ChildFile, type ChildRun, spawnJest } from './child-jest';
 
 export const CASES = resolve(__dirname, '..', 'installed', 'cases');
 
@@ -103,4 +103,22 @@ export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
     env: { ...env, ...options.env },
     prefix: options.prefix,
   }).then((run) => ({ ...run, project }));
+}
+
+/** The results of one case file of a run; throws when the file ran no tests. */
+export function fileOf(run: InstalledRun, name: string): ChildFile {
+  const file = run.files.find((f) => f.name.endsWith(`/${name}`));
+  if (!file) throw new Error(`no results for ${name}:\n${run.stderr}`);
+  if (file.tests.length === 0) throw new Error(`${name} ran no tests:\n${file.message}`);
+  return file;
+}
+
+/** Each test's title → its status. */
+export const statuses = (file: ChildFile) => Object.fromEntries(file.tests.map((t) => [t.title, t.status]));
+
+/** A test's failure messages, joined. */
+export function messageOf(file: ChildFile, title: string): string {
+  const test = file.tests.find((t) => t.title === title);
+  if (!test) throw new Error(`no test "${title}" in ${file.name}`);
+  return test.failureMessages.join('\n');
 }

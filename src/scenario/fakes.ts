@@ -73,6 +73,12 @@ export function methodsOf(target: object): string[] {
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
+/** A method's tool names: the ones given, else the method's name and its snake_case form. */
+function toolNamesOf(spec: FakeSpec, method: string): string[] {
+  const named = spec.options.toolNames?.[method];
+  return named === undefined ? [...new Set([method, snake(method)])] : [named].flat();
+}
+
 function bad(where: string, message: string): UnderstudyError {
   return new UnderstudyError('BAD_ARGUMENT', `${where}: ${message}`);
 }
@@ -180,8 +186,7 @@ export function recordingFake(spec: FakeSpec, instance: object, ctx: FakeContext
 
   const wrap = (method: string) => {
     const declared = spec.options.errors?.[method] ?? [];
-    const named = spec.options.toolNames?.[method];
-    const toolNames = named === undefined ? [...new Set([method, snake(method)])] : [named].flat();
+    const toolNames = toolNamesOf(spec, method);
     const fn = target[method] as (...args: unknown[]) => unknown;
     const isAsync = fn.constructor?.name === 'AsyncFunction';
     return function (this: unknown, ...args: unknown[]) {
@@ -285,9 +290,8 @@ export function toolsOf(
   const tools: Record<string, (...args: unknown[]) => unknown> = {};
   for (const { spec, proxy, instance } of fakes) {
     for (const method of spec.options.methods ?? methodsOf(instance)) {
-      const named = spec.options.toolNames?.[method];
       const fn = (...args: unknown[]) => (proxy[method] as (...a: unknown[]) => unknown)(...args);
-      for (const name of named === undefined ? [method] : [named].flat()) tools[name] ??= fn;
+      for (const name of toolNamesOf(spec, method)) tools[name] ??= fn;
     }
   }
   return tools;

@@ -19,11 +19,11 @@ import type { CrashPlan } from '../run/crash';
 import { executeRun } from '../run/run';
 import type { Run } from '../run/types';
 import { getRuntime } from '../sandbox/runtime';
-import type { WorldDefinition } from '../world/compile';
+import { compileWorld, type WorldDefinition } from '../world/compile';
 import { ToolMockError, WorldError } from '../world/errors';
 import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
 import { scenarioSetup } from '../world/host';
-import type { PackageState, ToolOverride, WorldState } from '../world/types';
+import type { PackageState, ToolOverride, WorldFile, WorldState } from '../world/types';
 import { cloneJson } from '../world/values';
 import {
   checkFakeSpec,
@@ -180,7 +180,15 @@ function fixturesOf(state: State): Fixture[] {
   );
 }
 
-const EMPTY_WORLD = { name: 'scenario', packages: [] };
+/** The world of a scenario that has none: no packages, only the fakes' evidence (not a valid file). */
+function emptyWorld(): WorldDefinition {
+  const compiled = compileWorld({ name: 'scenario', packages: [] } as unknown as WorldFile, {
+    dir: process.cwd(),
+  });
+  if ('findings' in compiled)
+    throw new Error(`the empty scenario world: ${JSON.stringify(compiled.findings)}`);
+  return compiled.definition;
+}
 
 async function execute<Output>(
   state: State,
@@ -202,7 +210,7 @@ async function execute<Output>(
       'WORLD_MISSING',
       `scenario.${state.initialState ? 'withInitialState' : 'withOverrides'}(): the scenario has no world; add .withWorld(path) or load one for the test file`,
     );
-  const definition: WorldDefinition = own ?? worldLoader().compileWorldData(EMPTY_WORLD);
+  const definition: WorldDefinition = own ?? emptyWorld();
   const setup = own ? worldSetup(definition, state) : {};
   const seed = state.seed ?? definition.seed;
   const engine = host.createEngine(definition, { ...setup, seed });
