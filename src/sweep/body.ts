@@ -59,8 +59,8 @@ export function firstLines(error: unknown, lines = 4): string {
       : String(error);
   return stripVTControlCharacters(text)
     .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== '')
+    .map((l) => l.trim().replace(/\s+/g, ' '))
+    .filter((l) => l !== '')
     .slice(0, lines)
     .join(' / ');
 }

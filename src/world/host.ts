@@ -317,7 +317,8 @@ export class WorldHost {
   /** Whether a package of the loaded world has its HTTP base URL or its MCP endpoint at this origin. */
   serves(origin: string): boolean {
     return (
-      ((this.drill?.router ?? this.router)?.serves(origin) ?? false) || (this.mcpHttp?.serves(origin) ?? false)
+      ((this.drill?.router ?? this.router)?.serves(origin) ?? false) ||
+      (this.mcpHttp?.serves(origin) ?? false)
     );
   }
 
