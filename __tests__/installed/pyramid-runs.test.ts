@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fileOf, type InstalledRun, messageOf, runInstalled, statuses } from '../support/installed';
 
-const CASES = ['pyramid-scenario.case.js', 'pyramid-sweep.case.js'];
+const CASES = ['pyramid-scenario.case.js', 'pyramid-sweep.case.js', 'pyramid-crash.case.js'];
 
 describe('the agent test pyramid from the installed package', () => {
   let run: InstalledRun;
@@ -47,6 +47,26 @@ describe('the agent test pyramid from the installed package', () => {
     expect(unhandled).toContain('desk/refunds.create failed with CARD_DECLINED');
     expect(messageOf(file, 'no false green: a sweep that tried no fault fails toHandleAllFaults')).toContain(
       'The sweep tried no faults',
+    );
+  });
+
+  it('crashes and resumes: the world keeps the effect, noDuplicateEffects tells a resume from a repeat', () => {
+    const file = fileOf(run, 'pyramid-crash.case.js');
+    expect(statuses(file)).toEqual({
+      'cuts the run off after the operation: the agent never sees the answer': 'passed',
+      'crashes at a model request, which is never answered': 'passed',
+      'a drill with a checkpoint and a stable key passes noDuplicateEffects across the crash': 'passed',
+      'no false green: a fresh key per attempt is still the same request done twice': 'failed',
+      'no false green: a crash that never comes fails the test': 'failed',
+      'refuses to resume a run that did not crash, and a crash plan that is not one': 'passed',
+    });
+    expect(
+      messageOf(file, 'no false green: a fresh key per attempt is still the same request done twice'),
+    ).toContain(
+      '#1 and #2 with the same input {"orderId":"A-1","amount":500} (keys "refund-1" and "refund-2")',
+    );
+    expect(messageOf(file, 'no false green: a crash that never comes fails the test')).toContain(
+      'CRASH_NOT_REACHED',
     );
   });
 });

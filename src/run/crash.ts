@@ -6,7 +6,8 @@
  * The crash comes `afterOperation` (the first call of that world operation or tool fake that
  * succeeds: its effect is in the world, its answer never reaches the agent) or `atStep` (the
  * agent's n-th model request, which is never answered). From then on nothing the run has in
- * flight, or asks for later, settles: an awaited tool call or model request stays pending, so
+ * flight, or asks for later, settles: an awaited tool call or model request stays pending (an
+ * HTTP one gets headers and a body that never ends, so no client timer waits on it), so
  * the agent's code after it never runs (a dead process writes no checkpoint), and the run
  * ends at once with a `CrashError` and the terminal state 'crashed'. Aborting the run's
  * signal would wake the agent up in its catch blocks instead, so the signal is left alone.
@@ -168,12 +169,16 @@ export class CrashState {
     return true;
   }
 
-  /** The answer `work` gives, unless the run crashed by then: then it never settles. */
-  hold<T>(work: Promise<T>): Promise<T> {
-    if (this.fired) return never();
+  /**
+   * The answer `work` gives, unless the run crashed by then: then it never settles, or settles
+   * with `stalled()` (an answer the caller waits on forever, for callers that keep a timer).
+   */
+  hold<T>(work: Promise<T>, stalled?: () => T): Promise<T> {
+    const cut = () => (stalled ? Promise.resolve(stalled()) : never<T>());
+    if (this.fired) return cut();
     return work.then(
-      (value) => (this.fired ? never<T>() : value),
-      (error) => (this.fired ? never<T>() : Promise.reject(error)),
+      (value) => (this.fired ? cut() : value),
+      (error) => (this.fired ? cut() : Promise.reject(error)),
     );
   }
 }

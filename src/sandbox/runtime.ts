@@ -93,6 +93,9 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   }
 
   async fileFinished(failedTests: number): Promise<Failure[]> {
+    this.filesDone = true;
+    for (const controller of this.stalled) controller.error(new Error(CRASHED_RUN_ENDED));
+    this.stalled.clear();
     const unseen = this.outcomes.take(false).map((message) => ({
       code: 'RUN_UNOBSERVED' as const,
       message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
@@ -105,6 +108,20 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     this.world.timersChanging();
   }
 
+  /** The bodies of the answers crashed runs wait on; they error when the file's tests are done. */
+  private readonly stalled = new Set<ReadableStreamDefaultController>();
+  private filesDone = false;
+
+  private stalledResponse(): Response {
+    const body = new ReadableStream({
+      start: (controller) => {
+        if (this.filesDone) controller.error(new Error(CRASHED_RUN_ENDED));
+        else this.stalled.add(controller);
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  }
+
   /** The crash fault of the run the current code belongs to, if it has one. */
   private crashOfRun(): CrashState | undefined {
     return this.runs.getStore()?.crash;
@@ -112,7 +129,9 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   /**
    * A run with a crash fault gets no answer once it crashed, and crashes at its n-th model
-   * request (which is never answered): see src/run/crash.ts.
+   * request (which is never answered): see src/run/crash.ts. An HTTP answer that never comes
+   * would leave the client's request-timeout timer running, so it gets headers and a body that
+   * does not end until the file's tests are done (then it errors, and the client's timers stop).
    */
   private crashing(
     url: string | undefined,
@@ -120,9 +139,11 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   ): Promise<Response> | undefined {
     const crash = this.crashOfRun();
     if (!crash) return serve();
-    if (url !== undefined && this.router.route(url) && crash.modelRequest()) return new Promise(() => {});
+    const stalled = () => this.stalledResponse();
+    if (url !== undefined && this.router.route(url) && crash.modelRequest())
+      return Promise.resolve(stalled());
     const served = serve();
-    return served && crash.hold(served);
+    return served && crash.hold(served, stalled);
   }
 
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
@@ -248,3 +269,6 @@ export function getRuntime(): SandboxRuntime {
 export function hasEnvironment(): boolean {
   return (globalThis as Record<symbol, unknown>)[BRIDGE_KEY] !== undefined;
 }
+
+const CRASHED_RUN_ENDED =
+  "jest-understudy: this request belonged to a run that crashed; the test file's tests are done";
