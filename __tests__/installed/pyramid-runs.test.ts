@@ -5,7 +5,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fileOf, type InstalledRun, messageOf, runInstalled, statuses } from '../support/installed';
 
-const CASES = ['pyramid-scenario.case.js', 'pyramid-sweep.case.js', 'pyramid-crash.case.js'];
+const CASES = [
+  'pyramid-scenario.case.js',
+  'pyramid-sweep.case.js',
+  'pyramid-crash.case.js',
+  'pyramid-providers.case.js',
+];
 
 describe('the agent test pyramid from the installed package', () => {
   let run: InstalledRun;
@@ -67,6 +72,21 @@ describe('the agent test pyramid from the installed package', () => {
     );
     expect(messageOf(file, 'no false green: a crash that never comes fails the test')).toContain(
       'CRASH_NOT_REACHED',
+    );
+  });
+
+  it('runs a body across providers: the same trajectory passes, a failure on one protocol fails the test', () => {
+    const file = fileOf(run, 'pyramid-providers.case.js');
+    expect(statuses(file)).toEqual({
+      'runs the body once per protocol and finds the same trajectory': 'passed',
+      'no false green: a body that fails on one protocol fails the test': 'failed',
+      'refuses an unknown protocol, naming it': 'passed',
+    });
+    const failed = messageOf(file, 'no false green: a body that fails on one protocol fails the test');
+    expect(failed).toContain('PORTABILITY_FAILED');
+    expect(failed).toMatch(/openai\.chat +get_deploy, rollback +succeeded +✓ reference/);
+    expect(failed).toMatch(
+      /openai\.responses +get_deploy, rollback +succeeded +✗ failed: the test body failed/,
     );
   });
 });

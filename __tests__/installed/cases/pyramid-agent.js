@@ -29,4 +29,28 @@ async function toolLoop({ user, tools, onToolError = 'report', client = new Open
   throw new Error('the agent did not finish in 6 steps');
 }
 
-module.exports = { toolLoop, MODEL };
+/** The same loop on the Responses API: function_call items out, function_call_output items back. */
+async function responsesLoop({ user, tools, client = new OpenAI() }) {
+  const input = [{ role: 'user', content: user }];
+  const offered = Object.keys(tools).map((name) => ({
+    type: 'function',
+    name,
+    parameters: { type: 'object' },
+  }));
+  for (let step = 0; step < 6; step++) {
+    const response = await client.responses.create({ model: MODEL, input, tools: offered });
+    const calls = response.output.filter((item) => item.type === 'function_call');
+    if (calls.length === 0) return response.output_text;
+    input.push(...response.output);
+    for (const call of calls) {
+      const result = await tools[call.name](JSON.parse(call.arguments || '{}'));
+      input.push({ type: 'function_call_output', call_id: call.call_id, output: JSON.stringify(result) });
+    }
+  }
+  throw new Error('the agent did not finish in 6 steps');
+}
+
+/** The loop for a protocol: the portability cases' agent. */
+const loopFor = (protocol) => (protocol === 'openai.responses' ? responsesLoop : toolLoop);
+
+module.exports = { toolLoop, responsesLoop, loopFor, MODEL };
