@@ -102,6 +102,7 @@ describe('registerMatchers', () => {
       'toHavePassedDrill',
       'toMatchPromptSnapshot',
       'toHavePromptTokensBelow',
+      'toHandleAllFaults',
     ]);
   });
 });

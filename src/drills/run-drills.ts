@@ -88,8 +88,8 @@ export interface DrillBuild {
   actorId: string;
   trials: number;
   seed: number;
-  /** The crash of each trial's first attempt (the drill's, or runDrills' `crash`). */
-  crash?: CrashPlan | null;
+  /** The crash of each trial's first attempt (the drill's, or runDrills' `crash`); absent without one. */
+  crash?: CrashPlan;
 }
 
 export interface RunDrillsOptions<Output> {
@@ -194,7 +194,7 @@ function compileBuild(
     actorId: drill.actor ?? definition.defaultActor,
     trials: trials ?? drill.trials ?? 1,
     seed: seed ?? definition.seed,
-    crash: cloneJson(crash ?? drill.crash ?? null),
+    ...((crash ?? drill.crash) && { crash: cloneJson(crash ?? drill.crash) as CrashPlan }),
   };
 }
 
@@ -252,7 +252,7 @@ function validBuild(build: unknown): build is DrillBuild {
     typeof b.actorId === 'string' &&
     typeof b.seed === 'number' &&
     typeof b.trials === 'number' &&
-    (b.crash === undefined || b.crash === null || typeof b.crash === 'object')
+    (b.crash === undefined || (typeof b.crash === 'object' && b.crash !== null))
   );
 }
 
