@@ -2,6 +2,7 @@ import { toHaveCalledTool } from './called-tool';
 import { toHaveChangedFiles } from './changed-files';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
+import { toHandleAllFaults } from './handle-faults';
 import { withCallerUtils } from './matcher-utils';
 import { toNeverCallTools, toOnlyCallTools } from './permissions';
 import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
@@ -43,6 +44,7 @@ export const matchers = {
   toHaveStepCount: withCallerUtils(toHaveStepCount),
   toHaveSpans: withCallerUtils(toHaveSpans),
   toHaveChangedFiles: withCallerUtils(toHaveChangedFiles),
+  toHandleAllFaults: withCallerUtils(toHandleAllFaults),
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

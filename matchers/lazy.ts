@@ -21,6 +21,7 @@ const modules: Record<Name, () => Record<string, Impl>> = {
   toHaveStepCount: () => require('./step-count'),
   toHaveSpans: () => require('./spans'),
   toHaveChangedFiles: () => require('./changed-files'),
+  toHandleAllFaults: () => require('./handle-faults'),
 };
 
 export const lazyMatchers = Object.fromEntries(

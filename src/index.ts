@@ -1,4 +1,6 @@
 // Importing the package also brings the matcher typings for `expect` (global and @jest/globals).
+
+export type { FaultException, HandleAllFaultsOptions } from '../matchers/handle-faults';
 export type { ArgsMode, ExpectedToolCall, TrajectoryMode, TrajectoryOptions } from '../matchers/types';
 export type { ContractRule, ContractsSetting } from './contracts/rules';
 export type {
@@ -89,9 +91,35 @@ export type { UnderstudyOptions } from './options';
 export type { UnderstudyMode } from './record/mode';
 export type { RecordOptions } from './record/standalone';
 export { REDACTED, type ScrubOptions, scrubSecrets, scrubText } from './redact';
+export { CrashError, type CrashInfo, type CrashPlan, isCrashError } from './run/crash';
 export type { AgentHarness, AgentHarnessOptions, HarnessRunRequest } from './run/harness';
 export type { RunContext, RunOptions } from './run/run';
 export type { Run, RunOperation, TerminalState, ToolCall, TraceSpan } from './run/types';
 export { live } from './sandbox/live';
+export type { ToolFakeOptions } from './scenario/fakes';
+export type {
+  ExecuteAgentOptions,
+  Scenario,
+  ScenarioAgentContext,
+  ScenarioRun,
+} from './scenario/scenario';
+export type {
+  AcrossProvidersOptions,
+  Divergence,
+  PortabilityMatrix,
+  Protocol,
+  ProtocolResult,
+  ProviderContext,
+  TrajectoryStep,
+} from './sweep/across-providers';
+export type {
+  SweepContext,
+  SweepFault,
+  SweepOptions,
+  SweepResult,
+  SweepTarget,
+  SweepVariant,
+  SweptCall,
+} from './sweep/sweep';
 export { createAgentHarness, type Understudy, understudy } from './understudy';
 export * from './world';

@@ -4,7 +4,15 @@ import { executeRun, type RunContext, type RunOptions } from './run/run';
 import type { Run } from './run/types';
 import type { UnderstudyHttp } from './sandbox/http-handlers';
 import { getRuntime } from './sandbox/runtime';
+import type { Scenario } from './scenario/scenario';
+import type { AcrossProvidersOptions, PortabilityMatrix, ProviderContext } from './sweep/across-providers';
+import type { SweepOptions, SweepResult, SweepTarget } from './sweep/sweep';
 import type { FileWorld } from './world/host';
+
+// Loaded on first use: most test files never build a scenario, sweep or provider matrix.
+const scenarios = (): typeof import('./scenario/scenario') => require('./scenario/scenario');
+const sweeps = (): typeof import('./sweep/sweep') => require('./sweep/sweep');
+const matrices = (): typeof import('./sweep/across-providers') => require('./sweep/across-providers');
 
 export interface Understudy {
   /** This test file's mock model. */
@@ -18,6 +26,18 @@ export interface Understudy {
     agent: (context: RunContext) => Output | Promise<Output>,
     options?: RunOptions<Input>,
   ): Promise<Run<Input, Output>>;
+  /** A scenario builder: fixtures, tool fakes, world, state, overrides, seed, then `executeAgent`. */
+  scenario(): Scenario;
+  /**
+   * Runs the body (or drill) once, then again with each call it made failing with each error its
+   * operation declares (and a timeout); says which faults the agent handles.
+   */
+  sweep<T>(target: SweepTarget<T>, options?: SweepOptions): Promise<SweepResult<T>>;
+  /** Runs the body once per wire protocol (the body gets which to use) and compares the runs. */
+  acrossProviders<T>(
+    fn: (context: ProviderContext) => T | Promise<T>,
+    options?: AcrossProvidersOptions,
+  ): Promise<PortabilityMatrix<T>>;
 }
 
 /** The handle tests use; it reaches the runtime lazily so importing it never has side effects. */
@@ -33,6 +53,15 @@ export const understudy: Understudy = {
   },
   run(agent, options) {
     return executeRun(getRuntime(), agent, options);
+  },
+  scenario() {
+    return scenarios().scenario();
+  },
+  sweep(target, options) {
+    return sweeps().sweep(target, options);
+  },
+  acrossProviders(fn, options) {
+    return matrices().acrossProviders(fn, options);
   },
 };
 

@@ -107,6 +107,7 @@ describe('registerMatchers', () => {
       'toHaveStepCount',
       'toHaveSpans',
       'toHaveChangedFiles',
+      'toHandleAllFaults',
     ]);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/glo
 import { createAgentHarness, script, understudy } from 'jest-understudy';
 import OpenAI from 'openai';
 import { runSupportAgent, SYSTEM_PROMPT } from './agent';
+import { REFUND_REQUEST, refundFlow } from './flows';
 import { OrderStore } from './tools';
 
 // A fresh in-memory store for every test: what the agent did is checked on it afterwards.
@@ -10,20 +11,6 @@ let store: OrderStore;
 beforeEach(() => {
   store = new OrderStore();
 });
-
-const REFUND_REQUEST = 'Please refund order A-1001, the backpack arrived torn.';
-
-// The model's side of a good refund: look up, refund, email, answer.
-const refundFlow = script()
-  .user(REFUND_REQUEST)
-  .callsTool('lookup_order', { orderId: 'A-1001' })
-  .callsTool('issue_refund', { orderId: 'A-1001', amount: 8900, reason: 'arrived damaged' })
-  .callsTool('send_email', {
-    to: 'sam@example.com',
-    subject: 'Your refund for order A-1001',
-    body: 'We refunded $89.00 for your Trail backpack.',
-  })
-  .replies('Order A-1001 is refunded ($89.00) and a confirmation email is on its way.');
 
 describe('a refund', () => {
   it('looks the order up, refunds it once and emails the customer', async () => {

@@ -9,6 +9,7 @@
  * (with the same model fixtures) produces identical evidence. While a trial runs, the
  * world's HTTP routes serve the trial's engine; its binding expires when it ends.
  */
+import { type CrashPlan, checkCrashPlan } from '../run/crash';
 import { peek } from '../run/outcomes';
 import { executeRun } from '../run/run';
 import type { Run } from '../run/types';
@@ -56,6 +57,8 @@ export interface DrillAgentContext {
   seed: number;
   /** Aborted when the drill's timeoutMs passes. */
   signal: AbortSignal;
+  /** 1, or 2 for the attempt that starts again after a crash (`resume`). */
+  attempt: number;
 }
 
 export interface BehaviorOverride {
@@ -85,6 +88,8 @@ export interface DrillBuild {
   actorId: string;
   trials: number;
   seed: number;
+  /** The crash of each trial's first attempt (the drill's, or runDrills' `crash`); absent without one. */
+  crash?: CrashPlan;
 }
 
 export interface RunDrillsOptions<Output> {
@@ -100,6 +105,13 @@ export interface RunDrillsOptions<Output> {
   build?: DrillBuild;
   /** Per-trial deadline (default: the drill's timeoutMs). */
   timeoutMs?: number;
+  /**
+   * Crashes each trial's first attempt, as if the agent's process died (default: the drill's
+   * `crash`): after the first success of an operation, or at the n-th model request.
+   */
+  crash?: CrashPlan;
+  /** Starts the agent again after the crash, on the same world (default: `agent` again, with `attempt: 2`). */
+  resume?: (context: DrillAgentContext) => Output | Promise<Output>;
 }
 
 export interface DrillTrial<Output = unknown> {
@@ -112,7 +124,10 @@ export interface DrillTrial<Output = unknown> {
   events: WorldEvent[];
   /** The final world state. */
   state: WorldState;
+  /** The last attempt's run. */
   run: Run<DrillTask, Output>;
+  /** Every attempt's run: the crashed one, then the one that resumed (one without a crash). */
+  attempts: Run<DrillTask, Output>[];
 }
 
 export interface DrillResult<Output = unknown> {
@@ -126,6 +141,7 @@ export interface DrillResult<Output = unknown> {
   evidence: OperationRecord[];
   /** The final state of the last trial. */
   state: WorldState;
+  /** Every trial's runs in order (a crashed trial's attempts both). */
   runs: Run<DrillTask, Output>[];
   trials: DrillTrial<Output>[];
   build: DrillBuild;
@@ -151,6 +167,7 @@ function compileBuild(
   setup: DrillSetup,
   trials: number | undefined,
   seed: number | undefined,
+  crash: CrashPlan | undefined,
 ): DrillBuild {
   const drill = definition.source.drills![name];
   const chosen = setup.scenario ?? drill.scenario;
@@ -177,7 +194,34 @@ function compileBuild(
     actorId: drill.actor ?? definition.defaultActor,
     trials: trials ?? drill.trials ?? 1,
     seed: seed ?? definition.seed,
+    ...((crash ?? drill.crash) && { crash: cloneJson(crash ?? drill.crash) as CrashPlan }),
   };
+}
+
+/** A crash plan that names an operation must name one the world has. */
+function checkCrash(definition: WorldDefinition, plan: unknown, where: string): CrashPlan {
+  const crash = checkCrashPlan(plan, where);
+  if (crash.afterOperation === undefined) return crash;
+  const raw = crash.afterOperation;
+  const [packageId, operationId] =
+    typeof raw === 'string'
+      ? raw.includes('/')
+        ? [raw.slice(0, raw.indexOf('/')), raw.slice(raw.indexOf('/') + 1)]
+        : [undefined, raw]
+      : [raw.packageId, raw.operationId];
+  const ops = [...definition.operations.values()];
+  if (
+    !ops.some((o) => o.operationId === operationId && (packageId === undefined || o.packageId === packageId))
+  )
+    throw new WorldError(
+      'UNKNOWN_OPERATION',
+      `${where}: world ${JSON.stringify(definition.name)} has no operation ${JSON.stringify(packageId ? `${packageId}/${operationId}` : operationId)}; ${didYouMean(
+        operationId,
+        ops.map((o) => o.operationId),
+        'operations',
+      )}`,
+    );
+  return crash;
 }
 
 /** The build as a setup again, so a build (possibly from elsewhere) is checked like one. */
@@ -207,7 +251,8 @@ function validBuild(build: unknown): build is DrillBuild {
     Array.isArray(b.behaviorOverrides) &&
     typeof b.actorId === 'string' &&
     typeof b.seed === 'number' &&
-    typeof b.trials === 'number'
+    typeof b.trials === 'number' &&
+    (b.crash === undefined || (typeof b.crash === 'object' && b.crash !== null))
   );
 }
 
@@ -257,6 +302,7 @@ export async function runDrills<Output = unknown>(
       ...cloneJson(options.build),
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.trials !== undefined && { trials: options.trials }),
+      ...(options.crash !== undefined && { crash: cloneJson(options.crash) }),
     };
   } else {
     if (typeof options.drill !== 'string' || !Object.hasOwn(drills, options.drill)) {
@@ -266,8 +312,21 @@ export async function runDrills<Output = unknown>(
       );
     }
     checkSetupData(definition, options.setup ?? {});
-    build = compileBuild(definition, options.drill, options.setup ?? {}, options.trials, options.seed);
+    build = compileBuild(
+      definition,
+      options.drill,
+      options.setup ?? {},
+      options.trials,
+      options.seed,
+      options.crash,
+    );
   }
+  const crash = build.crash ? checkCrash(definition, build.crash, 'runDrills({ crash })') : undefined;
+  if (options.resume !== undefined && typeof options.resume !== 'function')
+    throw new WorldError(
+      'BAD_ARGUMENT',
+      'runDrills({ resume }): resume must be a function ({ task, binding, world, attempt }) => output',
+    );
   if (!Object.hasOwn(drills, build.drill)) {
     throw new WorldError(
       'UNKNOWN_DRILL',
@@ -335,13 +394,33 @@ export async function runDrills<Output = unknown>(
     const binding = host.bind(() => engine, build.actorId, { owner, world });
     host.beginDrill(engine, build.actorId);
     runtime.restartModelSequences();
+    const attempts: Run<DrillTask, Output>[] = [];
+    const attempt = (
+      n: number,
+      agent: RunDrillsOptions<Output>['agent'],
+      resumeFrom?: Run<DrillTask, Output>,
+    ) =>
+      executeRun<DrillTask, Output>(
+        runtime,
+        (ctx) =>
+          agent({ task: cloneJson(task), binding, world, trial: i, seed, signal: ctx.signal, attempt: n }),
+        {
+          input: cloneJson(task),
+          ...(timeoutMs !== undefined && { timeoutMs }),
+          kind: 'drill',
+          ...(n === 1 && crash && { crash, crashMissed: (message: string) => defects.push(message) }),
+          ...(resumeFrom && { resumeFrom }),
+        },
+      );
     let run: Run<DrillTask, Output>;
     try {
-      run = await executeRun<DrillTask, Output>(
-        runtime,
-        (ctx) => options.agent({ task: cloneJson(task), binding, world, trial: i, seed, signal: ctx.signal }),
-        { input: cloneJson(task), ...(timeoutMs !== undefined && { timeoutMs }), kind: 'drill' },
-      );
+      run = await attempt(1, options.agent);
+      attempts.push(run);
+      // The world keeps what the crashed attempt did; the agent starts again on it.
+      if (crash && peek(run, 'terminalState') === 'crashed') {
+        run = await attempt(2, options.resume ?? options.agent, run);
+        attempts.push(run);
+      }
     } finally {
       host.endDrill();
       for (const b of owner.list) expireBinding(b);
@@ -365,16 +444,28 @@ export async function runDrills<Output = unknown>(
     for (const d of defects) reasons.push(d);
     const verdict = reasons.length === 0 ? 'passed' : 'failed';
     // Read by the trace exporter (not enumerable: a Run compares as before).
-    Object.defineProperty(run, 'drill', {
-      value: { name: build.drill, build, seed, verdict },
-      enumerable: false,
-      configurable: true,
-    });
+    for (const r of attempts)
+      Object.defineProperty(r, 'drill', {
+        value: { name: build.drill, build, seed, verdict },
+        enumerable: false,
+        configurable: true,
+      });
     trials.push(
       runtime.outcomes.seenThrough(
-        { trial: i, seed, verdict, reasons, criteria, evidence, events: [...engine.events], state, run },
+        {
+          trial: i,
+          seed,
+          verdict,
+          reasons,
+          criteria,
+          evidence,
+          events: [...engine.events],
+          state,
+          run,
+          attempts,
+        },
         ['verdict', 'reasons'],
-        [run],
+        attempts,
       ),
     );
   }
@@ -389,7 +480,7 @@ export async function runDrills<Output = unknown>(
     criteria: (failed[0] ?? trials[trials.length - 1]).criteria,
     evidence: trials.flatMap((t) => t.evidence),
     state: trials[trials.length - 1].state,
-    runs: trials.map((t) => t.run),
+    runs: trials.flatMap((t) => t.attempts),
     trials,
     build,
     seed: build.seed,

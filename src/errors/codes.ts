@@ -121,6 +121,38 @@ export const ERROR_CODES = {
     meaning: '`harness.run()` was called after `harness.close()`.',
     action: 'Create a new harness.',
   },
+  AGENT_CRASHED: {
+    area: 'runs',
+    meaning:
+      "A `crash` fault stopped the run where it asked (after an operation, or at a model request): the run ended 'crashed', and nothing it had in flight was answered.",
+    action:
+      "Expected in a crash test: start the agent again with `understudy.run(agent, { resumeFrom: run })` or a drill's `resume`, then check it did not repeat an effect.",
+  },
+  CRASH_NOT_REACHED: {
+    area: 'runs',
+    meaning:
+      'A run was given a `crash` fault, but it ended before reaching the operation or step the crash names.',
+    action:
+      'Check the crash names an operation the agent calls (and that succeeds) or a step it reaches; the run shows what it did instead.',
+  },
+  SWEEP_BASELINE_FAILED: {
+    area: 'runs',
+    meaning:
+      '`understudy.sweep()` runs the test body once without faults first, and that run did not pass, so no fault can be judged against it.',
+    action: 'Make the test body pass on its own first; the message lists why it failed.',
+  },
+  SWEEP_STATEFUL_FAKE: {
+    area: 'runs',
+    meaning:
+      'A sweep or `acrossProviders` ran a scenario again with the same tool-fake instance, so state from one run would leak into the next.',
+    action: "Give the scenario a factory instead: `withToolFake('name', () => new Fake())`.",
+  },
+  PORTABILITY_FAILED: {
+    area: 'runs',
+    meaning:
+      '`understudy.acrossProviders()` ran the test body once per protocol and it failed (or never used the protocol it was given) on some of them.',
+    action: 'The message names each protocol and why; `error.matrix` holds the runs and where they diverge.',
+  },
   // ── recording ──
   RECORD_REFUSED: {
     area: 'recording',

@@ -179,9 +179,10 @@ export class MockModel {
   /**
    * Marks the unmatched requests so far as expected, so they do not fail the test
    * (for tests of how an agent copes with a model that cannot answer). Returns them.
+   * `only` limits it to those calls.
    */
-  acceptUnmatched(): ModelCall[] {
-    const calls = this.unmatched;
+  acceptUnmatched(only?: readonly ModelCall[]): ModelCall[] {
+    const calls = only ? only.filter((c) => c.unmatched) : this.unmatched;
     for (const c of calls) this.accepted.add(c);
     return calls;
   }

@@ -4,15 +4,18 @@
  * (src/understudy.ts, golden tasks, drills) hand it in.
  */
 
+import type { ErrorCode } from '../errors';
 import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
 import type { UnderstudyMode } from '../record/mode';
 import type { Recording } from '../record/recording';
 import type { FileSnapshot, RunOperationEntry } from '../world/host';
 import type { FileChange } from '../world/types';
+import type { CrashState } from './crash';
 import type { EvidenceLog } from './evidence';
 import type { OutcomeWatch } from './outcomes';
 import type { RunScope } from './scope';
+import type { RunSession } from './session';
 import type { HttpExchange } from './types';
 
 /** Collects the model calls made inside one `understudy.run` / harness run. */
@@ -26,6 +29,8 @@ export interface RunRecorder {
   operations?: RunOperationEntry[];
   /** Requests the test's own msw handlers answered inside the run. */
   http?: HttpExchange[];
+  /** The run's crash fault: where it stops, and the gate its answers pass. */
+  crash?: CrashState;
 }
 
 export interface RunHost {
@@ -42,6 +47,10 @@ export interface RunHost {
     fileSnapshot(): FileSnapshot | undefined;
     fileChanges(snapshot: FileSnapshot): FileChange[];
   };
+  /** A sweep or provider matrix running the test body again (see ./session.ts). */
+  readonly session?: RunSession;
+  /** Fails the current test (or the file, outside tests) with this code, whatever the agent caught. */
+  fail(code: ErrorCode, message: string): void;
 }
 
 /** What a harness needs besides: the file's mock model and its recording. */

@@ -3,9 +3,11 @@ import type { ModelCall } from '../model/call';
 import type { UnderstudyMode } from '../record/mode';
 import type { RunOperationEntry } from '../world/host';
 import { finalMessageOf, terminalStateOf, toolCallsOf } from './collect';
+import { type CrashPlan, CrashState, checkCrashPlan, describeCrashPlan } from './crash';
 import { spansOfRun } from './evidence';
 import type { RunHost } from './host';
 import { linkOperations } from './link';
+import { peek } from './outcomes';
 import type { HttpExchange, Run, TerminalState } from './types';
 
 /** What an agent function receives besides its input. */
@@ -25,10 +27,19 @@ export interface RunOptions<Input> {
    * reads `run.error` or `run.terminalState` (by default such a run fails its test).
    */
   expectError?: boolean;
+  /**
+   * Stops the run dead at this point, as if its process died (see src/run/crash.ts): after
+   * the first success of an operation, or at the n-th model request. The run ends 'crashed'.
+   */
+  crash?: CrashPlan;
+  /** This run starts the agent again after `resumeFrom` crashed (same world, both attempts in the evidence). */
+  resumeFrom?: Run<any, any>;
   /** @internal What produced the run ('run', 'harness', 'drill'), for traces. */
   kind?: string;
   /** @internal A recording or live harness: the run's model calls go to the provider. */
   mode?: UnderstudyMode;
+  /** @internal Told when the crash never came (default: the test fails). */
+  crashMissed?: (message: string) => void;
 }
 
 /**
@@ -42,6 +53,11 @@ export async function executeRun<Input, Output>(
 ): Promise<Run<Input, Output>> {
   if (options.expectError !== undefined && typeof options.expectError !== 'boolean')
     throw badArgument('understudy.run(fn, { expectError })', 'true or false', options.expectError);
+  const crash =
+    options.crash === undefined
+      ? undefined
+      : new CrashState(checkCrashPlan(options.crash, 'understudy.run(fn, { crash })'));
+  const attempt = options.resumeFrom === undefined ? 1 : attemptOf(options.resumeFrom) + 1;
   const calls: ModelCall[] = [];
   const controller = new AbortController();
   let declared: TerminalState | undefined;
@@ -64,13 +80,22 @@ export async function executeRun<Input, Output>(
   const pending: Promise<unknown>[] = [];
   // World operations executed inside the run land in `operations` (see src/world/host.ts).
   const operations: RunOperationEntry[] = [];
-  const recorder = { calls, pending, operations, http, ...(options.mode ? { mode: options.mode } : {}) };
+  const recorder = {
+    calls,
+    pending,
+    operations,
+    http,
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(crash && { crash }),
+  };
   // The workspace files as the run finds them, to tell what it changed.
   const files = runtime.world?.fileSnapshot();
   // Active until its streamed replies are captured: calls that arrive without a run's context are its own.
   const work = runtime.runs.run(recorder, async () => agent(context));
+  // A crash ends the run at once; the agent's own promise is left waiting on answers that never come.
+  const stopped = crash ? Promise.race([work, crash.crashed]) : work;
   try {
-    if (options.timeoutMs === undefined) output = await work;
+    if (options.timeoutMs === undefined) output = await stopped;
     else {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -82,7 +107,7 @@ export async function executeRun<Input, Output>(
           reject(e);
         }, options.timeoutMs);
       });
-      output = await Promise.race([work, timeout]);
+      output = await Promise.race([stopped, timeout]);
     }
   } catch (e) {
     error = e;
@@ -96,6 +121,11 @@ export async function executeRun<Input, Output>(
     runtime.runs.end(recorder);
   }
   const end = performance.now();
+  if (crash && !crash.fired)
+    // A crash test whose crash never came would resume a run that finished: it proves nothing.
+    (options.crashMissed ?? ((message) => runtime.fail('CRASH_NOT_REACHED', `jest-understudy: ${message}`)))(
+      crashMissedMessage(crash.plan, terminalStateOf(calls, outcome, declared)),
+    );
   const toolCalls = toolCallsOf(calls);
   const run: Run<Input, Output> = {
     input: options.input as Input,
@@ -106,16 +136,51 @@ export async function executeRun<Input, Output>(
     // Each tool call is linked to the operations that served it (the rule is in ./link.ts).
     operations: linkOperations(toolCalls, operations),
     modelCalls: calls,
-    terminalState: terminalStateOf(calls, outcome, declared),
+    terminalState: crash?.fired ? 'crashed' : terminalStateOf(calls, outcome, declared),
     error,
     durationMs: end - start,
     trace: [],
     ...(files && { files: runtime.world!.fileChanges(files) }),
+    ...(crash?.error && { crash: crash.error.crash }),
   };
-  registration.complete(run);
-  withTrace(run, start, options.kind, http);
-  if (!options.expectError) runtime.outcomes.watch(run, options.kind, runtime.inTest);
+  if (options.resumeFrom) hide(run, 'resumedFrom', options.resumeFrom);
+  hide(run, ATTEMPT, attempt);
+  const session = runtime.session;
+  const label = session?.runEnded?.(run);
+  const kind = label ?? (attempt > 1 ? `${options.kind ?? 'run'} (attempt ${attempt})` : options.kind);
+  registration.complete(run, kind === undefined ? undefined : { kind });
+  withTrace(run, start, kind, http);
+  if (!options.expectError && !crash?.fired)
+    (session?.outcomes ?? runtime.outcomes).watch(run, options.kind, runtime.inTest);
   return run;
+}
+
+function crashMissedMessage(plan: CrashPlan, state: TerminalState): string {
+  const what =
+    plan.atStep !== undefined
+      ? `the agent made fewer than ${plan.atStep} model requests`
+      : `no call of ${describeCrashPlan(plan).slice('after '.length)} succeeded`;
+  return `the run was given the crash fault "${describeCrashPlan(plan)}", but it ended (terminal state '${state}') without reaching it: ${what}.`;
+}
+
+const ATTEMPT = Symbol.for('jest-understudy.run.attempt');
+
+/** A field that does not take part in comparisons (`toEqual` of two runs compares what they did). */
+function hide(run: object, key: PropertyKey, value: unknown): void {
+  Object.defineProperty(run, key, { value, enumerable: false, configurable: true, writable: true });
+}
+
+/** Which attempt a run was (1 unless it resumed a crashed run). */
+function attemptOf(run: Run<any, any>): number {
+  if (typeof run !== 'object' || run === null || !Array.isArray((run as Partial<Run>).modelCalls))
+    throw badArgument('understudy.run(fn, { resumeFrom })', 'the Run of an attempt that crashed', run);
+  if (peek(run, 'terminalState') !== 'crashed')
+    throw new UnderstudyError(
+      'BAD_ARGUMENT',
+      `understudy.run(fn, { resumeFrom }): resumeFrom must be a run that crashed (a run given a crash fault), ` +
+        `but its terminal state is '${String(peek(run, 'terminalState'))}'`,
+    );
+  return ((run as unknown as Record<symbol, unknown>)[ATTEMPT] as number | undefined) ?? 1;
 }
 
 /** `trace` is built when first read: most runs are never exported. */

@@ -2,8 +2,9 @@ import type { ModelCall } from '../model/call';
 import type { HttpEvidence } from '../trace/evidence';
 import type { OtlpSpan } from '../trace/otlp';
 import type { FileChange, OperationRecord } from '../world/types';
+import type { CrashInfo } from './crash';
 
-export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | (string & {});
+export type TerminalState = 'succeeded' | 'failed' | 'errored' | 'timed_out' | 'crashed' | (string & {});
 
 /** A tool call the model asked for, joined with the result the agent sent back. */
 export interface ToolCall {
@@ -59,6 +60,10 @@ export interface Run<Input = unknown, Output = unknown> {
   durationMs: number;
   /** The run as OpenTelemetry spans (OTLP/JSON): the run, its model calls, tool calls and operations. */
   trace: TraceSpan[];
+  /** Where the run stopped, when a `crash` fault stopped it (terminal state 'crashed'). */
+  crash?: CrashInfo;
+  /** The crashed run this one started again from (`resumeFrom`); its own `resumedFrom` goes further back. */
+  resumedFrom?: Run<any, any>;
 }
 
 /** A request one of the test's own msw handlers answered, as the run (or the test) notes it. */

@@ -7,10 +7,12 @@ import type { ResolvedOptions } from '../options';
 import { ProviderRouter } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import { Recording } from '../record/recording';
+import type { CrashState } from '../run/crash';
 import { EvidenceLog } from '../run/evidence';
 import type { HarnessHost, RunRecorder } from '../run/host';
 import { OutcomeWatch } from '../run/outcomes';
 import { RunScope } from '../run/scope';
+import type { RunSession } from '../run/session';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
@@ -37,6 +39,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   readonly world: WorldHost;
   /** The test's own msw handlers (`understudy.http`, `setupServer`, the `handlers` option). */
   readonly http: UserHandlers;
+  /** A sweep or provider matrix running the test body again (src/run/session.ts). */
+  session: RunSession | undefined;
   /** Every request to a provider host. */
   private readonly server: ModelServer;
   private failures: Failure[] = [];
@@ -70,6 +74,12 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         sleep: (ms, signal) => this.clock.sleep(ms, signal),
         fail: (code, message) => this.fail(code, message),
         currentTest: () => bridge?.currentTest,
+        inject: (call) => this.session?.toolCall?.(call),
+        hold: (work) => this.crashOfRun()?.hold(work) ?? work,
+        stopIfCrashed: () => {
+          const crash = this.crashOfRun();
+          if (crash?.fired) throw crash.error;
+        },
       },
       options.world,
     );
@@ -91,6 +101,9 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   }
 
   async fileFinished(failedTests: number): Promise<Failure[]> {
+    this.filesDone = true;
+    for (const controller of this.stalled) controller.error(new Error(CRASHED_RUN_ENDED));
+    this.stalled.clear();
     const unseen = this.outcomes.take(false).map((message) => ({
       code: 'RUN_UNOBSERVED' as const,
       message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
@@ -104,7 +117,49 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     this.world.timersChanging();
   }
 
+  /** The bodies of the answers crashed runs wait on; they error when the file's tests are done. */
+  private readonly stalled = new Set<ReadableStreamDefaultController>();
+  private filesDone = false;
+
+  private stalledResponse(): Response {
+    const body = new ReadableStream({
+      start: (controller) => {
+        if (this.filesDone) controller.error(new Error(CRASHED_RUN_ENDED));
+        else this.stalled.add(controller);
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  }
+
+  /** The crash fault of the run the current code belongs to, if it has one. */
+  private crashOfRun(): CrashState | undefined {
+    return this.runs.getStore()?.crash;
+  }
+
+  /**
+   * A run with a crash fault gets no answer once it crashed, and crashes at its n-th model
+   * request (which is never answered): see src/run/crash.ts. An HTTP answer that never comes
+   * would leave the client's request-timeout timer running, so it gets headers and a body that
+   * does not end until the file's tests are done (then it errors, and the client's timers stop).
+   */
+  private crashing<R extends Response | undefined>(
+    url: string | undefined,
+    serve: () => Promise<R> | undefined,
+  ): Promise<R> | undefined {
+    const crash = this.crashOfRun();
+    if (!crash) return serve();
+    const stalled = () => this.stalledResponse();
+    if (url !== undefined && this.router.route(url) && crash.modelRequest())
+      return Promise.resolve(stalled() as R);
+    const served = serve();
+    return served && crash.hold(served, stalled as () => R);
+  }
+
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
+    return this.crashing(urlOf(input), () => this.serveFetch(input, init));
+  }
+
+  private serveFetch(input: unknown, init: unknown): Promise<Response> | undefined {
     const url = urlOf(input);
     const i = init as RequestInit | undefined;
     const target = url === undefined ? undefined : this.router.route(url, methodOf(input, i));
@@ -134,6 +189,10 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   }
 
   handleRequest(request: Request): Promise<Response | undefined> | undefined {
+    return this.crashing(request.url, () => this.serveRequest(request));
+  }
+
+  private serveRequest(request: Request): Promise<Response | undefined> | undefined {
     const target = this.router.route(request.url, request.method);
     // A world HTTP route, else the test's own msw handlers, else undefined (the network policy decides).
     if (!target) return this.world.handleRequest(request) ?? this.http.handle(request);
@@ -225,3 +284,6 @@ export function getRuntime(): SandboxRuntime {
 export function hasEnvironment(): boolean {
   return (globalThis as Record<symbol, unknown>)[BRIDGE_KEY] !== undefined;
 }
+
+const CRASHED_RUN_ENDED =
+  "jest-understudy: this request belonged to a run that crashed; the test file's tests are done";

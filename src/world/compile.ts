@@ -349,6 +349,14 @@ class Checker {
       if (drill.actor !== undefined) this.actorId(drill.actor, [...at, 'actor']);
       this.rules(drill.toolOverrides ?? [], [...at, 'toolOverrides']);
       for (const [i, criterion] of drill.success.entries()) this.criterion(criterion, [...at, 'success', i]);
+      if (drill.crash?.afterOperation && drill.crash.atStep !== undefined)
+        this.add(
+          'WORLD_INVALID',
+          [...at, 'crash'],
+          'a crash comes at one point: give afterOperation or atStep, not both',
+        );
+      else if (drill.crash?.afterOperation)
+        this.operation(drill.crash.afterOperation, [...at, 'crash', 'afterOperation']);
     }
   }
 
@@ -1082,7 +1090,16 @@ class Checker {
 
   criterion(criterion: Criterion, at: PathSegment[]): void {
     const kinds = (
-      ['state', 'called', 'notCalled', 'noErrors', 'file', 'fileUnchanged', 'noChangesOutside'] as const
+      [
+        'state',
+        'called',
+        'notCalled',
+        'noErrors',
+        'noDuplicateEffects',
+        'file',
+        'fileUnchanged',
+        'noChangesOutside',
+      ] as const
     ).filter((k) => criterion[k] !== undefined);
     if (kinds.length > 1) {
       this.add(
@@ -1143,6 +1160,23 @@ class Checker {
       this.add('WORLD_INVALID', [...at, 'times'], '"times" belongs to a "called" criterion');
     if (criterion.called) this.filter(criterion.called, [...at, 'called']);
     if (criterion.notCalled) this.filter(criterion.notCalled, [...at, 'notCalled']);
+    const effect = criterion.noDuplicateEffects;
+    if (effect?.packageId !== undefined)
+      this.operation({ packageId: effect.packageId, operationId: effect.operationId }, [
+        ...at,
+        'noDuplicateEffects',
+      ]);
+    else if (effect && ![...this.packages.values()].some((p) => p.ops.has(effect.operationId)))
+      this.add(
+        'WORLD_REFERENCE',
+        [...at, 'noDuplicateEffects', 'operationId'],
+        `no package has an operation ${JSON.stringify(effect.operationId)}`,
+        didYouMean(
+          effect.operationId,
+          [...this.packages.values()].flatMap((p) => [...p.ops.keys()]),
+          'operations',
+        ),
+      );
     // Codes in noErrors.except may be anything: listing a code that never happens is harmless.
   }
 

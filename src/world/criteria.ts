@@ -1,10 +1,11 @@
 /**
- * A drill's success criteria, over the final world state and the evidence. Four kinds:
+ * A drill's success criteria, over the final world state and the evidence. Five kinds:
  *
  *   { state: "$.pkg.collection.key.field", equals | contains | exists }
  *   { called: { packageId, operationId?, arguments?, actorId?, outcome?, code?, replayed? }, times? }
  *   { notCalled: { …same filter… } }
  *   { noErrors: true | { except: [codes] } }
+ *   { noDuplicateEffects: { packageId?, operationId } }
  *
  * `arguments` is a deep subset of the operation's input; `times` is a number or
  * { min, max } (default: at least once). Each criterion yields a result that says what
@@ -207,6 +208,8 @@ export function evaluateCriterion(
     return result(`${filterText(f)} never called`, hits.length === 0, `called: ${list(hits)}`);
   }
 
+  if (criterion.noDuplicateEffects) return duplicateEffects(criterion.noDuplicateEffects, evidence, result);
+
   if (criterion.noErrors === false) return result('operations may fail', true);
   const except = typeof criterion.noErrors === 'object' ? (criterion.noErrors.except ?? []) : [];
   const failed = evidence.filter((r) => r.outcome.kind === 'error' && !except.includes(r.outcome.error.code));
@@ -215,6 +218,52 @@ export function evaluateCriterion(
     failed.length === 0,
     `${failed.length} failed: ${list(failed)}`,
   );
+}
+
+/** A call's input without its idempotency key (a key taken from an input field is not the request). */
+function logical(record: OperationRecord): unknown {
+  const { input, idempotencyKey } = record;
+  if (idempotencyKey === undefined || typeof input !== 'object' || input === null || Array.isArray(input))
+    return input;
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== idempotencyKey));
+}
+
+/**
+ * Two successful calls that were not idempotent replays are one logical request done twice when
+ * they share an idempotency key, or their input: a key made fresh for each attempt does not
+ * turn a retry into a new request.
+ */
+function duplicateEffects(
+  f: { packageId?: string; operationId: string },
+  evidence: readonly OperationRecord[],
+  result: (description: string, passed: boolean, found?: string) => CriterionResult,
+): CriterionResult {
+  const name = f.packageId ? `${f.packageId}/${f.operationId}` : f.operationId;
+  const executed = evidence.filter(
+    (r) =>
+      r.operationId === f.operationId &&
+      (f.packageId === undefined || r.packageId === f.packageId) &&
+      r.outcome.kind === 'ok' &&
+      r.idempotent?.replayed !== true,
+  );
+  const twice: string[] = [];
+  for (let i = 0; i < executed.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const a = executed[j];
+      const b = executed[i];
+      const sameKey = a.idempotencyKey !== undefined && a.idempotencyKey === b.idempotencyKey;
+      if (sameKey || deepEqual(logical(a), logical(b))) {
+        const why = sameKey ? `idempotency key ${show(a.idempotencyKey)}` : `input ${show(logical(a))}`;
+        const keys =
+          a.idempotencyKey !== b.idempotencyKey
+            ? ` (keys ${show(a.idempotencyKey ?? null)} and ${show(b.idempotencyKey ?? null)})`
+            : '';
+        twice.push(`#${a.seq} and #${b.seq} with the same ${why}${keys}`);
+        break;
+      }
+    }
+  }
+  return result(`no request to ${name} took effect twice`, twice.length === 0, twice.join('; '));
 }
 
 export function evaluateCriteria(

@@ -84,14 +84,28 @@ export interface EngineHooks {
   runKey?(): object | undefined;
   /**
    * Every operation made inside a run (`run` is what runKey returned), as it lands in the
-   * evidence; `startedAt` is performance.now() when the call arrived.
+   * evidence; `toolNames` are the operation's; `startedAt` is performance.now() when the call arrived.
    */
-  onOperation?(record: OperationRecord, operation: CompiledOperation, run: object, startedAt: number): void;
+  onOperation?(record: OperationRecord, toolNames: readonly string[], run: object, startedAt: number): void;
+  /**
+   * A call that passed permissions, input validation and budgets: a fault to answer it with
+   * instead (a fault sweep's), or undefined to go on.
+   */
+  inject?(call: {
+    packageId: string;
+    operationId: string;
+    input: unknown;
+    declared: readonly string[];
+    transport: Transport;
+  }): InjectedFault | undefined;
   /** A defect of the world itself (a behavior threw, returned invalid output…): fails the test. */
   onDefect?(message: string, code: EngineErrorCode): void;
   /** Where the workspace folders this engine makes are tracked, so the file deletes what is left. */
   workspaces?: WorkspaceStore;
 }
+
+/** A fault answered instead of the operation: one of its declared errors, or a timeout. */
+export type InjectedFault = { kind: 'error'; code: string } | { kind: 'timeout'; ms: number };
 
 interface CompiledFault {
   id: string;
@@ -356,7 +370,7 @@ export class WorldEngine {
       if (request.mode === 'sync' || !this.clock.faked) this.clock.advance(delayMs);
     }
     this.evidence.push(record);
-    if (run) this.hooks.onOperation?.(record, op, run, startedAt);
+    if (run) this.hooks.onOperation?.(record, op.toolNames, run, startedAt);
     const result: OperationOutcome =
       outcome.kind === 'ok'
         ? { kind: 'ok', value: cloneJson(outcome.value) }
@@ -405,6 +419,25 @@ export class WorldEngine {
     // 3. Budgets
     const exceeded = this.spendBudget(op, actorId, run);
     if (exceeded) return fail(exceeded);
+    // 3½. An injected fault (a fault sweep's) answers instead of everything below.
+    const injected = this.hooks.inject?.({
+      packageId: op.packageId,
+      operationId: op.operationId,
+      input,
+      declared: [...op.errors.keys()],
+      transport: request.transport,
+    });
+    if (injected) {
+      record.faults = [{ id: 'injected', kind: injected.kind }];
+      if (injected.kind === 'error') return fail(this.declared(op, injected.code));
+      delay(injected.ms);
+      return fail(
+        engineError(
+          'TIMEOUT',
+          `${op.key} timed out${injected.ms ? ` after ${injected.ms} ms` : ''} (an injected fault)`,
+        ),
+      );
+    }
     // 4. Idempotency: a repeated successful key returns its receipt before any override is chosen.
     const key = request.idempotencyKey ?? this.keyFromInput(op, input);
     let receiptKey: string | undefined;
@@ -454,6 +487,35 @@ export class WorldEngine {
       });
     }
     return outcome;
+  }
+
+  /**
+   * A call served outside the engine (a scenario's tool fake), logged in this world's evidence
+   * and its run like an operation of its own. `startedAt` is performance.now() when it began.
+   */
+  logExternal(
+    call: Pick<OperationRecord, 'packageId' | 'operationId' | 'input' | 'transport' | 'outcome'> & {
+      actorId?: string;
+      faults?: OperationRecord['faults'];
+    },
+    toolNames: readonly string[],
+    startedAt: number,
+  ): OperationRecord {
+    const run = this.hooks.runKey?.();
+    const record: OperationRecord = {
+      seq: ++this.seq,
+      packageId: call.packageId,
+      operationId: call.operationId,
+      input: call.input,
+      actorId: call.actorId ?? this.definition.defaultActor,
+      transport: call.transport,
+      outcome: call.outcome,
+      ...(call.faults && { faults: call.faults }),
+      clockMs: this.clock.now(),
+    };
+    this.evidence.push(record);
+    if (run) this.hooks.onOperation?.(record, toolNames, run, startedAt);
+    return record;
   }
 
   private keyFromInput(op: CompiledOperation, input: unknown): string | undefined {

@@ -103,6 +103,10 @@ export interface Binding {
 export interface BindingInternals {
   engine(): WorldEngine;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** The answer to the current run, unless it crashed by then (then it never settles). */
+  hold<T>(work: Promise<T>): Promise<T>;
+  /** Throws the current run's CrashError if it crashed (a synchronous call cannot wait). */
+  stopIfCrashed(): void;
   /** What created it, for the expiry message. */
   owner: string;
 }

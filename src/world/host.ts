@@ -6,7 +6,7 @@
  */
 import type { ErrorCode } from '../errors';
 import { headerOf } from '../fetch-input';
-import type { CompiledOperation, WorldDefinition } from './compile';
+import type { WorldDefinition } from './compile';
 import type { EngineHooks, EngineSetup, WorldEngine } from './engine';
 import { WorldError } from './errors';
 import {
@@ -53,6 +53,8 @@ export interface RunOperationEntry {
 export interface RunScopeLike {
   calls: ReadonlyArray<{ index: number }>;
   operations?: RunOperationEntry[];
+  /** The run's crash fault: told of every operation (it may fire after one). */
+  crash?: { afterOperation(record: OperationRecord): void };
 }
 
 export interface WorldHostDeps {
@@ -61,6 +63,12 @@ export interface WorldHostDeps {
   fail(code: ErrorCode, message: string): void;
   /** The running test's name; undefined in hooks outside tests and at file level. */
   currentTest(): string | undefined;
+  /** A fault to answer a call with instead (a fault sweep's), if any. */
+  inject?: EngineHooks['inject'];
+  /** The answer `work` gives the current run, unless the run crashed by then (it then never settles). */
+  hold?<T>(work: Promise<T>): Promise<T>;
+  /** Throws the current run's CrashError if it crashed (for calls that cannot wait). */
+  stopIfCrashed?(): void;
 }
 
 /** `understudy.world`: this file's world. */
@@ -88,7 +96,8 @@ export class WorldHost {
   private router: WorldHttpRouter | undefined;
   private mcpHttp: McpHttpEndpoints | undefined;
   private mcpServers = new Map<string, McpPackageServer>();
-  private drill: { engine: WorldEngine; actorId: string } | undefined;
+  /** The engine HTTP routes serve instead of the file's (a drill trial, a scenario run), and its routes. */
+  private drill: { engine: WorldEngine; actorId: string; router?: WorldHttpRouter } | undefined;
   private testBindings: Binding[] = [];
   /** Every workspace folder this file made and has not deleted yet. */
   private readonly workspaces = new WorkspaceStore();
@@ -157,8 +166,9 @@ export class WorldHost {
   hooks(onDefect?: (message: string) => void): EngineHooks {
     return {
       runKey: () => this.deps.currentRun(),
-      onOperation: (record, operation, run, startedAt) =>
-        this.collect(record, operation, run as RunScopeLike, startedAt),
+      onOperation: (record, toolNames, run, startedAt) =>
+        this.collect(record, toolNames, run as RunScopeLike, startedAt),
+      inject: (call) => this.deps.inject?.(call),
       onDefect: (message, code) => {
         this.deps.fail(code, message);
         onDefect?.(message);
@@ -177,7 +187,7 @@ export class WorldHost {
 
   private collect(
     record: OperationRecord,
-    operation: CompiledOperation,
+    toolNames: readonly string[],
     run: RunScopeLike,
     startedAt: number,
   ): void {
@@ -185,10 +195,21 @@ export class WorldHost {
     run.operations.push({
       record,
       afterModelCall: run.calls.length > 0 ? run.calls[run.calls.length - 1].index : -1,
-      toolNames: operation.toolNames,
+      toolNames,
       startedAt,
       durationMs: performance.now() - startedAt,
     });
+    run.crash?.afterOperation(record);
+  }
+
+  /** See WorldHostDeps.hold: every transport's answer to a run passes here. */
+  hold<T>(work: Promise<T>): Promise<T> {
+    return this.deps.hold ? this.deps.hold(work) : work;
+  }
+
+  /** See WorldHostDeps.stopIfCrashed. */
+  stopIfCrashed(): void {
+    this.deps.stopIfCrashed?.();
   }
 
   /**
@@ -209,6 +230,8 @@ export class WorldHost {
     const binding = createBinding(id, options.world ?? this.handle, {
       engine,
       sleep: (ms, signal) => this.deps.sleep(ms, signal),
+      hold: (work) => this.hold(work),
+      stopIfCrashed: () => this.stopIfCrashed(),
       owner: owner?.name ?? (test ? `the test "${test}"` : 'the test file'),
     });
     if (owner) owner.list.push(binding);
@@ -310,10 +333,15 @@ export class WorldHost {
     if (this.drill) {
       throw new WorldError(
         'DRILL_OVERLAP',
-        'runDrills: another drill is running in this test file. Drills replace module mocks and route HTTP to their own world, so they must not overlap: await each runDrills before the next (and do not run drills in concurrent tests).',
+        'runDrills: another drill (or scenario run) is running in this test file. Drills replace module mocks and route HTTP to their own world, so they must not overlap: await each runDrills and executeAgent before the next (and do not run them in concurrent tests).',
       );
     }
-    this.drill = { engine, actorId };
+    // An engine of another world (a scenario's own file) is served at that world's base URLs.
+    const router =
+      engine.definition === this.definition
+        ? undefined
+        : new (httpModule().WorldHttpRouter)(engine.definition);
+    this.drill = { engine, actorId, ...(router && { router }) };
   }
 
   endDrill(): void {
@@ -324,7 +352,10 @@ export class WorldHost {
 
   /** Whether a package of the loaded world has its HTTP base URL or its MCP endpoint at this origin. */
   serves(origin: string): boolean {
-    return (this.router?.serves(origin) ?? false) || (this.mcpHttp?.serves(origin) ?? false);
+    return (
+      ((this.drill?.router ?? this.router)?.serves(origin) ?? false) ||
+      (this.mcpHttp?.serves(origin) ?? false)
+    );
   }
 
   private serve(
@@ -338,7 +369,7 @@ export class WorldHost {
   ): Promise<Response> | undefined {
     const endpoint = this.mcpHttp?.at(url);
     if (endpoint) return this.serveMcp(endpoint, { url, ...parts() });
-    const router = this.router;
+    const router = this.drill?.router ?? this.router;
     if (!router || router.empty) return undefined;
     const base = router.baseOf(url);
     if (!base) return undefined;

@@ -116,9 +116,12 @@ export function checkWorldFile(path: string): { issues: WorldIssue[] } | { packa
   return { packages: (read.data as WorldFile).packages.length };
 }
 
-/** Validates a drill's per-test setup against the schema and the loaded world. */
-export function checkSetupData(definition: WorldDefinition, setup: unknown): SetupShape {
-  const label = 'runDrills({ setup })';
+/** Validates a drill's per-test setup against the schema and the loaded world; `label` names it in errors. */
+export function checkSetupData(
+  definition: WorldDefinition,
+  setup: unknown,
+  label = 'runDrills({ setup })',
+): SetupShape {
   const validate = schemaValidator('world', worldSchema, 'validateSetup');
   if (!validate(setup)) {
     const findings = findingsFromAjv(validate.errors ?? [], setup, worldDialect);

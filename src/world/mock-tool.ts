@@ -114,17 +114,22 @@ export function mockTool<Args extends unknown[], Out>(
     return { value, delayMs: result.delayMs };
   };
 
+  // A run that crashed gets no answer: an async call never settles, a sync one throws the crash.
   if (mode === 'sync') {
     return (...args: Args) => {
       const { value, error } = invoke(args);
+      inside.stopIfCrashed();
       if (error !== undefined) throw error;
       return value as Out;
     };
   }
-  return async (...args: Args) => {
-    const { value, error, delayMs } = invoke(args);
-    if (delayMs > 0) await inside.sleep(delayMs);
-    if (error !== undefined) throw error;
-    return value as Out;
-  };
+  return (...args: Args) =>
+    inside.hold(
+      (async () => {
+        const { value, error, delayMs } = invoke(args);
+        if (delayMs > 0) await inside.sleep(delayMs);
+        if (error !== undefined) throw error;
+        return value as Out;
+      })(),
+    );
 }

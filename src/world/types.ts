@@ -20,8 +20,11 @@ export interface OperationRef {
 
 export type BindingKind = 'direct' | 'http' | 'mcp';
 
-/** How a call reached the engine: mockTool, the HTTP routes, or the package's MCP server. */
-export type Transport = 'direct' | 'http' | 'mcp';
+/**
+ * How a call reached the engine: mockTool, the HTTP routes, the package's MCP server, or a
+ * scenario's tool fake (logged in the evidence beside the world's operations).
+ */
+export type Transport = 'direct' | 'http' | 'mcp' | 'fake';
 
 // ── The world file ────────────────────────────────────────────────────────────
 
@@ -261,6 +264,8 @@ export interface Criterion {
   noChangesOutside?: string[];
   /** The workspace package the file criteria read (needed when the world has several). */
   workspace?: string;
+  /** No logical request of the operation took effect twice: by idempotency key, and by input. */
+  noDuplicateEffects?: { packageId?: string; operationId: string };
 }
 
 export interface DrillDef {
@@ -273,6 +278,8 @@ export interface DrillDef {
   success: Criterion[];
   trials?: number;
   timeoutMs?: number;
+  /** Crashes each trial's first attempt; the agent then starts again on the same world. */
+  crash?: { afterOperation: OperationRef; atStep?: never } | { atStep: number; afterOperation?: never };
 }
 
 // ── What the engine produces ──────────────────────────────────────────────────

@@ -503,6 +503,18 @@ const criterion: JsonSchema = {
       anyOf: [{ type: 'integer', minimum: 0 }, countRange],
     },
     notCalled: ref('operationFilter', 'Operations that must not have happened.'),
+    noDuplicateEffects: {
+      type: 'object',
+      title: '{ packageId?, operationId }',
+      description:
+        'No logical request of this operation took effect twice (across a crash and its resume): no two successful, non-replayed calls share an idempotency key or an input.',
+      properties: {
+        packageId: id('The package id (default: any package with this operation).'),
+        operationId: id('The operation id.'),
+      },
+      required: ['operationId'],
+      additionalProperties: false,
+    },
     noErrors: {
       description: 'No operation ended in an error (except the listed codes).',
       anyOf: [
@@ -525,6 +537,7 @@ const criterion: JsonSchema = {
     { required: ['file'] },
     { required: ['fileUnchanged'] },
     { required: ['noChangesOutside'] },
+    { required: ['noDuplicateEffects'] },
   ],
 };
 
@@ -543,6 +556,18 @@ const drill: JsonSchema = {
     success: list({ $ref: '#/definitions/criterion' }, 'Success criteria; all must hold.'),
     trials: positiveInteger('Trials per run (default 1); every trial must pass.'),
     timeoutMs: positiveInteger('Per-trial deadline for the agent (the run ends as timed_out).'),
+    crash: {
+      type: 'object',
+      title: '{ afterOperation } or { atStep }',
+      description:
+        "Crashes the agent's first attempt of each trial, as if its process died: after the first success of an operation (its answer never arrives) or at its n-th model request. The agent then starts again (runDrills' `resume`) on the same world.",
+      properties: {
+        afterOperation: ref('operationRef', 'Crash after the first success of this operation.'),
+        atStep: positiveInteger("Crash at the agent's n-th model request (it is never answered)."),
+      },
+      additionalProperties: false,
+      anyOf: [{ required: ['afterOperation'] }, { required: ['atStep'] }],
+    },
   } satisfies Described<keyof DrillDef>,
   required: ['instruction', 'success'],
   additionalProperties: false,
