@@ -92,5 +92,6 @@ export { REDACTED, type ScrubOptions, scrubSecrets, scrubText } from './redact';
 export type { AgentHarness, AgentHarnessOptions, HarnessRunRequest } from './run/harness';
 export type { RunContext, RunOptions } from './run/run';
 export type { Run, RunOperation, TerminalState, ToolCall, TraceSpan } from './run/types';
+export type { Served, ServedUrls } from './sandbox/serve-mode';
 export { createAgentHarness, type Understudy, understudy } from './understudy';
 export * from './world';

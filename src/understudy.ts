@@ -3,6 +3,7 @@ import { type AgentHarness, type AgentHarnessOptions, createHarness } from './ru
 import { executeRun, type RunContext, type RunOptions } from './run/run';
 import type { Run } from './run/types';
 import { getRuntime } from './sandbox/runtime';
+import type { Served } from './sandbox/serve-mode';
 import type { FileWorld } from './world/host';
 
 export interface Understudy {
@@ -15,6 +16,12 @@ export interface Understudy {
     agent: (context: RunContext) => Output | Promise<Output>,
     options?: RunOptions<Input>,
   ): Promise<Run<Input, Output>>;
+  /**
+   * Serves this file's model (every protocol) and world (HTTP routes, MCP, tool calls) on a
+   * loopback port for agents in other processes; closed when the file ends. Their calls belong
+   * to the run active when they arrive (the URLs read inside a run name it).
+   */
+  serve(): Promise<Served>;
 }
 
 /** The handle tests use; it reaches the runtime lazily so importing it never has side effects. */
@@ -27,6 +34,9 @@ export const understudy: Understudy = {
   },
   run(agent, options) {
     return executeRun(getRuntime(), agent, options);
+  },
+  serve() {
+    return getRuntime().serve();
   },
 };
 

@@ -34,6 +34,7 @@ const LAYERS: LayerRules['layers'] = [
     'src/precompile',
     'src/precompile-code',
     'src/fetch-input',
+    'src/node-http',
   ],
   ['src/file-format', 'src/files', 'src/validators', 'src/trace'],
   ['src/fixtures'],

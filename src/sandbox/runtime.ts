@@ -14,8 +14,12 @@ import { RunScope } from '../run/scope';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
+import type { Served } from './serve-mode';
 import { ModelServer, type ModelServerHost } from './serve-model';
 import { connectionDropped } from './wire';
+
+// Required on the first `understudy.serve()`: most files never start a port.
+const serveModeModule = (): typeof import('./serve-mode') => require('./serve-mode');
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
 export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost {
@@ -37,6 +41,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   /** Every request to a provider host. */
   private readonly server: ModelServer;
   private failures: Failure[] = [];
+  private served: Promise<Served> | undefined;
 
   constructor(
     readonly options: ResolvedOptions,
@@ -82,7 +87,21 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     return this.bridge?.currentTest !== undefined;
   }
 
+  /** `understudy.serve()`: this file's one served port, started on first call. */
+  serve(): Promise<Served> {
+    this.served ??= serveModeModule()
+      .startServing(this, () => {
+        this.served = undefined;
+      })
+      .catch((error: unknown) => {
+        this.served = undefined;
+        throw error;
+      });
+    return this.served;
+  }
+
   async fileFinished(failedTests: number): Promise<Failure[]> {
+    await (await this.served?.catch(() => undefined))?.close();
     const unseen = this.outcomes.take(false).map((message) => ({
       code: 'RUN_UNOBSERVED' as const,
       message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
@@ -124,12 +143,13 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       });
   }
 
-  handleRequest(request: Request): Promise<Response> | undefined {
-    const target = this.router.route(request.url);
-    if (!target) return this.world.handleRequest(request); // a world HTTP route, or undefined
+  /** A request for `url` (a provider or world host URL; the request's own unless it came over the served port). */
+  handleRequest(request: Request, url = request.url): Promise<Response> | undefined {
+    const target = this.router.route(url);
+    if (!target) return this.world.handleRequest(request, url); // a world HTTP route, or undefined
     return this.server
       .serve(target, {
-        url: request.url,
+        url,
         method: request.method,
         readBody: () => request.text(),
         headers: () => request.headers,

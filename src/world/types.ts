@@ -21,7 +21,8 @@ export interface OperationRef {
 export type BindingKind = 'direct' | 'http' | 'mcp';
 
 /** How a call reached the engine: mockTool, the HTTP routes, or the package's MCP server. */
-export type Transport = 'direct' | 'http' | 'mcp';
+/** How a call reached the engine; `cli`: `understudy tool call` over the served port. */
+export type Transport = 'direct' | 'http' | 'mcp' | 'cli';
 
 // ── The world file ────────────────────────────────────────────────────────────
 

@@ -1,0 +1,47 @@
+/**
+ * Runs an agent that lives in another process, as a test starts one: a command with the
+ * served port's environment, its output collected, its exit code kept (a child that fails
+ * must not look like one that answered).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ChildResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runChild(
+  command: string,
+  args: readonly string[],
+  options: { env: Readonly<Record<string, string>>; cwd?: string; signal?: AbortSignal },
+): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      {
+        env: { ...process.env, ...options.env },
+        ...(options.cwd && { cwd: options.cwd }),
+        ...(options.signal && { signal: options.signal }),
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/**
+ * The Python to run the agent with: UNDERSTUDY_PYTHON, else the virtualenv `.ci/run` makes
+ * (`.venv-python`, with `openai` and `anthropic`), else the machine's python3.
+ */
+export function python(): string {
+  if (process.env.UNDERSTUDY_PYTHON) return process.env.UNDERSTUDY_PYTHON;
+  const venv = join(__dirname, '..', '..', '.venv-python', 'bin', 'python');
+  return existsSync(venv) ? venv : 'python3';
+}
