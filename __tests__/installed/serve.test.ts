@@ -13,6 +13,7 @@ const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const files = {
   'serve-orders.world.yaml': readFileSync(join(EXAMPLES, 'python-agent', 'orders.world.yaml'), 'utf8'),
   'serve-agent.py': readFileSync(join(EXAMPLES, 'python-agent', 'agent.py'), 'utf8'),
+  'serve-agent.sh': readFileSync(join(EXAMPLES, 'shell-agent', 'agent.sh'), 'utf8'),
 };
 
 describe('serve mode from the installed package', () => {
@@ -20,25 +21,40 @@ describe('serve mode from the installed package', () => {
     ['CommonJS, no flag', false],
     ['with --experimental-vm-modules', true],
   ])(
-    'a Python agent on the served port (%s)',
+    'agents in other processes on the served port (%s)',
     async (_, esm) => {
       const run = await runInstalled({
-        cases: ['serve-python.case.js'],
+        cases: ['serve-*.case.js'],
         esm,
         files,
         env: { UNDERSTUDY_PYTHON: python() },
       });
-      const [file] = run.files;
-      expect(file.tests.map((t) => [t.title, t.status])).toEqual([
+      const testsOf = (suffix: string) => {
+        const file = run.files.find((f) => f.name.endsWith(suffix));
+        if (!file) throw new Error(`no ${suffix} in the run:\n${run.stdout}\n${run.stderr}`);
+        return file.tests;
+      };
+
+      const pythonCase = testsOf('serve-python.case.js');
+      expect(pythonCase.map((t) => [t.title, t.status])).toEqual([
         ['a Python agent replays a 3-step tool loop', 'passed'],
         [
           'no false green: a Python agent the model cannot answer, whose exit code the test ignores',
           'failed',
         ],
       ]);
-      const message = file.tests[1].failureMessages.join('\n');
-      expect(message).toContain('MODEL_UNMATCHED');
-      expect(message).toContain('userMessage: "Cancel my subscription"');
+      const unmatched = pythonCase[1].failureMessages.join('\n');
+      expect(unmatched).toContain('MODEL_UNMATCHED');
+      expect(unmatched).toContain('userMessage: "Cancel my subscription"');
+
+      const shellCase = testsOf('serve-shell.case.js');
+      expect(shellCase.map((t) => [t.title, t.status])).toEqual([
+        ['a shell agent calls its tools with understudy tool call', 'passed'],
+        ['no false green: a shell that swallows a call of an operation the world does not have', 'failed'],
+      ]);
+      const unknown = shellCase[1].failureMessages.join('\n');
+      expect(unknown).toContain('UNKNOWN_OPERATION');
+      expect(unknown).toContain('package "orders" has no operation "orders.cancel"');
     },
     120_000,
   );

@@ -52,4 +52,14 @@ describe('children that swallow errors over the served port', () => {
       /POST \/run\/r\d+\/openai\/v1\/chat\/completions arrived over the served port for a run that has already ended/,
     );
   });
+
+  it('a tool call of an operation the world does not have fails the test', () => {
+    const t = test('a shell agent that swallows a failed tool call of an operation the world does not have');
+    expect(t.status).toBe('failed');
+    const message = t.failureMessages.join('\n');
+    expect(message).toContain('UNKNOWN_OPERATION');
+    expect(message).toContain(
+      'understudy tool call orders/orders.cancel: package "orders" has no operation "orders.cancel"',
+    );
+  });
 });

@@ -4,8 +4,9 @@
  * must not look like one that answered).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 
 export interface ChildResult {
   code: number;
@@ -44,4 +45,24 @@ export function python(): string {
   if (process.env.UNDERSTUDY_PYTHON) return process.env.UNDERSTUDY_PYTHON;
   const venv = join(__dirname, '..', '..', '.venv-python', 'bin', 'python');
   return existsSync(venv) ? venv : 'python3';
+}
+
+let binDir: string | undefined;
+
+/**
+ * PATH with the `understudy` command first, as `npm exec` or a project's scripts would have it:
+ * in this repository a wrapper that runs the CLI from source.
+ */
+export function pathWithCli(): string {
+  if (!binDir) {
+    binDir = mkdtempSync(join(tmpdir(), 'understudy-bin-'));
+    const main = join(__dirname, '..', '..', 'src', 'cli', 'main.ts');
+    const wrapper = join(binDir, 'understudy');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nNODE_OPTIONS= exec "${process.execPath}" -r esbuild-register "${main}" "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+  }
+  return `${binDir}${delimiter}${process.env.PATH ?? ''}`;
 }

@@ -1,8 +1,12 @@
-/** Children that swallow what they got: each test must still fail (see ../serve-failures.test.ts). */
+/**
+ * Children that swallow what they got: each test must still fail (see ../serve-failures.test.ts).
+ *
+ * @understudy-world ../../../examples/python-agent/orders.world.yaml
+ */
 import { join } from 'node:path';
 import { expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';
-import { runChild } from '../../../examples/support/child';
+import { pathWithCli, runChild } from '../../../examples/support/child';
 
 const CHILD = join(__dirname, '..', 'child-agent.cjs');
 
@@ -31,4 +35,11 @@ it('a child that outlives its run', async () => {
     child = runChild(process.execPath, [CHILD, 'late', 'late question'], { env: served.env });
   });
   expect((await child)?.stdout).toBe('fallback\n');
+});
+
+it('a shell agent that swallows a failed tool call of an operation the world does not have', async () => {
+  const served = await understudy.serve();
+  const script = 'understudy tool call orders/orders.cancel --json \'{"id":"A-1001"}\' || echo swallowed';
+  const result = await runChild('bash', ['-c', script], { env: { ...served.env, PATH: pathWithCli() } });
+  expect(result.stdout).toBe('swallowed\n');
 });

@@ -3,6 +3,7 @@ import { registerFixtures } from './fixtures';
 import { registerGolden } from './golden';
 import { registerRecord } from './record';
 import { registerReport } from './report';
+import { registerTool } from './tool';
 import { registerValidate } from './validate';
 
 /** A command module: adds one command (with its own --help) to the program. */
@@ -15,4 +16,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerGolden,
   registerRecord,
   registerFixtures,
+  registerTool,
 ];
