@@ -55,6 +55,18 @@ describe('serve mode from the installed package', () => {
       const unknown = shellCase[1].failureMessages.join('\n');
       expect(unknown).toContain('UNKNOWN_OPERATION');
       expect(unknown).toContain('package "orders" has no operation "orders.cancel"');
+
+      const mcpCase = testsOf('serve-mcp.case.js');
+      expect(mcpCase.map((t) => [t.title, t.status])).toEqual([
+        ['an agent spawns understudy mcp stdio and refunds through the world', 'passed'],
+        [
+          'no false green: an agent that swallows the error of a tool the stdio server does not have',
+          'failed',
+        ],
+      ]);
+      const unknownTool = mcpCase[1].failureMessages.join('\n');
+      expect(unknownTool).toContain('UNKNOWN_OPERATION');
+      expect(unknownTool).toContain('tools/call "cancel_order"');
     },
     120_000,
   );

@@ -9,17 +9,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { type Served, script, understudy } from 'jest-understudy';
+import { type Served, understudy } from 'jest-understudy';
 import { python, runChild } from '../support/child';
+import { REFUND_QUESTION, refundFlow } from '../support/orders';
 
-const QUESTION = 'Please refund order A-1001, the shoes came apart.';
-
-const refundFlow = script()
-  .user(QUESTION)
-  .callsTool('get_order', { id: 'A-1001' })
-  .callsTool('refund_order', { id: 'A-1001', amount: 89 })
-  .callsTool('send_email', { orderId: 'A-1001', text: 'Your refund of $89 is on its way.' })
-  .replies('Order A-1001 is refunded ($89) and the customer has been emailed.');
+const refund = refundFlow('Order A-1001 is refunded ($89) and the customer has been emailed.');
 
 /** Which client the agent will use here: the official SDK when the Python has it, else urllib. */
 function installedClient(): 'openai' | 'urllib' {
@@ -43,7 +37,7 @@ beforeAll(async () => {
 /** The agent, run as a child process inside the run (so the URLs it gets carry the run's token). */
 function agent(env: Record<string, string> = {}) {
   return async () => {
-    const result = await runChild(python(), [join(__dirname, 'agent.py'), QUESTION], {
+    const result = await runChild(python(), [join(__dirname, 'agent.py'), REFUND_QUESTION], {
       env: { ...served.env, ORDERS_API_URL: served.urls.world.orders, ...env },
     });
     if (result.code !== 0) throw new Error(`agent.py exited ${result.code}:\n${result.stderr}`);
@@ -55,7 +49,7 @@ describe('a Python agent on the served port', () => {
   it(
     `refunds through a 3-step tool loop (client: ${CLIENT})`,
     async () => {
-      understudy.model.use(refundFlow);
+      understudy.model.use(refund);
 
       const run = await understudy.run(agent());
 
@@ -78,7 +72,7 @@ describe('a Python agent on the served port', () => {
   it(
     'runs the same loop with the standard library alone (client: urllib)',
     async () => {
-      understudy.model.use(refundFlow);
+      understudy.model.use(refund);
 
       const run = await understudy.run(agent({ UNDERSTUDY_AGENT_CLIENT: 'urllib' }));
 

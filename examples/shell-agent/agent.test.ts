@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type Served, script, understudy } from 'jest-understudy';
 import { pathWithCli, runChild } from '../support/child';
-
-const QUESTION = 'Please refund order A-1001, the shoes came apart.';
+import { REFUND_QUESTION, refundFlow } from '../support/orders';
 
 let served: Served;
 beforeAll(async () => {
@@ -20,7 +19,7 @@ beforeAll(async () => {
 
 function agent() {
   return async () => {
-    const result = await runChild('bash', [join(__dirname, 'agent.sh'), QUESTION], {
+    const result = await runChild('bash', [join(__dirname, 'agent.sh'), REFUND_QUESTION], {
       env: { ...served.env, PATH: pathWithCli() },
     });
     if (result.code !== 0) throw new Error(`agent.sh exited ${result.code}:\n${result.stderr}`);
@@ -30,14 +29,7 @@ function agent() {
 
 describe('a shell agent whose tools are `understudy tool call`', () => {
   it('refunds through the world, with an idempotency key on the refund', async () => {
-    understudy.model.use(
-      script()
-        .user(QUESTION)
-        .callsTool('get_order', { id: 'A-1001' })
-        .callsTool('refund_order', { id: 'A-1001', amount: 89 })
-        .callsTool('send_email', { orderId: 'A-1001', text: 'Your refund of $89 is on its way.' })
-        .replies('Order A-1001 is refunded ($89).'),
-    );
+    understudy.model.use(refundFlow('Order A-1001 is refunded ($89).'));
 
     const run = await understudy.run(agent());
 
@@ -60,7 +52,7 @@ describe('a shell agent whose tools are `understudy tool call`', () => {
     });
     understudy.model.use(
       script()
-        .user(QUESTION)
+        .user(REFUND_QUESTION)
         .callsTool('get_order', { id: 'A-1001' })
         .callsTool('refund_order', { id: 'A-1001', amount: 89 })
         .replies('Order A-1001 was already refunded.'),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerFixtures } from './fixtures';
 import { registerGolden } from './golden';
+import { registerMcp } from './mcp';
 import { registerRecord } from './record';
 import { registerReport } from './report';
 import { registerTool } from './tool';
@@ -17,4 +18,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerRecord,
   registerFixtures,
   registerTool,
+  registerMcp,
 ];
