@@ -75,6 +75,18 @@ export async function respond(req: ServerRequest, res: ServerResponse, response:
     res.end();
     return;
   }
+  // A body that is not an event stream goes out in one write with its length (no chunked framing).
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(await response.arrayBuffer());
+    } catch {
+      return void res.destroy();
+    }
+    res.setHeader('content-length', bytes.length);
+    res.end(bytes);
+    return;
+  }
   const reader = response.body.getReader();
   try {
     for (;;) {
