@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { understudy } from 'jest-understudy';
+import { createAgentHarness, understudy } from 'jest-understudy';
 import { runChild } from '../../examples/support/child';
 
 const CHILD = join(__dirname, 'child-agent.cjs');
@@ -77,6 +77,23 @@ describe('understudy.serve()', () => {
 
     expect(a.modelCalls.map((c) => c.response?.content)).toEqual(['first answer']);
     expect(b.modelCalls.map((c) => c.response?.content)).toEqual(['second answer']);
+  });
+
+  it("credits a harness run's child to that run, two harness runs at once", async () => {
+    const served = await understudy.serve();
+    const harness = createAgentHarness({
+      agent: (question: string) => ask(question, served.env),
+      fixtures: [
+        { match: { userMessage: 'harness one' }, response: { content: 'answer one' } },
+        { match: { userMessage: 'harness two' }, response: { content: 'answer two' } },
+      ],
+    });
+
+    const [one, two] = await Promise.all([harness.run('harness one'), harness.run('harness two')]);
+
+    expect(one).toHaveFinalMessage('answer one');
+    expect(two).toHaveFinalMessage('answer two');
+    expect([one.modelCalls.length, two.modelCalls.length]).toEqual([1, 1]);
   });
 
   it("serves the world's HTTP routes, tool calls and MCP endpoint, all on the one world", async () => {
