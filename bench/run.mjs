@@ -13,6 +13,9 @@
  *               (bench/startup-reporter.cjs)
  *   3. matching MockModel.resolve with 10 and 10,000 fixtures (bench/matching.cjs)
  *   4. world    mockTool sync/async and a world HTTP tool call vs jest.fn (bench/world.mjs, its own Jest)
+ *   6. served   Jest on bench/served.bench.ts: a child Node process (bench/served-client.mjs) calls the
+ *               served port of understudy.serve() and aimock over 127.0.0.1 (bench/aimock-server.mjs),
+ *               alternating call by call (OpenAI Chat, plain and streamed)
  *   5. suite    whole generated suites from the packed tarball: the preset vs hand-written stubs vs
  *               aimock, fixture files and a world, and a 500-file run for memory (bench/suite.mjs)
  *
@@ -210,6 +213,18 @@ try {
   ]);
   const matching = readJson(matchingOut);
 
+  // 6. The served port from a child process vs aimock (each pass one Jest run).
+  const servedOut = join(tmp, 'served.json');
+  const servedPasses = [];
+  for (let pass = 0; pass < PASSES; pass++) {
+    phase(
+      `served ${pass + 1}/${PASSES}: child process to understudy.serve() vs aimock`,
+      [jest, '--config', jestConfig, '--selectProjects', 'served', '--runInBand', '--silent'],
+      { ...jestEnv, UNDERSTUDY_BENCH_OUT: servedOut, UNDERSTUDY_BENCH_PLAN: JSON.stringify(PLAN) },
+    );
+    servedPasses.push(readJson(servedOut));
+  }
+
   // 5. Whole suites.
   const suiteOut = join(tmp, 'suite.json');
   phase('suite: generated suites under the preset, hand-written stubs and aimock', [
@@ -229,6 +244,7 @@ try {
     matching,
     world,
     suite,
+    servedPasses,
   });
 } catch (error) {
   failed = true;
@@ -285,6 +301,7 @@ function report({
   matching,
   world,
   suite,
+  servedPasses,
 }) {
   const verdicts = [];
   const verdict = (ok, label) => {
@@ -676,6 +693,34 @@ function report({
   });
   say();
 
+  // 6. The served port from a child process: the same SDK calls against aimock over loopback.
+  say(
+    '6. A child Node process (openai SDK) to the served port vs to aimock, both over 127.0.0.1, ms per call',
+  );
+  say('   (median of all passes; aimock / served ≥ 1x required: at least as fast)');
+  say();
+  say(
+    `   ${cell('variant', 22)}${rcell('served', 10)}${rcell('aimock', 10)}${rcell('ratio', 9)}${rcell('cpu served', 12)}${rcell('cpu aimock', 12)}`,
+  );
+  const served = {};
+  for (const id of Object.keys(servedPasses[0].samples)) {
+    const all = (key, target) => servedPasses.flatMap((p) => p[key][id][target]);
+    const row = {
+      served: stats(all('samples', 'served')),
+      aimock: stats(all('samples', 'aimock')),
+      cpuServed: stats(all('cpu', 'served')).median,
+      cpuAimock: stats(all('cpu', 'aimock')).median,
+    };
+    row.aimockOverServed = Number((row.aimock.median / row.served.median).toFixed(3));
+    row.verdict = verdict(row.aimockOverServed >= 1, `served ${id}: aimock / served ≥ 1x`);
+    served[id] = row;
+    say(
+      `   ${cell(id, 22)}${rcell(ms(row.served.median), 10)}${rcell(ms(row.aimock.median), 10)}${rcell(x(row.aimockOverServed), 9)}` +
+        `${rcell(ms(row.cpuServed), 12)}${rcell(ms(row.cpuAimock), 12)}  ${row.verdict}`,
+    );
+  }
+  say();
+
   // 5. Suites (bench/suite.mjs judged its own ratios).
   for (const line of suite.lines) say(line);
   verdicts.push(...suite.verdicts);
@@ -710,6 +755,7 @@ function report({
     matching: { unit: 'µs per resolve', plan: MATCHING, ...m },
     world: { unit: 'µs per call', plan: world.plan, results: worldRows },
     suite: { ...suite, lines: undefined },
+    served: { unit: 'ms per call', plan: PLAN, passes: PASSES, variants: served },
     verdicts,
   };
   const resultsPath = join(root, 'bench/results.json');

@@ -7,7 +7,17 @@
  *   installPacked({ root, prefix }) -> the project's directory
  */
 const { execFileSync } = require('node:child_process');
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } = require('node:fs');
+const {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -38,6 +48,13 @@ function installPacked({ root, prefix = 'understudy-installed-', build = true })
   mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', join(project, tarball), '-C', installed, '--strip-components=1']);
   rmSync(join(project, tarball));
+  // The package's bins in node_modules/.bin, executable, as npm links them on install.
+  const bins = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).bin ?? {};
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  for (const [name, target] of Object.entries(bins)) {
+    chmodSync(join(installed, target), 0o755);
+    symlinkSync(join('..', 'jest-understudy', target), join(modules, '.bin', name));
+  }
   linkAll(join(root, 'node_modules'), modules);
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'understudy-consumer', private: true }, null, 2)}\n`);
   return project;

@@ -96,6 +96,7 @@ export type { AgentHarness, AgentHarnessOptions, HarnessRunRequest } from './run
 export type { RunContext, RunOptions } from './run/run';
 export type { Run, RunOperation, TerminalState, ToolCall, TraceSpan } from './run/types';
 export { live } from './sandbox/live';
+export type { Served, ServedUrls } from './sandbox/serve-mode';
 export type { ToolFakeOptions } from './scenario/fakes';
 export type {
   ExecuteAgentOptions,

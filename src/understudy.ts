@@ -4,6 +4,7 @@ import { executeRun, type RunContext, type RunOptions } from './run/run';
 import type { Run } from './run/types';
 import type { UnderstudyHttp } from './sandbox/http-handlers';
 import { getRuntime } from './sandbox/runtime';
+import type { Served } from './sandbox/serve-mode';
 import type { Scenario } from './scenario/scenario';
 import type { AcrossProvidersOptions, PortabilityMatrix, ProviderContext } from './sweep/across-providers';
 import type { SweepOptions, SweepResult, SweepTarget } from './sweep/sweep';
@@ -38,6 +39,12 @@ export interface Understudy {
     fn: (context: ProviderContext) => T | Promise<T>,
     options?: AcrossProvidersOptions,
   ): Promise<PortabilityMatrix<T>>;
+  /**
+   * Serves this file's model (every protocol) and world (HTTP routes, MCP, tool calls) on a
+   * loopback port for agents in other processes; closed when the file ends. Their calls belong
+   * to the run active when they arrive (the URLs read inside a run name it).
+   */
+  serve(): Promise<Served>;
 }
 
 /** The handle tests use; it reaches the runtime lazily so importing it never has side effects. */
@@ -62,6 +69,9 @@ export const understudy: Understudy = {
   },
   acrossProviders(fn, options) {
     return matrices().acrossProviders(fn, options);
+  },
+  serve() {
+    return getRuntime().serve();
   },
 };
 

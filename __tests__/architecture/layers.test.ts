@@ -35,6 +35,7 @@ const LAYERS: LayerRules['layers'] = [
     'src/precompile-code',
     'src/fetch-input',
     'src/host-services',
+    'src/node-http',
   ],
   ['src/file-format', 'src/files', 'src/validators', 'src/trace'],
   ['src/fixtures'],

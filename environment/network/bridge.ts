@@ -6,11 +6,11 @@
  * call that wrote them, so a model call made inside `understudy.run` belongs to that run.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { once } from 'node:events';
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
+import { respond, toRequest } from '../../src/node-http';
 
 export interface ServingHooks {
   handle(request: Request): Promise<Response | undefined> | Response | undefined;
@@ -31,19 +31,6 @@ type Connect = typeof net.Socket.prototype.connect;
 
 /** Set by the client side of an HTTP/2 stream, read and dropped by the server side. */
 const CONTEXT_HEADER = 'x-jest-understudy-context';
-
-/** Connection-level headers that neither a `Request` nor HTTP/2 carries. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'host',
-  CONTEXT_HEADER,
-]);
 
 export class ServingBridge {
   /** Open client connections, by the local port the server sees as their remote port. */
@@ -169,31 +156,14 @@ export class ServingBridge {
     // Only the guard's own connections are served: anything else on this port is a stranger.
     if (!connection) return void res.destroy();
     try {
-      const method = req.method ?? 'GET';
-      const headers = new Headers();
-      const raw = req.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2)
-        if (!raw[i].startsWith(':') && !HOP_BY_HOP.has(raw[i].toLowerCase()))
-          headers.append(raw[i], raw[i + 1]);
-      const body = method === 'GET' || method === 'HEAD' ? undefined : await collect(req);
-      const aborted = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) aborted.abort(new Error('the client closed the connection'));
-      });
-      const request = new Request(connection.origin + req.url, {
-        method,
-        headers,
-        body: body as unknown as BodyInit | undefined,
-        signal: aborted.signal,
-      });
+      const request = await toRequest(req, res, connection.origin + req.url, CONTEXT_HEADER);
       const handle = () => this.hooks.handle(request);
       const response = await (connection.context ? connection.context(handle) : handle());
       if (!response) {
         this.hooks.unhandled(request.method, request.url, connection.transport);
         return void res.destroy();
       }
-      if (response.type === 'error') return void res.destroy();
-      await respond(req, res, response, method);
+      await respond(req, res, response);
     } catch (error) {
       // As msw answers a handler that throws: a 500 that says why.
       if (res.headersSent) return void res.destroy();
@@ -202,47 +172,6 @@ export class ServingBridge {
       res.end(`jest-understudy could not serve this request: ${(error as Error)?.message ?? error}`);
     }
   }
-}
-
-async function respond(
-  req: http.IncomingMessage | http2.Http2ServerRequest,
-  res: http.ServerResponse | http2.Http2ServerResponse,
-  response: Response,
-  method: string,
-): Promise<void> {
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && !HOP_BY_HOP.has(name)) res.setHeader(name, value);
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
-  if (req.httpVersionMajor < 2 && response.statusText)
-    (res as http.ServerResponse).statusMessage = response.statusText;
-  res.statusCode = response.status;
-  if (!response.body || method === 'HEAD') {
-    await response.body?.cancel();
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!(res as http.ServerResponse).write(value))
-        await Promise.race([once(res, 'drain'), once(res, 'close')]);
-      if (res.destroyed) return void reader.cancel().catch(() => {});
-    }
-    res.end();
-  } catch {
-    // A stream that fails midway (a disconnect fault): the client sees the connection drop.
-    res.destroy();
-  }
-}
-
-async function collect(req: AsyncIterable<Buffer | string>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
 }
 
 function listen(server: http.Server | http2.Http2Server): Promise<void> {

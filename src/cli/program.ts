@@ -7,7 +7,9 @@ import { COMMANDS } from './commands';
  */
 export function buildProgram(): Command {
   const program = new Command('understudy')
-    .description('jest-understudy: validate files, render traces, record and check fixtures')
+    .description(
+      'jest-understudy: validate files, render traces, record and check fixtures, bridge tools to a served test',
+    )
     .showHelpAfterError()
     .exitOverride((err) => {
       // --help and --version are successes; usage errors exit 2 like other CLIs.

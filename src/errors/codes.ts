@@ -98,6 +98,18 @@ export const ERROR_CODES = {
     action:
       'Fix the handler the message names; to answer with an error status, return (or throw) an `HttpResponse`.',
   },
+  SERVED_UNROUTED: {
+    area: 'network',
+    meaning:
+      'A request reached the served port (`understudy.serve()`) at a path nothing there serves; it was answered 404.',
+    action:
+      'Give the child the URLs of `served.urls` / `served.env` (a provider base URL, `world/<package>`, `mcp/<package>`, `tools/<package>/<operation>`).',
+  },
+  SERVE_FAILED: {
+    area: 'setup',
+    meaning: '`understudy.serve()` could not start its loopback server.',
+    action: 'The message gives the reason from Node; report it if it persists.',
+  },
   // ── runs ──
   RUN_TIMEOUT: {
     area: 'runs',
@@ -115,6 +127,12 @@ export const ERROR_CODES = {
     meaning:
       "A model call or world operation arrived outside every run's async context while several runs were active.",
     action: 'Make the call inside the agent function, or run the agents one after another.',
+  },
+  RUN_ENDED: {
+    area: 'runs',
+    meaning:
+      'A call came over the served port with the token of a run that had already ended (a child process outlived its run).',
+    action: 'Wait for the child process to exit inside the agent function, before the run returns.',
   },
   HARNESS_CLOSED: {
     area: 'runs',

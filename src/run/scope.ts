@@ -10,6 +10,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export class RunScope<Recorder extends object> {
   private readonly storage = new AsyncLocalStorage<Recorder>();
   private readonly active = new Set<Recorder>();
+  /**
+   * Each run's token, for calls that come back over a served port (another process has no async
+   * context): the token is in the base URL the run's child was given. Tokens are never reused in a
+   * file, so a late call of an ended run is told apart from a call of the run going now.
+   */
+  private readonly tokens = new WeakMap<Recorder, string>();
+  private readonly byToken = new Map<string, WeakRef<Recorder>>();
+  private issued = 0;
 
   constructor(private readonly fail: (message: string) => void) {}
 
@@ -21,6 +29,45 @@ export class RunScope<Recorder extends object> {
 
   end(recorder: Recorder): void {
     this.active.delete(recorder);
+  }
+
+  /** The token of the run the current code belongs to (its async context's only), issued on first need. */
+  currentToken(): string | undefined {
+    const recorder = this.storage.getStore();
+    if (!recorder) return undefined;
+    let token = this.tokens.get(recorder);
+    if (!token) {
+      token = `r${++this.issued}`;
+      this.tokens.set(recorder, token);
+      this.byToken.set(token, new WeakRef(recorder));
+    }
+    return token;
+  }
+
+  /**
+   * The run a token names: `active` while it runs, `ended` once it has (or a test boundary let it
+   * go), `unknown` for a token this file never issued.
+   */
+  ofToken(
+    token: string,
+  ):
+    | { state: 'active'; recorder: Recorder }
+    | { state: 'ended'; recorder?: undefined }
+    | { state: 'unknown'; recorder?: undefined } {
+    const ref = this.byToken.get(token);
+    if (!ref) return { state: 'unknown' };
+    const recorder = ref.deref();
+    return recorder && this.active.has(recorder) ? { state: 'active', recorder } : { state: 'ended' };
+  }
+
+  /** Runs `fn` outside every run's async context (a call that came back without a token). */
+  outside<T>(fn: () => T): T {
+    return this.storage.exit(fn);
+  }
+
+  /** Runs `fn` as work of `recorder` (a call that came back with its token), without activating it. */
+  within<T>(recorder: Recorder, fn: () => T): T {
+    return this.storage.run(recorder, fn);
   }
 
   /**

@@ -17,8 +17,12 @@ import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
+import type { Served } from './serve-mode';
 import { ModelServer, type ModelServerHost } from './serve-model';
 import { connectionDropped } from './wire';
+
+// Required on the first `understudy.serve()`: most files never start a port.
+const serveModeModule = (): typeof import('./serve-mode') => require('./serve-mode');
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
 export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost {
@@ -44,6 +48,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   /** Every request to a provider host. */
   private readonly server: ModelServer;
   private failures: Failure[] = [];
+  private served: Promise<Served> | undefined;
 
   constructor(
     readonly options: ResolvedOptions,
@@ -100,10 +105,24 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     return this.bridge?.currentTest !== undefined;
   }
 
+  /** `understudy.serve()`: this file's one served port, started on first call. */
+  serve(): Promise<Served> {
+    this.served ??= serveModeModule()
+      .startServing(this, () => {
+        this.served = undefined;
+      })
+      .catch((error: unknown) => {
+        this.served = undefined;
+        throw error;
+      });
+    return this.served;
+  }
+
   async fileFinished(failedTests: number): Promise<Failure[]> {
     this.filesDone = true;
     for (const controller of this.stalled) controller.error(new Error(CRASHED_RUN_ENDED));
     this.stalled.clear();
+    await (await this.served?.catch(() => undefined))?.close();
     const unseen = this.outcomes.take(false).map((message) => ({
       code: 'RUN_UNOBSERVED' as const,
       message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
@@ -188,17 +207,18 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       });
   }
 
-  handleRequest(request: Request): Promise<Response | undefined> | undefined {
-    return this.crashing(request.url, () => this.serveRequest(request));
+  /** A request for `url` (a provider or world host URL; the request's own unless it came over the served port). */
+  handleRequest(request: Request, url = request.url): Promise<Response | undefined> | undefined {
+    return this.crashing(url, () => this.serveRequest(request, url));
   }
 
-  private serveRequest(request: Request): Promise<Response | undefined> | undefined {
-    const target = this.router.route(request.url, request.method);
+  private serveRequest(request: Request, url: string): Promise<Response | undefined> | undefined {
+    const target = this.router.route(url, request.method);
     // A world HTTP route, else the test's own msw handlers, else undefined (the network policy decides).
-    if (!target) return this.world.handleRequest(request) ?? this.http.handle(request);
+    if (!target) return this.world.handleRequest(request, url) ?? this.http.handle(request);
     return this.server
       .serve(target, {
-        url: request.url,
+        url,
         method: request.method,
         readBody: () => request.text(),
         headers: () => request.headers,

@@ -145,9 +145,7 @@ export class WorldHost {
     this.engine = this.baseline;
     this.router = new (httpModule().WorldHttpRouter)(definition);
     this.mcpServers = new Map();
-    this.mcpHttp = [...definition.packages.values()].some(
-      (p) => p.def.mcp?.url && p.def.bindings.includes('mcp'),
-    )
+    this.mcpHttp = [...definition.packages.values()].some((p) => p.def.bindings.includes('mcp'))
       ? new (mcpHttpModule().McpHttpEndpoints)(definition)
       : undefined;
   }
@@ -481,14 +479,87 @@ export class WorldHost {
     }));
   }
 
-  handleRequest(request: Request): Promise<Response> | undefined {
-    return this.serve(request.url, () => ({
-      method: request.method,
-      header: (name) => request.headers.get(name),
-      body: () => request.text(),
-      signal: request.signal,
-    }));
+  /** A request msw intercepted, or one that arrived over the served port for `url` (a world host URL). */
+  handleRequest(request: Request, url = request.url): Promise<Response> | undefined {
+    return this.serve(url, () => partsOf(request));
   }
+
+  // ── Served (another process reaches the world over the served port) ─────────
+
+  /** The packages the served port offers: HTTP routes (a base URL) and MCP endpoints (the mcp binding). */
+  servedPackages(): { http: string[]; mcp: string[] } {
+    const http: string[] = [];
+    const mcp: string[] = [];
+    for (const [id, pkg] of this.definition?.packages ?? []) {
+      if (pkg.def.bindings.includes('http') && pkg.def.http) http.push(id);
+      if (pkg.def.bindings.includes('mcp')) mcp.push(id);
+    }
+    return { http, mcp };
+  }
+
+  /** A request below a package's served HTTP base: answered as at its `http.baseURL` + `rest`. */
+  servedHttp(packageId: string, rest: string, request: Request): Promise<Response> | undefined {
+    const baseURL = this.definition?.packages.get(packageId)?.def.http?.baseURL;
+    if (!baseURL || !this.definition?.packages.get(packageId)?.def.bindings.includes('http'))
+      return undefined;
+    return this.serve(`${baseURL.replace(/\/+$/, '')}${rest}`, () => partsOf(request));
+  }
+
+  /** A request to a package's served MCP endpoint (with or without an `mcp.url`). */
+  servedMcp(packageId: string, request: Request): Promise<Response> | undefined {
+    const endpoint = this.mcpHttp?.ofPackage(packageId);
+    if (!endpoint) return undefined;
+    return this.serveMcp(endpoint, { url: request.url, ...partsOf(request) });
+  }
+
+  /**
+   * One operation called by name (the CLI's `understudy tool call`): `{ output }` on success, the
+   * envelope's status and `{ error }` on failure, as the HTTP transport answers.
+   */
+  async servedCall(
+    packageId: string,
+    operationId: string,
+    body: { input?: unknown; actorId?: string; idempotencyKey?: string },
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    const engine = this.drill?.engine ?? this.engine;
+    const json = (status: number, value: unknown) =>
+      new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+    if (!engine) {
+      const message = `a tool call to ${packageId}/${operationId} arrived over the served port, but ${MISSING}`;
+      this.deps.fail('WORLD_MISSING', message);
+      return json(404, { error: { code: 'WORLD_MISSING', message, retryable: false, status: 404 } });
+    }
+    try {
+      engine.operation(packageId, operationId);
+    } catch (error) {
+      const { code, message } = error as WorldError;
+      this.deps.fail(code, `understudy tool call ${packageId}/${operationId}: ${message}`);
+      return json(404, { error: { code, message, retryable: false, status: 404 } });
+    }
+    const result = engine.call({
+      packageId,
+      operationId,
+      input: body.input ?? {},
+      actorId: body.actorId ?? this.drill?.actorId ?? engine.definition.defaultActor,
+      ...(body.idempotencyKey !== undefined && { idempotencyKey: body.idempotencyKey }),
+      transport: 'cli',
+      mode: 'async',
+    });
+    if (result.delayMs > 0) await this.deps.sleep(result.delayMs, signal);
+    if (result.outcome.kind === 'error')
+      return json(result.outcome.error.status, { error: result.outcome.error });
+    return json(200, { output: result.outcome.value ?? null });
+  }
+}
+
+function partsOf(request: Request) {
+  return {
+    method: request.method,
+    header: (name: string) => request.headers.get(name),
+    body: () => request.text(),
+    signal: request.signal,
+  };
 }
 
 /** An engine setup for a scenario: a named one in the scenario scope; an inline one's rules per-test. */

@@ -21,10 +21,11 @@ export interface OperationRef {
 export type BindingKind = 'direct' | 'http' | 'mcp';
 
 /**
- * How a call reached the engine: mockTool, the HTTP routes, the package's MCP server, or a
- * scenario's tool fake (logged in the evidence beside the world's operations).
+ * How a call reached the engine: mockTool, the HTTP routes, the package's MCP server, a
+ * scenario's tool fake (logged in the evidence beside the world's operations), or `cli`:
+ * `understudy tool call` over the served port.
  */
-export type Transport = 'direct' | 'http' | 'mcp' | 'fake';
+export type Transport = 'direct' | 'http' | 'mcp' | 'fake' | 'cli';
 
 // ── The world file ────────────────────────────────────────────────────────────
 

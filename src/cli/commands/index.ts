@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { registerFixtures } from './fixtures';
 import { registerGolden } from './golden';
+import { registerMcp } from './mcp';
 import { registerRecord } from './record';
 import { registerReport } from './report';
+import { registerTool } from './tool';
 import { registerValidate } from './validate';
 
 /** A command module: adds one command (with its own --help) to the program. */
@@ -15,4 +17,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerGolden,
   registerRecord,
   registerFixtures,
+  registerTool,
+  registerMcp,
 ];

@@ -24,7 +24,7 @@ import {
 import type { McpCallContext, McpPackageServer } from './server';
 
 export interface McpEndpoint {
-  /** The endpoint URL without query, fragment or trailing slash. */
+  /** The endpoint URL without query, fragment or trailing slash ('' when it has none: served only). */
   href: string;
   origin: string;
   packageId: string;
@@ -77,26 +77,32 @@ function sse(responses: readonly JsonRpcResponse[], headers: Record<string, stri
 export class McpHttpEndpoints {
   private readonly byHref = new Map<string, McpEndpoint>();
   private readonly origins = new Set<string>();
+  /** Every package with the mcp binding; those with an `mcp.url` are also reachable there. */
+  private readonly byPackage = new Map<string, McpEndpoint>();
 
   constructor(definition: WorldDefinition) {
     for (const [packageId, pkg] of definition.packages) {
+      if (!pkg.def.bindings.includes('mcp')) continue;
       const url = pkg.def.mcp?.url;
-      if (!url || !pkg.def.bindings.includes('mcp')) continue;
-      const parsed = new URL(url);
-      const href = withoutQuery(`${parsed.origin}${parsed.pathname}`);
-      this.byHref.set(href, {
+      const parsed = url ? new URL(url) : undefined;
+      const href = parsed ? withoutQuery(`${parsed.origin}${parsed.pathname}`) : '';
+      const endpoint: McpEndpoint = {
         href,
-        origin: parsed.origin,
+        origin: parsed?.origin ?? '',
         packageId,
         response: pkg.def.mcp?.response ?? 'sse',
         sessions: new Map(),
-      });
+      };
+      this.byPackage.set(packageId, endpoint);
+      if (!parsed) continue;
+      this.byHref.set(href, endpoint);
       this.origins.add(parsed.origin);
     }
   }
 
-  get empty(): boolean {
-    return this.byHref.size === 0;
+  /** The endpoint of a package with the mcp binding (the served port's), sessions shared with its `mcp.url`. */
+  ofPackage(packageId: string): McpEndpoint | undefined {
+    return this.byPackage.get(packageId);
   }
 
   serves(origin: string): boolean {

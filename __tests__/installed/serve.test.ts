@@ -1,0 +1,73 @@
+/**
+ * Serve mode from the installed package, CommonJS without the flag and ESM with it: agents in
+ * other processes (Python, a shell script using `understudy tool call`, an agent spawning
+ * `understudy mcp stdio`) against the file's model and world.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { python } from '../../examples/support/child';
+import { runInstalled } from '../support/installed';
+
+const EXAMPLES = join(__dirname, '..', '..', 'examples');
+const files = {
+  'serve-orders.world.yaml': readFileSync(join(EXAMPLES, 'python-agent', 'orders.world.yaml'), 'utf8'),
+  'serve-agent.py': readFileSync(join(EXAMPLES, 'python-agent', 'agent.py'), 'utf8'),
+  'serve-agent.sh': readFileSync(join(EXAMPLES, 'shell-agent', 'agent.sh'), 'utf8'),
+};
+
+describe('serve mode from the installed package', () => {
+  it.each([
+    ['CommonJS, no flag', false],
+    ['with --experimental-vm-modules', true],
+  ])(
+    'agents in other processes on the served port (%s)',
+    async (_, esm) => {
+      const run = await runInstalled({
+        cases: ['serve-*.case.js'],
+        esm,
+        files,
+        env: { UNDERSTUDY_PYTHON: python() },
+      });
+      const testsOf = (suffix: string) => {
+        const file = run.files.find((f) => f.name.endsWith(suffix));
+        if (!file) throw new Error(`no ${suffix} in the run:\n${run.stdout}\n${run.stderr}`);
+        return file.tests;
+      };
+
+      const pythonCase = testsOf('serve-python.case.js');
+      expect(pythonCase.map((t) => [t.title, t.status])).toEqual([
+        ['a Python agent replays a 3-step tool loop', 'passed'],
+        [
+          'no false green: a Python agent the model cannot answer, whose exit code the test ignores',
+          'failed',
+        ],
+      ]);
+      const unmatched = pythonCase[1].failureMessages.join('\n');
+      expect(unmatched).toContain('MODEL_UNMATCHED');
+      expect(unmatched).toContain('userMessage: "Cancel my subscription"');
+
+      const shellCase = testsOf('serve-shell.case.js');
+      expect(shellCase.map((t) => [t.title, t.status])).toEqual([
+        ['a shell agent calls its tools with understudy tool call', 'passed'],
+        ['no false green: a shell that swallows a call of an operation the world does not have', 'failed'],
+      ]);
+      const unknown = shellCase[1].failureMessages.join('\n');
+      expect(unknown).toContain('UNKNOWN_OPERATION');
+      expect(unknown).toContain('package "orders" has no operation "orders.cancel"');
+
+      const mcpCase = testsOf('serve-mcp.case.js');
+      expect(mcpCase.map((t) => [t.title, t.status])).toEqual([
+        ['an agent spawns understudy mcp stdio and refunds through the world', 'passed'],
+        [
+          'no false green: an agent that swallows the error of a tool the stdio server does not have',
+          'failed',
+        ],
+      ]);
+      const unknownTool = mcpCase[1].failureMessages.join('\n');
+      expect(unknownTool).toContain('UNKNOWN_OPERATION');
+      expect(unknownTool).toContain('tools/call "cancel_order"');
+    },
+    120_000,
+  );
+});

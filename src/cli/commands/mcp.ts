@@ -1,0 +1,138 @@
+/**
+ * `understudy mcp stdio --package <id>`: a stdio MCP server (newline-delimited JSON-RPC on
+ * stdin and stdout) that proxies every message to the package's MCP endpoint on the served
+ * port of the test that started it (UNDERSTUDY_SERVE_URL), over Streamable HTTP. An agent
+ * configured to spawn its MCP servers by command gets the world's tools, state and evidence.
+ */
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { ACTOR_HEADER } from '../../world/http';
+
+const HELP = `
+Configure the agent's MCP server as the command \`understudy mcp stdio --package <id>\`, started
+with the served port's environment (\`served.env\` of \`await understudy.serve()\`, which sets
+UNDERSTUDY_SERVE_URL). Every message goes to the package's MCP endpoint there, so each tools/call
+is a world operation of the test's world (transport "mcp"), credited to the run that started it.
+
+Exit codes:
+  0  stdin ended (the client closed the server)
+  2  bad usage (no --package)
+  3  no served port: UNDERSTUDY_SERVE_URL is unset`;
+
+interface Message {
+  jsonrpc: '2.0';
+  id?: string | number | null;
+  method?: string;
+}
+
+/** The JSON-RPC messages of an answer: a JSON body (one or a batch) or an SSE stream of `message` events. */
+function messagesOf(contentType: string, text: string): unknown[] {
+  if (text.trim() === '') return [];
+  if (!contentType.includes('text/event-stream')) {
+    const body = JSON.parse(text) as unknown;
+    return Array.isArray(body) ? body : [body];
+  }
+  const out: unknown[] = [];
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const data = event
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, ''))
+      .join('\n');
+    if (data !== '') out.push(JSON.parse(data));
+  }
+  return out;
+}
+
+export function registerMcp(program: Command): void {
+  const mcp = program.command('mcp').description("serve a world package's MCP server to a test's agent");
+  mcp
+    .command('stdio')
+    .description("a stdio MCP server proxying to a package's MCP endpoint on the served port")
+    .requiredOption('--package <id>', 'the world package (with the mcp binding)')
+    .option('--actor <id>', "the actor of every call (default: the world's defaultActor, or the drill's)")
+    .option('--url <serveUrl>', 'the served port (default: $UNDERSTUDY_SERVE_URL)')
+    .addHelpText('after', HELP)
+    .action((options: { package: string; actor?: string; url?: string }) => proxyStdio(options));
+}
+
+async function proxyStdio(options: { package: string; actor?: string; url?: string }): Promise<void> {
+  const base = options.url ?? process.env.UNDERSTUDY_SERVE_URL;
+  if (!base) {
+    process.stderr.write(
+      "understudy mcp stdio: UNDERSTUDY_SERVE_URL is not set: start this server with the served port's environment (`served.env` of `await understudy.serve()`), or pass --url\n",
+    );
+    process.exitCode = 3;
+    return;
+  }
+  const endpoint = `${base.replace(/\/+$/, '')}/mcp/${encodeURIComponent(options.package)}`;
+  let session: string | undefined;
+  let protocolVersion: string | undefined;
+  // Every message after `initialize` waits for its answer: it carries the session id.
+  let initialized: Promise<void> = Promise.resolve();
+  const pending = new Set<Promise<void>>();
+  const write = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+  const forward = async (message: Message): Promise<void> => {
+    const isRequest = typeof message.method === 'string' && message.id !== undefined && message.id !== null;
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
+    if (session) headers['mcp-session-id'] = session;
+    if (protocolVersion) headers['mcp-protocol-version'] = protocolVersion;
+    if (options.actor) headers[ACTOR_HEADER] = options.actor;
+    try {
+      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(message) });
+      session = response.headers.get('mcp-session-id') ?? session;
+      const answers = messagesOf(response.headers.get('content-type') ?? '', await response.text());
+      for (const answer of answers) {
+        const result = (answer as { result?: { protocolVersion?: unknown } }).result;
+        if (message.method === 'initialize' && typeof result?.protocolVersion === 'string')
+          protocolVersion = result.protocolVersion;
+        // A refusal of the transport answers no request (id null): it answers this one.
+        const id = (answer as Message).id;
+        write(
+          isRequest && (id === null || id === undefined) ? { ...(answer as object), id: message.id } : answer,
+        );
+      }
+      if (isRequest && answers.length === 0)
+        write({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: -32603,
+            message: `the served MCP endpoint answered ${response.status} without a message`,
+          },
+        });
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      const text = `understudy mcp stdio: cannot reach ${endpoint}: ${cause}`;
+      process.stderr.write(`${text}\n`);
+      if (isRequest) write({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: text } });
+    }
+  };
+
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    let message: Message;
+    try {
+      message = JSON.parse(line) as Message;
+    } catch {
+      write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } });
+      continue;
+    }
+    const after = initialized;
+    const done = after.then(() => forward(message));
+    if (message.method === 'initialize') initialized = done;
+    pending.add(done);
+    void done.finally(() => pending.delete(done));
+  }
+  await Promise.allSettled([...pending]);
+  if (session)
+    await fetch(endpoint, { method: 'DELETE', headers: { 'mcp-session-id': session } }).catch(
+      () => undefined,
+    );
+  process.exitCode = 0;
+}
