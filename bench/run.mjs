@@ -38,6 +38,8 @@ const PLAN = quick ? { prewarm: 5, warmup: 5, calls: 10 } : { prewarm: 200, warm
 const STARTUP = quick ? { warmup: 2, iterations: 6, files: 4 } : { warmup: 10, iterations: 50, files: 25 };
 const MATCHING = quick ? { batches: 3, perBatch: 200 } : { batches: 15, perBatch: 2000 };
 const PHASE_TIMEOUT_MS = 600_000;
+// The suite phase runs some forty whole Jest suites and two of 500 files: far longer than the others.
+const SUITE_PHASE_TIMEOUT_MS = 2_700_000;
 const E2E_PROJECTS = ['startup-node', 'startup-understudy', 'call-node', 'call-understudy'];
 
 const TARGETS = {
@@ -59,13 +61,13 @@ function progress(message) {
 }
 
 /** Runs one phase in its own process; its output is shown only if it fails. */
-function phase(name, args, env = {}) {
+function phase(name, args, env = {}, timeout = PHASE_TIMEOUT_MS) {
   progress(name);
   const r = spawnSync(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
     encoding: 'utf8',
-    timeout: PHASE_TIMEOUT_MS,
+    timeout,
     maxBuffer: 64 * 1024 * 1024,
   });
   if (r.status !== 0) {
@@ -227,10 +229,12 @@ try {
 
   // 5. Whole suites.
   const suiteOut = join(tmp, 'suite.json');
-  phase('suite: generated suites under the preset, hand-written stubs and aimock', [
-    join(root, 'bench/suite.mjs'),
-    suiteOut,
-  ]);
+  phase(
+    'suite: generated suites under the preset, hand-written stubs and aimock',
+    [join(root, 'bench/suite.mjs'), suiteOut],
+    {},
+    SUITE_PHASE_TIMEOUT_MS,
+  );
   const suite = readJson(suiteOut);
 
   report({
