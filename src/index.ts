@@ -82,6 +82,7 @@ export const exportTask = lazyFunction(goldenExport, 'exportTask');
 export const toJsonl = lazyFunction(goldenExport, 'toJsonl');
 export const loadGoldenFile = lazyFunction(goldenLoad, 'loadGoldenFile');
 export const record = lazyFunction(standalone, 'record');
+export type { BrowserRouting } from './browser/route';
 export type { ModelCall } from './model/call';
 export { dialectsFor } from './model/dialects';
 export type { MockModel } from './model/mock-model';
@@ -93,5 +94,5 @@ export type { AgentHarness, AgentHarnessOptions, HarnessRunRequest } from './run
 export type { RunContext, RunOptions } from './run/run';
 export type { Run, RunOperation, TerminalState, ToolCall, TraceSpan } from './run/types';
 export { live } from './sandbox/live';
-export { createAgentHarness, type Understudy, understudy } from './understudy';
+export { createAgentHarness, type Understudy, type UnderstudyBrowser, understudy } from './understudy';
 export * from './world';
