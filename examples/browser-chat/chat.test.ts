@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { createChatApp } from './server';
+import { createChatServer } from './server';
 
 const CHROMIUM = process.env.UNDERSTUDY_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
     headless: true,
     args: ['--no-sandbox', '--disable-background-networking'],
   });
-  server = createChatApp().listen(0, '127.0.0.1');
+  server = createChatServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }, 30_000);
