@@ -71,7 +71,7 @@ describe('understudy.browser.route', () => {
         await askFromPage(page, 'stream', true),
         await askFromPage(page, 'busy'),
       ]);
-      const [plain, streamed, busy] = run.output;
+      const [plain, streamed, busy] = run.output ?? [];
       expect(plain.status).toBe(200);
       expect(JSON.parse(plain.body).choices[0].message.content).toBe('a plain answer');
       // The stream arrives whole, as server-sent events.
@@ -112,11 +112,14 @@ describe('understudy.browser.route', () => {
   });
 
   it('unroute() takes the handler it registered off the page', async () => {
-    const routable = { route: jest.fn(async () => {}), unroute: jest.fn(async () => {}) };
+    const routable = {
+      route: jest.fn(async (_url: string, _handler: unknown) => {}),
+      unroute: jest.fn(async (_url: string, _handler: unknown) => {}),
+    };
     const routing = await understudy.browser.route(routable);
     await routing.unroute();
     expect(routable.route).toHaveBeenCalledWith('**/*', expect.any(Function));
-    expect(routable.unroute).toHaveBeenCalledWith('**/*', (routable.route.mock.calls[0] as unknown[])[1]);
+    expect(routable.unroute).toHaveBeenCalledWith('**/*', routable.route.mock.calls[0][1]);
   });
 
   it('refuses what is not a page or a context, naming the argument', async () => {

@@ -28,7 +28,13 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-background-networking'],
+    // Chromium's own traffic (autofill, updates) is not a page's: page.route never sees it.
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-features=AutofillServerCommunication',
+    ],
   });
   server = createChatServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
