@@ -39,7 +39,15 @@ export async function routeBrowser(host: BrowserHost, target: unknown): Promise<
   // A call comes from Playwright's connection, in whatever async context the browser was launched
   // in: it belongs to the run `route` was called in, else (the usual case) to the only active run.
   const inContext = AsyncLocalStorage.snapshot();
-  const handler = (route: PlaywrightRoute) => inContext(() => answer(host, route));
+  const handler = (route: PlaywrightRoute) =>
+    inContext(() => answer(host, route)).catch((error: unknown) => {
+      // The page or context closed while its request was being answered: nobody is waiting for it.
+      if (/closed/i.test(String((error as Error)?.message ?? error))) return;
+      host.fail(
+        'UNHANDLED_REQUEST',
+        `${route.request().method()} ${route.request().url()} from the browser: ${String(error)}`,
+      );
+    });
   await routable.route(PATTERN, handler);
   return { unroute: () => routable.unroute?.(PATTERN, handler) ?? Promise.resolve() };
 }
