@@ -16,7 +16,7 @@ cat > package.json <<JSON
 { "name": "understudy-consumer", "private": true, "scripts": { "test": "jest" } }
 JSON
 # Packages the installed-package cases (__tests__/installed/cases) use besides the SDK.
-case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1)
+case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1)
 npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai" "${case_deps[@]}"
 echo "   node $(node --version); installed: $(npm ls msw openai jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|jest-understudy)@[^ ]+' | tr '\n' ' ')"
 CI=true npm test --silent

@@ -84,6 +84,7 @@ export const exportTask = lazyFunction(goldenExport, 'exportTask');
 export const toJsonl = lazyFunction(goldenExport, 'toJsonl');
 export const loadGoldenFile = lazyFunction(goldenLoad, 'loadGoldenFile');
 export const record = lazyFunction(standalone, 'record');
+export type { BrowserRouting } from './browser/route';
 export type { ModelCall } from './model/call';
 export { dialectsFor } from './model/dialects';
 export type { MockModel } from './model/mock-model';
@@ -122,5 +123,5 @@ export type {
   SweepVariant,
   SweptCall,
 } from './sweep/sweep';
-export { createAgentHarness, type Understudy, understudy } from './understudy';
+export { createAgentHarness, type Understudy, type UnderstudyBrowser, understudy } from './understudy';
 export * from './world';

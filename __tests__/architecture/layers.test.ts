@@ -43,7 +43,7 @@ const LAYERS: LayerRules['layers'] = [
   ['src/contracts'],
   ['src/model', 'src/world', 'src/options'],
   ['src/record', 'src/embeddings'],
-  ['src/run'],
+  ['src/run', 'src/browser'],
   ['src/sandbox'],
   ['matchers'],
   ['src/drills', 'src/golden', 'src/scenario'],

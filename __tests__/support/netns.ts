@@ -22,6 +22,8 @@ export interface IsolatedNetwork {
   prefix: string[];
   /** What the traps counted, by phase: `{ control: { 'tcp:5432': 1, 'udp:53': 2 }, test: {} }`. */
   counts(): Counts;
+  /** The names DNS was asked for, by phase (the traps' resolver answers every one "no such name"). */
+  lookups(): Record<'control' | 'test', string[] | undefined>;
 }
 
 export function isolatedNetwork(hosts: string[]): IsolatedNetwork {
@@ -50,6 +52,11 @@ export function isolatedNetwork(hosts: string[]): IsolatedNetwork {
       const file = join(dir, 'counts.json');
       const counts = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
       return { control: counts.control, test: counts.test };
+    },
+    lookups: () => {
+      const file = join(dir, 'names.json');
+      const names = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+      return { control: names.control, test: names.test };
     },
   };
 }

@@ -39,6 +39,13 @@ export interface Containment {
   fetch: typeof fetch;
   /** Record and live modes: the real provider, past every interception. */
   upstream(request: UpstreamRequest): Promise<Response>;
+  /**
+   * For a request nothing in the runtime answered, made by a client outside this process (a
+   * browser page the test drives) that no guard here sees: the message the test fails with, or
+   * undefined when the policy lets it through (a loopback server of this process, `network.allow`,
+   * a URL that is not HTTP(S)).
+   */
+  refusal(method: string, url: string, transport: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -123,5 +130,17 @@ export async function contain(
   }
   const { fetch: mswFetch } = interception;
   const realUpstream = upstream;
-  return { fetch: mswFetch, upstream: (request) => realUpstream.fetch(request), close: closeAll };
+  return {
+    fetch: mswFetch,
+    upstream: (request) => realUpstream.fetch(request),
+    refusal: (method, url, transport) => {
+      const target = requestTarget(method, url, transport);
+      if (!target) return undefined;
+      const verdict = policy.decide(target);
+      if (verdict.action === 'pass') return undefined;
+      // A served host that did not answer this request: nothing mocks it.
+      return verdict.action === 'refuse' ? verdict.message : blockedMessage(target);
+    },
+    close: closeAll,
+  };
 }

@@ -60,6 +60,12 @@ export interface Bridge {
    * and live modes. Replay never calls it.
    */
   upstream?: (request: UpstreamRequest) => Promise<Response>;
+  /**
+   * For a request nothing of the file answered, made by a client outside this process (a browser
+   * page the test drives): the network policy's refusal message, or undefined when the policy lets
+   * it through (a loopback server of this process, `network.allow`). Records nothing.
+   */
+  refusal?: (method: string, url: string, transport: string) => string | undefined;
   /** Which part of the test lifecycle runs now (set by the environment from Jest's events). */
   phase?: Phase;
   /**

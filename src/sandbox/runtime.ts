@@ -1,3 +1,4 @@
+import type { BrowserHost } from '../browser/route';
 import { type Clock, createClock } from '../clock';
 import type { ConversationStore } from '../conversation';
 import { type ErrorCode, UnderstudyError } from '../errors';
@@ -25,7 +26,7 @@ import { connectionDropped } from './wire';
 const serveModeModule = (): typeof import('./serve-mode') => require('./serve-mode');
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
-export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost {
+export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost, BrowserHost {
   readonly model: MockModel;
   readonly router: ProviderRouter;
   /** Which run a call belongs to (async context, else the only active run). */
@@ -235,6 +236,13 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     return this.router.serves(origin) || this.world.serves(origin);
   }
 
+  /** The network policy's message for a request from outside this process nothing answered; undefined: it passes. */
+  refusal(method: string, url: string, transport: string): string | undefined {
+    if (!this.bridge?.refusal)
+      return `${method} ${url} (transport: ${transport}) was not served: jest-understudy's environment is not active.`;
+    return this.bridge.refusal(method, url, transport);
+  }
+
   testStarted(name: string): void {
     this.runs.forgetActive();
     this.recording.testStarted(name);
@@ -272,6 +280,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   /** Records why the current test must fail even if the agent swallowed the error. */
   fail(code: ErrorCode, message: string): void {
+    // A client that retries (a page reloading a resource) says the same thing once.
+    if (this.failures.some((f) => f.code === code && f.message === message)) return;
     this.failures.push({ code, message });
   }
 }

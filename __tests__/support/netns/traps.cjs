@@ -11,11 +11,25 @@ const TCP = [53, 80, 443, 5432, 6379, 8080, 8443];
 const UDP = [53, 5353];
 const counts = {};
 
+const names = {};
+
 function hit(what) {
   const phase = readFileSync(join(dir, 'phase'), 'utf8').trim();
   counts[phase] ??= {};
   counts[phase][what] = (counts[phase][what] ?? 0) + 1;
   writeFileSync(join(dir, 'counts.json'), JSON.stringify(counts));
+}
+
+/** The name a DNS query asks for, lower case, recorded per phase in `names.json`. */
+function noteName(query) {
+  const labels = [];
+  for (let i = 12; i < query.length && query[i] !== 0; i += query[i] + 1)
+    labels.push(query.subarray(i + 1, i + 1 + query[i]).toString('latin1'));
+  const phase = readFileSync(join(dir, 'phase'), 'utf8').trim();
+  const name = labels.join('.').toLowerCase();
+  names[phase] ??= [];
+  if (!names[phase].includes(name)) names[phase].push(name);
+  writeFileSync(join(dir, 'names.json'), JSON.stringify(names));
 }
 
 /** The query's header and question, as a response with RCODE 3 (NXDOMAIN) and nothing else. */
@@ -42,6 +56,7 @@ for (const port of UDP) {
   const socket = dgram.createSocket('udp4');
   socket.on('message', (message, from) => {
     hit(`udp:${port}`);
+    if (port === 53 && message.length > 12) noteName(message);
     if (port === 53 && message.length > 12) socket.send(noSuchName(message), from.port, from.address);
   });
   listening.push(new Promise((resolve) => socket.bind(port, '127.0.0.1', resolve)));
