@@ -37,7 +37,18 @@ const config: Config = {
     },
     // Test files run against the packed tarball in a consumer project (see __tests__/support/installed.ts).
     { ...shared, displayName: 'installed', testMatch: ['<rootDir>/__tests__/installed/*.test.ts'] },
-    { ...shared, displayName: 'examples', testMatch: ['<rootDir>/examples/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'examples',
+      testMatch: ['<rootDir>/examples/**/*.test.ts'],
+      // Suites that need options of their own (a quarantine) or fail on purpose: their example's
+      // driver test runs them in a child Jest (quarantine.test.ts, timeline.test.ts).
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '<rootDir>/examples/quarantine/suite/',
+        '<rootDir>/examples/booking-agent/regression/',
+      ],
+    },
   ],
 };
 
