@@ -29,7 +29,7 @@ const evidence = () =>
   );
 
 describe('booking a callback', () => {
-  it('rides out a busy calendar: the tool retries, the customer is booked once', async () => {
+  it('rides out a busy calendar (the tool retries) and books the customer once', async () => {
     understudy.world.reset({ scenario: 'busy-calendar' });
     understudy.model.use(bookingFlow);
 
