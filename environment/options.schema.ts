@@ -95,7 +95,7 @@ const properties = {
     'Default world file, relative to the Jest rootDir (a `@understudy-world` pragma overrides it).',
   ),
   fixtures: stringOrList(
-    'Fixture files (globs allowed) registered for every test file, relative to the rootDir (a `@understudy-fixtures` pragma overrides them).',
+    'Fixture files (globs allowed) registered for every test file, relative to the rootDir (a `@understudy-fixtures` pragma overrides them). A path that does not exist, or a glob that matches nothing, fails at start-up.',
   ),
   strictTurnIndex: {
     type: 'boolean',
@@ -136,7 +136,7 @@ const properties = {
   traceDir: {
     type: 'string',
     description:
-      'Where traces and timelines of failing tests go, relative to the rootDir (default ".understudy/traces").',
+      'Where traces and timelines of failing tests go, relative to the rootDir (default ".understudy/traces"). A folder of its own: the rootDir, a folder above it or one that holds test files is refused at start-up.',
   },
   traces: {
     type: 'string',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes the generated parts of docs/: docs/errors.md from the error-code table
-// (src/errors/codes.ts), and the folder-level import graph in docs/architecture.md from the
-// sources. Tests compare both with what this script would write (`npm run docs` updates them).
+// (src/errors/codes.ts), the options table of docs/configuration.md from the options schema
+// (schemas/options.schema.json), and the folder-level import graph in docs/architecture.md from
+// the sources. Tests compare each with what this script would write (`npm run docs` updates them).
 // Node >= 22.18 loads the .ts modules with its built-in type stripping.
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -60,7 +61,44 @@ function withGraph(doc, graph) {
   return doc.replace(GRAPH, (_, open, close) => `${open}${graph.join('\n')}\n${close}`);
 }
 
-module.exports = { renderErrorDocs, withGraph };
+/** A schema's accepted values, as the table's type column shows them. */
+function typeOf(schema) {
+  if (schema.title) return schema.title;
+  if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  if (schema.anyOf) return [...new Set(schema.anyOf.map(typeOf))].join(' | ');
+  if (schema.type === 'array') {
+    const item = schema.items ? typeOf(schema.items) : 'value';
+    return item.includes(' | ') ? `(${item})[]` : `${item}[]`;
+  }
+  return schema.type ?? 'value';
+}
+
+/**
+ * The rows of the options table: every option and the options of its object values (one level
+ * down, which is where the schema's descriptions stop being about a single field).
+ */
+function renderOptionsTable(schema) {
+  const lines = ['| Option | Type | What it does |', '|---|---|---|'];
+  const rows = (properties, prefix, depth) => {
+    for (const [name, option] of Object.entries(properties ?? {})) {
+      const path = `${prefix}${name}`;
+      lines.push(`| \`${path}\` | ${cell(typeOf(option))} | ${cell(option.description ?? '')} |`);
+      if (depth === 0 && option.properties) rows(option.properties, `${path}.`, depth + 1);
+    }
+  };
+  rows(schema.properties, '', 0);
+  return lines.join('\n');
+}
+
+const OPTIONS = /(<!-- options:start[^>]*-->\n)[\s\S]*?(<!-- options:end -->)/;
+
+/** docs/configuration.md with its options table set from the schema. */
+function withOptionsTable(doc, schema) {
+  if (!OPTIONS.test(doc)) throw new Error('docs/configuration.md has no <!-- options:start --> block');
+  return doc.replace(OPTIONS, (_, open, close) => `${open}${renderOptionsTable(schema)}\n${close}`);
+}
+
+module.exports = { renderErrorDocs, renderOptionsTable, withGraph, withOptionsTable };
 
 if (require.main === module) {
   // The package has no "type" field, so Node notes that it re-parsed the .ts modules as ESM.
@@ -71,6 +109,10 @@ if (require.main === module) {
   const codes = require(join(root, 'src/errors/codes.ts'));
   writeFileSync(join(root, 'docs/errors.md'), renderErrorDocs(codes));
   console.log('wrote docs/errors.md');
+  const configuration = join(root, 'docs/configuration.md');
+  const schema = JSON.parse(readFileSync(join(root, 'schemas/options.schema.json'), 'utf8'));
+  writeFileSync(configuration, withOptionsTable(readFileSync(configuration, 'utf8'), schema));
+  console.log('wrote the options table of docs/configuration.md');
   const { scanImports, unitGraph } = require(join(root, '__tests__/architecture/imports.ts'));
   const file = join(root, 'docs/architecture.md');
   const graph = unitGraph(scanImports(root, ['src', 'environment', 'matchers', 'presets']));

@@ -68,7 +68,8 @@ export const ERROR_CODES = {
     area: 'model',
     meaning:
       "A request reached a provider host on an endpoint jest-understudy does not mock (it answered the provider's 404).",
-    action: 'Use one of the supported endpoints (the README lists them), or serve the URL with msw yourself.',
+    action:
+      'Use one of the supported endpoints (docs/providers.md lists them), or serve the URL with msw yourself.',
   },
   CONTRACT_BREACH: {
     area: 'model',
