@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -43,6 +43,13 @@ export interface ChildOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** The folders this test file's child runs made: removed when the file's tests are done. */
+const childDirs: string[] = [];
+if (typeof afterAll === 'function')
+  afterAll(() => {
+    for (const dir of childDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
 /**
  * Runs test files in a child Jest configured like the preset (the repository's environment,
  * test runner, setup file and, on request, reporter, all from source), as a user's project
@@ -52,6 +59,7 @@ export interface ChildOptions {
  */
 export function runJest(options: ChildOptions): Promise<ChildRun> {
   const dir = mkdtempSync(join(tmpdir(), 'understudy-child-'));
+  childDirs.push(dir);
   const config = {
     rootDir: root,
     testMatch: options.testMatch.map((p) => (p.startsWith('/') ? p : `<rootDir>/${p}`)),
