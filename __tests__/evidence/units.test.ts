@@ -354,6 +354,7 @@ describe('reading traces back', () => {
             name: 'save',
             arguments: { id: 1 },
             modelCallIndex: 0,
+            fileModelCallIndex: 0,
             answered: true,
             result: { ok: 1 },
           },
