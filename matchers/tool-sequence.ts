@@ -7,6 +7,7 @@ import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify
 import type { TrajectoryMatch } from './modes';
 import { type ExpectedStep, parseExpectedSteps, parseTrajectoryOptions } from './options';
 import { type ObservedOutcome, outcomeFits, outcomeOf, outcomeText } from './outcome';
+import { unknownToolNotes } from './tool-names';
 import { type AlignedRow, type Comparison, compareTrajectory } from './trajectory';
 import type { RunLike } from './types';
 
@@ -78,6 +79,8 @@ export function toHaveCalledToolSequence(
           sequential
             ? divergence(firstBreak!, { comparison, mode, steps, calls, outcomes, fits, argsFit })
             : unmatched(comparison, mode, steps, callLine),
+          // The table already shows every call, so only the likely typos are worth a line.
+          ...unknownToolNotes(received, missingNames(comparison, steps), false),
         ].join('\n\n'),
     };
   };
@@ -103,6 +106,10 @@ export function toHaveCalledToolSequence(
   }
   return outcome;
 }
+
+/** Names of the expected steps no call was paired with. */
+const missingNames = (comparison: Comparison, steps: ExpectedStep[]) =>
+  comparison.missing.map((i) => steps[i].name);
 
 const stepLine = (step: ExpectedStep) =>
   stepText(step.name, step.args, step.hasArgs) + (step.outcome ? ` → ${outcomeText(step.outcome)}` : '');
