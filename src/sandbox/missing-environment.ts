@@ -17,12 +17,21 @@ const WITHOUT_PRESET =
   "sets `testRunner: 'jest-understudy/test-runner'`, the jest-understudy reporter, a `moduleNameMapper` " +
   "for `msw/node` and `fakeTimers: { doNotFake: ['queueMicrotask'] }`.";
 
-export function missingEnvironmentMessage(): string {
-  if ((globalThis as Record<symbol, unknown>)[SETUP_KEY] !== true) return `${NOT_RUNNING}. ${WITHOUT_PRESET}`;
+/** What this realm shows: whether the setup file ran, and the test file (when a test is running). */
+export function sandboxFacts(): { setupRan: boolean; testPath?: string } {
+  const expect = (globalThis as { expect?: { getState?: () => { testPath?: unknown } } }).expect;
+  const path = expect?.getState?.().testPath;
+  return {
+    setupRan: (globalThis as Record<symbol, unknown>)[SETUP_KEY] === true,
+    ...(typeof path === 'string' && { testPath: path }),
+  };
+}
+
+export function missingEnvironmentMessage({ setupRan, testPath }: ReturnType<typeof sandboxFacts>): string {
+  if (!setupRan) return `${NOT_RUNNING}. ${WITHOUT_PRESET}`;
   const configured =
     "jest-understudy's setup file ran, so the preset (or `jest-understudy/setup`) is configured";
-  const file = testPath();
-  const pragma = file === undefined ? undefined : docblockEnvironment(file);
+  const pragma = testPath === undefined ? undefined : docblockEnvironment(testPath);
   if (pragma !== undefined)
     return (
       `${NOT_RUNNING}: ${configured}, but the file's docblock \`@jest-environment ${pragma}\` replaces the ` +
@@ -33,12 +42,6 @@ export function missingEnvironmentMessage(): string {
     "beside the preset (in the Jest config, or in this project's entry under `projects`). Remove it, or set " +
     'it to `jest-understudy/environment`.'
   );
-}
-
-function testPath(): string | undefined {
-  const expect = (globalThis as { expect?: { getState?: () => { testPath?: unknown } } }).expect;
-  const path = expect?.getState?.().testPath;
-  return typeof path === 'string' ? path : undefined;
 }
 
 /** The `@jest-environment` pragma of the file's leading docblock, if any. */
