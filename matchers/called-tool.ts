@@ -8,7 +8,6 @@ import {
   matcherErrorMessage,
   printDiffOrStringify,
   printExpected,
-  printReceived,
   printWithType,
   RECEIVED_COLOR,
   stringify,

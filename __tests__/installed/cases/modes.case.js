@@ -4,21 +4,9 @@
  * @understudy-world ./pyramid.world.yaml
  */
 const { expect, it } = require('@jest/globals');
-const { mockTool, understudy, script } = require('jest-understudy');
-const { agent } = require('./pyramid-agent');
-
+const { mockTool, understudy } = require('jest-understudy');
 // Looks the order up, then pages: the first page fails BUSY (the world's busy-once override).
-async function pageRun() {
-  understudy.model.use(
-    script()
-      .user('page the on-call about A-1')
-      .callsTool('lookup_order', { id: 'A-1' })
-      .callsTool('page_oncall', { id: 'p-1', text: 'A-1 is late' })
-      .callsTool('page_oncall', { id: 'p-1', text: 'A-1 is late' })
-      .replies('paged'),
-  );
-  return understudy.run(() => agent('page the on-call about A-1'));
-}
+const { pageRun } = require('./pyramid-agent');
 
 it('contains and within pass where the run holds', async () => {
   const run = await pageRun();
