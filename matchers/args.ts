@@ -1,5 +1,6 @@
 import type { MatcherContext } from 'expect';
 import { isPlainObject, matcherError } from './guards';
+import { resolveMode } from './modes';
 import type { ArgsMode, ToolArgsComparison } from './types';
 
 export type ArgsPredicate = (actual: unknown, expected: unknown) => boolean;
@@ -14,14 +15,14 @@ export function argsPredicate(context: MatcherContext, mode: ArgsMode): ArgsPred
   const { iterableEquality, subsetEquality } = context.utils;
   const exact = [...context.customTesters, iterableEquality];
   const subset = [...exact, subsetEquality];
-  switch (mode) {
+  switch (resolveMode(mode)) {
     case 'ignore':
       return () => true;
     case 'exact':
       return (actual, expected) => context.equals(actual, expected, exact);
-    case 'subset':
+    case 'contains':
       return (actual, expected) => context.equals(actual, expected, subset);
-    case 'superset':
+    case 'within':
       return (actual, expected) => context.equals(expected, actual, subset);
   }
 }

@@ -8,7 +8,6 @@ import {
   matcherErrorMessage,
   printDiffOrStringify,
   printExpected,
-  printReceived,
   printWithType,
   RECEIVED_COLOR,
   stringify,
@@ -21,6 +20,7 @@ import {
   outcomeText,
   parseOutcome,
 } from './outcome';
+import { unknownToolNotes } from './tool-names';
 import type { OutcomeExpectation, RunLike } from './types';
 
 const OPTION_KEYS = ['outcome', 'code', 'times'];
@@ -139,8 +139,8 @@ export function toHaveCalledTool(
               false,
             ),
         );
-      } else if (namesakes.length === 0 && calls.length > 0) {
-        lines.push(`No call is named ${printReceived(name)}.`);
+      } else if (namesakes.length === 0) {
+        lines.push(...unknownToolNotes(received, [name]));
       }
       return lines.join('\n\n');
     },

@@ -1,5 +1,7 @@
+import { suggestName } from '../src/file-format/suggest';
 import { isAsymmetricMatcher, matcherError } from './guards';
 import { EXPECTED_COLOR, matcherErrorMessage, printExpected, printWithType } from './matcher-utils';
+import { ARGS_MODES, type ArgsMatch, resolveMode, TRAJECTORY_MODES, type TrajectoryMatch } from './modes';
 import { expectedOutcome, parseOutcome } from './outcome';
 import type {
   ArgsMode,
@@ -18,12 +20,24 @@ export interface ExpectedStep {
   outcome?: OutcomeExpectation;
 }
 
-const MODES: readonly TrajectoryMode[] = ['exact', 'ordered', 'unordered', 'subset', 'superset'];
-const ARGS_MODES: readonly ArgsMode[] = ['subset', 'exact', 'ignore', 'superset'];
 const OPTION_KEYS = ['mode', 'args', 'argsBy'];
 const STEP_KEYS = ['name', 'args', 'outcome', 'code'];
 
 const list = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
+
+/** Other tools' names for our modes (agentevals' `strict`, promptfoo's `in_order` and `partial`). */
+const FOREIGN_NAMES: Record<string, readonly string[]> = {
+  strict: ['exact'],
+  in_order: ['ordered'],
+  inOrder: ['ordered'],
+  any_order: ['unordered'],
+  partial: ['contains'],
+};
+
+const meant = (value: unknown, allowed: readonly string[]) => {
+  const name = typeof value === 'string' ? suggestName(value, allowed, FOREIGN_NAMES) : undefined;
+  return name === undefined ? '' : `; did you mean "${name}"?`;
+};
 
 function usageError(hint: string, generic: string, label: string, value: unknown): Error {
   return matcherError(matcherErrorMessage(hint, generic, printWithType(label, value, printExpected)));
@@ -75,9 +89,12 @@ export function parseExpectedSteps(hint: string, expected: unknown): ExpectedSte
 }
 
 export interface SequenceOptions {
-  mode: TrajectoryMode;
-  args: ArgsMode;
+  /** The mode as compared (older names resolved). */
+  mode: TrajectoryMatch;
+  args: ArgsMatch;
   argsBy: Record<string, ToolArgsComparison>;
+  /** The modes as the caller wrote them, for messages. */
+  written: { mode: TrajectoryMode; args: ArgsMode };
 }
 
 function parseArgsBy(hint: string, argsBy: unknown): Record<string, ToolArgsComparison> {
@@ -108,7 +125,7 @@ function parseArgsBy(hint: string, argsBy: unknown): Record<string, ToolArgsComp
 }
 
 export function parseTrajectoryOptions(hint: string, options: unknown): SequenceOptions {
-  if (options === undefined) return { mode: 'exact', args: 'subset', argsBy: {} };
+  if (options === undefined) return sequenceOptions('exact', 'subset', {});
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw usageError(
       hint,
@@ -127,10 +144,10 @@ export function parseTrajectoryOptions(hint: string, options: unknown): Sequence
     );
   }
   const { mode = 'exact', args = 'subset', argsBy } = options as TrajectoryOptions & Record<string, unknown>;
-  if (!MODES.includes(mode as TrajectoryMode)) {
+  if (!TRAJECTORY_MODES.includes(mode as TrajectoryMode)) {
     throw usageError(
       hint,
-      `${EXPECTED_COLOR('options.mode')} must be one of ${list(MODES)}`,
+      `${EXPECTED_COLOR('options.mode')} must be one of ${list(TRAJECTORY_MODES)}${meant(mode, TRAJECTORY_MODES)}`,
       'options.mode',
       mode,
     );
@@ -138,10 +155,18 @@ export function parseTrajectoryOptions(hint: string, options: unknown): Sequence
   if (!ARGS_MODES.includes(args as ArgsMode)) {
     throw usageError(
       hint,
-      `${EXPECTED_COLOR('options.args')} must be one of ${list(ARGS_MODES)}`,
+      `${EXPECTED_COLOR('options.args')} must be one of ${list(ARGS_MODES)}${meant(args, ARGS_MODES)}`,
       'options.args',
       args,
     );
   }
-  return { mode: mode as TrajectoryMode, args: args as ArgsMode, argsBy: parseArgsBy(hint, argsBy) };
+  return sequenceOptions(mode as TrajectoryMode, args as ArgsMode, parseArgsBy(hint, argsBy));
+}
+
+function sequenceOptions(
+  mode: TrajectoryMode,
+  args: ArgsMode,
+  argsBy: Record<string, ToolArgsComparison>,
+): SequenceOptions {
+  return { mode: resolveMode(mode), args: resolveMode(args), argsBy, written: { mode, args } };
 }

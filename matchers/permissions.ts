@@ -12,6 +12,7 @@ import { assertRunLike } from './guards';
 import { EXPECTED_COLOR, printExpected, printReceived } from './matcher-utils';
 import { type ExpectedStep, parseExpectedSteps } from './options';
 import { outcomeFits, outcomeOf, outcomeText } from './outcome';
+import { unknownToolNotes } from './tool-names';
 import type { RunLike } from './types';
 
 type Rule = 'only' | 'never';
@@ -85,6 +86,14 @@ function permission(
         heading,
         `Received ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}, ${breaks.length} ${rule === 'only' ? 'not allowed' : 'forbidden'}:\n${table}`,
         why,
+        // An allowed name nothing called may be a typo of the call that broke the rule.
+        ...(rule === 'only'
+          ? unknownToolNotes(
+              received,
+              steps.map((s) => s.name),
+              false,
+            )
+          : []),
       ].join('\n\n'),
   };
 }

@@ -4,10 +4,12 @@ import { argsPredicateByTool } from './args';
 import { sideBySide, stepText } from './format';
 import { assertRunLike } from './guards';
 import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from './matcher-utils';
+import type { TrajectoryMatch } from './modes';
 import { type ExpectedStep, parseExpectedSteps, parseTrajectoryOptions } from './options';
 import { type ObservedOutcome, outcomeFits, outcomeOf, outcomeText } from './outcome';
+import { unknownToolNotes } from './tool-names';
 import { type AlignedRow, type Comparison, compareTrajectory } from './trajectory';
-import type { RunLike, TrajectoryMode } from './types';
+import type { RunLike } from './types';
 
 type Calls = RunLike['toolCalls'];
 type Fits = (step: number, call: number) => boolean;
@@ -25,7 +27,7 @@ export function toHaveCalledToolSequence(
   });
   assertRunLike(received, hint);
   const steps = parseExpectedSteps(hint, expected);
-  const { mode, args, argsBy } = parseTrajectoryOptions(hint, options);
+  const { mode, args, argsBy, written } = parseTrajectoryOptions(hint, options);
   const calls = received.toolCalls;
 
   const argsFor = argsPredicateByTool(this, args, argsBy);
@@ -56,7 +58,7 @@ export function toHaveCalledToolSequence(
     ([tool, how]) =>
       `${tool}: ${typeof how === 'function' ? 'function' : Array.isArray(how) ? `[${how.join(', ')}]` : how}`,
   );
-  const setting = `mode: ${mode}, args: ${args}${byTool.length > 0 ? `, argsBy: { ${byTool.join('; ')} }` : ''}`;
+  const setting = `mode: ${written.mode}, args: ${written.args}${byTool.length > 0 ? `, argsBy: { ${byTool.join('; ')} }` : ''}`;
 
   const result = (): SyncExpectationResult => {
     if (comparison.pass) {
@@ -77,6 +79,8 @@ export function toHaveCalledToolSequence(
           sequential
             ? divergence(firstBreak!, { comparison, mode, steps, calls, outcomes, fits, argsFit })
             : unmatched(comparison, mode, steps, callLine),
+          // The table already shows every call, so only the likely typos are worth a line.
+          ...unknownToolNotes(received, missingNames(comparison, steps), false),
         ].join('\n\n'),
     };
   };
@@ -86,8 +90,8 @@ export function toHaveCalledToolSequence(
     noteExpectation({
       matcher: 'toHaveCalledToolSequence',
       negated: this.isNot ?? false,
-      mode,
-      args,
+      mode: written.mode,
+      args: written.args,
       expected: steps.map((s) => (s.hasArgs ? { name: s.name, args: s.args } : { name: s.name })),
       actual: calls.map((c) => ({ name: c.name, args: c.arguments })),
       rows: comparison.rows.map((r) => ({
@@ -103,6 +107,10 @@ export function toHaveCalledToolSequence(
   return outcome;
 }
 
+/** Names of the expected steps no call was paired with. */
+const missingNames = (comparison: Comparison, steps: ExpectedStep[]) =>
+  comparison.missing.map((i) => steps[i].name);
+
 const stepLine = (step: ExpectedStep) =>
   stepText(step.name, step.args, step.hasArgs) + (step.outcome ? ` → ${outcomeText(step.outcome)}` : '');
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -111,7 +119,7 @@ const compact = (value: unknown) => stringify(value).replace(/\s*\n\s*/g, ' ');
 /** What a sequence's failure is explained from. */
 interface Compared {
   comparison: Comparison;
-  mode: TrajectoryMode;
+  mode: TrajectoryMatch;
   steps: ExpectedStep[];
   calls: Calls;
   outcomes: ObservedOutcome[];
@@ -179,18 +187,18 @@ function elsewhere(stepIndex: number, row: AlignedRow, compared: Compared) {
 /** For unordered modes: what stayed unpaired, as far as the mode cares. */
 function unmatched(
   comparison: Comparison,
-  mode: TrajectoryMode,
+  mode: TrajectoryMatch,
   steps: ExpectedStep[],
   callLine: (j: number) => string,
 ): string {
   const sections: string[] = [];
-  if (mode !== 'superset' && comparison.missing.length > 0) {
+  if (mode !== 'within' && comparison.missing.length > 0) {
     sections.push(
       `expected steps with no matching call (${comparison.missing.length}):\n` +
         comparison.missing.map((i) => `  ${i} ${EXPECTED_COLOR(stepLine(steps[i]))}`).join('\n'),
     );
   }
-  if (mode !== 'subset' && comparison.unexpected.length > 0) {
+  if (mode !== 'contains' && comparison.unexpected.length > 0) {
     sections.push(
       `calls matching no expected step (${comparison.unexpected.length}):\n` +
         comparison.unexpected.map((j) => `  ${j} ${RECEIVED_COLOR(callLine(j))}`).join('\n'),

@@ -1,6 +1,6 @@
 import { maximumMatching } from './assignment';
+import type { TrajectoryMatch } from './modes';
 import { longestOrderedMatching } from './subsequence';
-import type { TrajectoryMode } from './types';
 
 /** One line of the expected/received table; `ok: false` lines break the expectation. */
 export interface AlignedRow {
@@ -24,7 +24,7 @@ export interface Comparison {
  * whether step `i` accepts call `j`. Pure, so the matcher only formats.
  */
 export function compareTrajectory(
-  mode: TrajectoryMode,
+  mode: TrajectoryMatch,
   expectedCount: number,
   receivedCount: number,
   fits: (expected: number, received: number) => boolean,
@@ -35,8 +35,8 @@ export function compareTrajectory(
   const { rightOf, leftOf } = maximumMatching(expectedCount, receivedCount, fits);
   const missing = indicesOf(rightOf, -1);
   const unexpected = indicesOf(leftOf, -1);
-  const missingAllowed = mode === 'superset';
-  const extrasAllowed = mode === 'subset';
+  const missingAllowed = mode === 'within';
+  const extrasAllowed = mode === 'contains';
   const rows: AlignedRow[] = [
     ...leftOf.map((e, r) =>
       e === -1 ? { received: r, ok: extrasAllowed } : { expected: e, received: r, ok: true },

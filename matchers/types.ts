@@ -5,21 +5,32 @@ import type { TerminalState, ToolCall } from '../src/run/types';
  * - `exact`: same length, same order.
  * - `ordered`: expected is a subsequence of the calls (other calls may come between).
  * - `unordered`: same calls as a multiset, in any order, nothing extra.
- * - `subset`: every expected step was called, in any order; extra calls allowed.
- * - `superset`: every call is among the expected steps; expected steps may be missing.
+ * - `contains` (also `subset`): every expected step was called, in any order; extra calls
+ *   allowed. agentevals calls this `superset`.
+ * - `within` (also `superset`): every call is among the expected steps; expected steps may be
+ *   missing. agentevals calls this `subset`.
  */
-export type TrajectoryMode = 'exact' | 'ordered' | 'unordered' | 'subset' | 'superset';
+export type TrajectoryMode =
+  | 'exact'
+  | 'ordered'
+  | 'unordered'
+  | 'contains'
+  | 'within'
+  | 'subset'
+  | 'superset';
 
 /**
  * How an expected step's `args` are compared with a call's arguments.
- * - `subset`: expected args are a deep subset of the call's (objects recursively;
- *   arrays need the same length, each element compared with subset semantics).
+ * - `contains` (also `subset`, the default): the call's arguments contain the expected args as
+ *   a deep subset (objects recursively; arrays need the same length, each element compared
+ *   the same way). agentevals' `tool_args_match_mode` calls this `superset`.
  * - `exact`: deep equality (`toEqual` semantics).
  * - `ignore`: names only.
- * - `superset`: the call's arguments are a deep subset of the expected args.
+ * - `within` (also `superset`): the call's arguments are a deep subset of the expected args.
+ *   agentevals calls this `subset`.
  * A step without `args` matches any arguments in every mode.
  */
-export type ArgsMode = 'subset' | 'exact' | 'ignore' | 'superset';
+export type ArgsMode = 'contains' | 'exact' | 'ignore' | 'within' | 'subset' | 'superset';
 
 /**
  * How one tool's arguments are compared, overriding `args` for that tool (agentevals'

@@ -6,9 +6,12 @@
 import { expect } from '@jest/globals';
 import { lazyMatchers } from '../matchers/lazy';
 import { replaysCassette } from '../src/record/paths';
-import { BRIDGE_KEY, type Bridge } from '../src/sandbox/bridge';
+import { BRIDGE_KEY, type Bridge, SETUP_KEY } from '../src/sandbox/bridge';
 
 expect.extend(lazyMatchers);
+// Without the environment, this says the setup file is configured, so the message for a missing
+// environment can tell an overridden environment from a config that names neither.
+(globalThis as Record<symbol, unknown>)[SETUP_KEY] = true;
 const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
 if (bridge) {
   bridge.loadRuntime = () => require('../src/sandbox/runtime').getRuntime();

@@ -72,6 +72,7 @@ const trace = file(
                 name: 'issue_refund',
                 arguments: { orderId: 'A-1' },
                 modelCallIndex: 0,
+                fileModelCallIndex: 0,
                 answered: true,
                 result: { ok: true },
               },

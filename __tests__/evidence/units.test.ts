@@ -250,7 +250,7 @@ describe('golden task files', () => {
     expect(shown).toEqual([
       '4:$.tasks[0].finalMessage: unknown property "finalMessage" — "finalMessage" belongs inside "expect"',
       '6:$.tasks[1].prompt: unknown property "prompt" — did you mean "input"?',
-      '8:$.tasks[1].expect.trajectory.mode: must be one of "exact", "ordered", "unordered", "subset", "superset" (got the string "sorted")',
+      '8:$.tasks[1].expect.trajectory.mode: must be one of "exact", "ordered", "unordered", "contains", "within", "subset", "superset" (got the string "sorted")',
       '10:$.tasks[1].negative.forbiddenOrders[0]: must be a non-empty list of a tool name or { name, args? } (got a list)',
     ]);
   });
@@ -354,6 +354,7 @@ describe('reading traces back', () => {
             name: 'save',
             arguments: { id: 1 },
             modelCallIndex: 0,
+            fileModelCallIndex: 0,
             answered: true,
             result: { ok: 1 },
           },

@@ -76,7 +76,7 @@ describe('toHaveCalledToolSequence with argsBy (per-tool argument comparison)', 
     expect(() =>
       expect(run).toHaveCalledToolSequence(['search'], { argsBy: { search: 'loose' as never } }),
     ).toThrow(
-      /options\.argsBy\.search must be one of "subset", "exact", "ignore", "superset", a non-empty array of argument names, or a function/,
+      /options\.argsBy\.search must be one of "contains", "exact", "ignore", "within", "subset", "superset", a non-empty array of argument names, or a function/,
     );
     expect(() => expect(run).toHaveCalledToolSequence(['search'], { argsBy: { search: [] } })).toThrow(
       /options\.argsBy\.search must be/,

@@ -52,7 +52,7 @@ describe('toHaveCalledTool', () => {
 
   it('says when no call has the name, or the run made no calls', () => {
     expect(failureOf(() => expect(run).toHaveCalledTool('deleteIssue'))).toContain(
-      'No call is named "deleteIssue".',
+      'No call is named "deleteIssue"; the run called "search", "applyFilter".',
     );
     expect(failureOf(() => expect(runOf([])).toHaveCalledTool('search'))).toContain(
       'Received: the run made no tool calls',

@@ -9,13 +9,13 @@ const run = runOf(['a']);
 describe('bad options', () => {
   it('names an unknown mode and lists the allowed ones', () => {
     expect(() => expect(run).toHaveCalledToolSequence(['a'], { mode: 'sorted' } as never)).toThrow(
-      /options\.mode must be one of "exact", "ordered", "unordered", "subset", "superset"[\s\S]*"sorted"/,
+      /options\.mode must be one of "exact", "ordered", "unordered", "contains", "within", "subset", "superset"[\s\S]*"sorted"/,
     );
   });
 
   it('names an unknown args mode and lists the allowed ones', () => {
     expect(() => expect(run).toHaveCalledToolSequence(['a'], { args: 'loose' } as never)).toThrow(
-      /options\.args must be one of "subset", "exact", "ignore", "superset"[\s\S]*"loose"/,
+      /options\.args must be one of "contains", "exact", "ignore", "within", "subset", "superset"[\s\S]*"loose"/,
     );
   });
 

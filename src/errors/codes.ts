@@ -34,7 +34,9 @@ export const ERROR_CODES = {
     area: 'setup',
     meaning: "The test file uses `understudy` but jest-understudy's environment is not running it.",
     action:
-      "Set `preset: 'jest-understudy'` in the Jest config (or the project's entry in `projects`), which also registers the matchers.",
+      "Set `preset: 'jest-understudy'` in the Jest config (or the project's entry in `projects`), which also registers the matchers. " +
+      "Without the preset, set both `testEnvironment: 'jest-understudy/environment'` and `setupFilesAfterEnv: ['jest-understudy/setup']`. " +
+      'With the preset set, remove what replaces its environment: a `@jest-environment` docblock in the file, or a `testEnvironment` beside the preset.',
   },
   OPTIONS_INVALID: {
     area: 'setup',

@@ -66,13 +66,15 @@ const trajectory: JsonSchema = {
         steps: steps('The expected steps.'),
         mode: {
           type: 'string',
-          enum: ['exact', 'ordered', 'unordered', 'subset', 'superset'],
-          description: 'How the steps relate to the calls (default "exact").',
+          enum: ['exact', 'ordered', 'unordered', 'contains', 'within', 'subset', 'superset'],
+          description:
+            'How the steps relate to the calls (default "exact"); "subset" is "contains" and "superset" is "within" (docs/matcher-modes.md).',
         },
         args: {
           type: 'string',
-          enum: ['subset', 'exact', 'ignore', 'superset'],
-          description: 'How expected args are compared (default "subset").',
+          enum: ['contains', 'exact', 'ignore', 'within', 'subset', 'superset'],
+          description:
+            'How expected args are compared (default "subset", which is "contains"; "superset" is "within").',
         },
       },
       required: ['steps'],

@@ -31,7 +31,7 @@ export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
       if (m.role === 'tool' && m.toolCallId) results.set(m.toolCallId, m);
   }
   const out: ToolCall[] = [];
-  for (const call of calls) {
+  for (const [position, call] of calls.entries()) {
     for (const c of call.response?.toolCalls ?? []) {
       const result = results.get(c.id);
       const tc: ToolCall = {
@@ -39,7 +39,8 @@ export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
         name: c.name,
         arguments: parseArguments(c.arguments),
         rawArguments: c.arguments,
-        modelCallIndex: call.index,
+        modelCallIndex: position,
+        fileModelCallIndex: call.index,
         answered: result !== undefined,
       };
       if (result) {

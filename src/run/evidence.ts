@@ -344,6 +344,7 @@ function toolEvidence(c: ToolCall, l: TraceLimits, scrub: Scrub): ToolCallEviden
       ...('result' in c && { result: c.result }),
       ...('error' in c && { error: c.error }),
       modelCallIndex: c.modelCallIndex,
+      fileModelCallIndex: c.fileModelCallIndex,
       answered: c.answered,
     },
     l,

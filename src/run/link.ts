@@ -31,7 +31,7 @@ export function linkOperations(toolCalls: ToolCall[], entries: readonly RunOpera
   const linked = new Map<ToolCall, number[]>(toolCalls.map((c) => [c, []]));
   entries.forEach((entry, i) => {
     const candidates = toolCalls.filter(
-      (c) => c.modelCallIndex === entry.afterModelCall && entry.toolNames.includes(c.name),
+      (c) => c.fileModelCallIndex === entry.afterModelCall && entry.toolNames.includes(c.name),
     );
     if (candidates.length === 0) return;
     const fewest = (list: ToolCall[]) =>

@@ -18,8 +18,13 @@ export interface ToolCall {
   result?: unknown;
   /** Set when the agent reported the result as an error. */
   error?: unknown;
-  /** The model call that requested it. */
+  /**
+   * The model call that requested it, as a 0-based position in the run's `modelCalls`
+   * (`run.modelCalls[call.modelCallIndex]`), the same whichever tests of the file run.
+   */
   modelCallIndex: number;
+  /** That model call's `index` in the file's call log (counts every call of the file so far). */
+  fileModelCallIndex: number;
   /** Whether a later request carried its result. */
   answered: boolean;
   /**

@@ -9,6 +9,8 @@ import type { UpstreamRequest } from '../record/recording';
 import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
 
 export const BRIDGE_KEY = Symbol.for('jest-understudy.bridge');
+/** Set by the setup file (presets/setup.ts) once it registered the matchers, bridge or not. */
+export const SETUP_KEY = Symbol.for('jest-understudy.setup');
 
 /** Why a test (or the file) must fail: the environment throws it as an `UnderstudyError` with this code. */
 export interface Failure {

@@ -18,6 +18,7 @@ import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
+import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
 import { ModelServer, type ModelServerHost } from './serve-model';
 import { connectionDropped } from './wire';
@@ -295,12 +296,7 @@ export function getRuntime(): SandboxRuntime {
   if (existing) return existing;
   const bridge = g[BRIDGE_KEY] as Bridge | undefined;
   if (!bridge) {
-    throw new UnderstudyError(
-      'ENVIRONMENT_MISSING',
-      "jest-understudy's environment is not active for this test file. Set `preset: 'jest-understudy'` " +
-        "(or `testEnvironment: 'jest-understudy/environment'`) in your Jest config, or add the docblock " +
-        '`@jest-environment jest-understudy/environment` at the top of the file.',
-    );
+    throw new UnderstudyError('ENVIRONMENT_MISSING', missingEnvironmentMessage(sandboxFacts()));
   }
   const runtime = new SandboxRuntime(bridge.options, bridge);
   g[RUNTIME_KEY] = runtime;

@@ -49,7 +49,10 @@ export interface ToolCallEvidence {
   arguments: unknown;
   result?: unknown;
   error?: unknown;
+  /** Position of the model call that requested it in its run's `modelCalls`. */
   modelCallIndex: number;
+  /** That model call's `index` in the file (the `index` of its CallEvidence). */
+  fileModelCallIndex: number;
   answered: boolean;
 }
 

@@ -190,7 +190,7 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000;
 /** When a tool ran: after the model call that asked for it, until the request that carried its result. */
 function toolWindow(tool: ToolCallEvidence, run: RunEvidence): [number, number] {
   const calls = run.modelCalls;
-  const asking = calls.find((c) => c.index === tool.modelCallIndex);
+  const asking = calls.find((c) => c.index === tool.fileModelCallIndex);
   const start = asking ? asking.startedAt + asking.durationMs : run.startedAt;
   const answering = calls.find(
     (c) => c.startedAt >= start && c.messages.some((m) => m.role === 'tool' && m.toolCallId === tool.id),
@@ -222,7 +222,8 @@ function toolSpan(tool: ToolCallEvidence, run: RunEvidence, parentSpanId: string
             ? json(tool.result)
             : undefined,
       'understudy.tool.answered': tool.answered,
-      'understudy.tool.requested_by': tool.modelCallIndex,
+      // The requesting span's `understudy.model_call.index` (the file-wide one, as every span says).
+      'understudy.tool.requested_by': tool.fileModelCallIndex,
       'understudy.outcome': outcome,
       'understudy.duration_ms': round(end - start),
     }),

@@ -89,9 +89,9 @@ export class ToolMockError extends Error {
   readonly seq: number | undefined;
 
   constructor(envelope: ToolErrorEnvelope, operation: OperationRef, seq?: number) {
-    super(
-      `${operation.packageId}/${operation.operationId} failed with ${envelope.code}: ${envelope.message}`,
-    );
+    // An error declared without a message carries its code as the message: say it once.
+    const said = envelope.message === envelope.code || envelope.message === '' ? '' : `: ${envelope.message}`;
+    super(`${operation.packageId}/${operation.operationId} failed with ${envelope.code}${said}`);
     this.envelope = envelope;
     this.code = envelope.code;
     this.status = envelope.status;

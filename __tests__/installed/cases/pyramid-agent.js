@@ -1,7 +1,7 @@
 // A small tool-calling agent on the OpenAI SDK: each tool runs through mockTool against the world,
 // and a failed tool goes back to the model as an error result (the agent carries on).
 const OpenAI = require('openai');
-const { mockTool, understudy } = require('jest-understudy');
+const { mockTool, script, understudy } = require('jest-understudy');
 
 const OPERATIONS = {
   page_oncall: { packageId: 'pager', operationId: 'pages.create' },
@@ -36,4 +36,17 @@ const TOOLS = Object.keys(OPERATIONS).map((name) => ({
   function: { name, parameters: { type: 'object', properties: {}, additionalProperties: true } },
 }));
 
-module.exports = { agent };
+/** The run the matcher cases assert on: the order looked up, then two pages (the first fails BUSY). */
+function pageRun() {
+  understudy.model.use(
+    script()
+      .user('page the on-call about A-1')
+      .callsTool('lookup_order', { id: 'A-1' })
+      .callsTool('page_oncall', { id: 'p-1', text: 'A-1 is late' })
+      .callsTool('page_oncall', { id: 'p-1', text: 'A-1 is late' })
+      .replies('paged'),
+  );
+  return understudy.run(() => agent('page the on-call about A-1'));
+}
+
+module.exports = { agent, pageRun };

@@ -4,20 +4,11 @@
  * @understudy-world ./pyramid.world.yaml
  */
 const { beforeEach, expect, it } = require('@jest/globals');
-const { understudy, script } = require('jest-understudy');
-const { agent } = require('./pyramid-agent');
+const { pageRun } = require('./pyramid-agent');
 
 let run;
 beforeEach(async () => {
-  understudy.model.use(
-    script()
-      .user('page the on-call about A-1')
-      .callsTool('lookup_order', { id: 'A-1' })
-      .callsTool('page_oncall', { id: 'p-1', text: 'A-1 is late' })
-      .callsTool('page_oncall', { id: 'p-1', text: 'A-1 is late' })
-      .replies('paged'),
-  );
-  run = await understudy.run(() => agent('page the on-call about A-1'));
+  run = await pageRun();
 });
 
 it('passes on outcomes, argsBy, permissions, step counts and spans that hold', () => {

@@ -1,0 +1,7 @@
+// Run without the preset and without jest-understudy's environment.
+const { it } = require('@jest/globals');
+const { understudy, script } = require('jest-understudy');
+
+it('uses understudy without the environment', () => {
+  understudy.model.use(script().user('hi').replies('hello'));
+});
