@@ -3,10 +3,13 @@
  * one conversion the environment's serving bridge and the served port of `understudy.serve()`
  * both make. The body is streamed as it is produced (SSE pacing reaches the client as it
  * would from the provider), with backpressure; a body that fails midway drops the connection.
+ * The served port's model answers skip the WHATWG objects both ways: `readBody` and
+ * `writeAnswer` go from the node:http request to the wire answer and back.
  */
 import { once } from 'node:events';
 import type http from 'node:http';
 import type http2 from 'node:http2';
+import type { StreamPlan, WireAnswer } from './sandbox/wire';
 
 /** Connection-level headers that neither a `Request` nor HTTP/2 carries. */
 const HOP_BY_HOP = new Set([
@@ -23,10 +26,60 @@ const HOP_BY_HOP = new Set([
 type ServerRequest = http.IncomingMessage | http2.Http2ServerRequest;
 type ServerResponse = http.ServerResponse | http2.Http2ServerResponse;
 
+/** The request's body, as it arrives; it fails if the client goes away before the end. */
+export function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client closed the connection before the body ended'));
+    });
+  });
+}
+
 async function collect(req: AsyncIterable<Buffer | string>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
+}
+
+/** The request's headers as `Headers`, without the connection's own. `skip`: one more to leave out. */
+export function headersOf(req: ServerRequest, skip?: string): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    if (!name.startsWith(':') && !HOP_BY_HOP.has(name) && name !== skip) headers.append(raw[i], raw[i + 1]);
+  }
+  return headers;
+}
+
+/** A signal that aborts when the client goes away before the answer is complete. */
+export function clientGone(res: ServerResponse): AbortSignal {
+  const aborted = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) aborted.abort(new Error('the client closed the connection'));
+  });
+  return aborted.signal;
+}
+
+/** The request at `url`, its body already read. */
+export function requestOf(
+  req: ServerRequest,
+  url: string,
+  body: Buffer | undefined,
+  signal: AbortSignal,
+  skip?: string,
+): Request {
+  const method = req.method ?? 'GET';
+  return new Request(url, {
+    method,
+    headers: headersOf(req, skip),
+    body: method === 'GET' || method === 'HEAD' ? undefined : (body as unknown as BodyInit),
+    signal,
+  });
 }
 
 /**
@@ -40,23 +93,8 @@ export async function toRequest(
   skip?: string,
 ): Promise<Request> {
   const method = req.method ?? 'GET';
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (!name.startsWith(':') && !HOP_BY_HOP.has(name) && name !== skip) headers.append(raw[i], raw[i + 1]);
-  }
   const body = method === 'GET' || method === 'HEAD' ? undefined : await collect(req);
-  const aborted = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) aborted.abort(new Error('the client closed the connection'));
-  });
-  return new Request(url, {
-    method,
-    headers,
-    body: body as unknown as BodyInit | undefined,
-    signal: aborted.signal,
-  });
+  return requestOf(req, url, body, clientGone(res), skip);
 }
 
 /** Writes `response` (a `Response.error()` drops the connection). */
@@ -101,4 +139,53 @@ export async function respond(req: ServerRequest, res: ServerResponse, response:
     // A stream that fails midway (a disconnect fault): the client sees the connection drop.
     res.destroy();
   }
+}
+
+/**
+ * Writes a wire answer straight onto the response: a plain body in one write with its length,
+ * a stream event by event as its plan paces them (all in one write when nothing waits), a
+ * dropped connection as one.
+ */
+export async function writeAnswer(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  answer: WireAnswer,
+): Promise<void> {
+  switch (answer.kind) {
+    case 'drop':
+      return void res.destroy();
+    case 'response':
+      return respond(req, res, answer.response);
+    case 'plain': {
+      const head = req.method === 'HEAD';
+      res.writeHead(answer.status, {
+        ...answer.headers,
+        'content-length': head ? 0 : Buffer.byteLength(answer.body),
+      });
+      return void res.end(head ? undefined : answer.body);
+    }
+    case 'stream':
+      res.writeHead(answer.status, answer.headers);
+      if (req.method === 'HEAD') return void res.end();
+      return writeEvents(res, answer.plan);
+  }
+}
+
+async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<void> {
+  const { signal } = plan;
+  if (plan.unpaced && !plan.fails) {
+    // Written in one go, node:http sends them in one write to the socket, each its own chunk.
+    for (let at = 0; at < plan.count; at++) res.write(plan.event(at));
+    return void res.end();
+  }
+  for (let at = 0; at < plan.count; at++) {
+    const delay = plan.delay(at);
+    if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
+    if (signal?.aborted || res.destroyed) return void res.destroy();
+    if (!res.write(plan.event(at))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  }
+  if (res.destroyed) return;
+  // A stream that fails midway (a disconnect fault): the client sees the connection drop.
+  if (plan.fails) res.destroy();
+  else res.end();
 }

@@ -77,7 +77,7 @@ export function noKeyMessage(mode: UnderstudyMode, where: string): string {
  * `authorization` header (AWS) yields the access key id and the signature, and the session
  * token travels in `x-amz-security-token`.
  */
-export function credentialsOf(headers: Headers, url: string): string[] {
+export function credentialsOf(headers: Pick<Headers, 'get'>, url: string): string[] {
   const out: string[] = [];
   const auth = headers.get('authorization');
   const sigv4 = auth
