@@ -90,11 +90,12 @@ export function credentialsOf(headers: Pick<Headers, 'get'>, url: string): strin
     const value = headers.get(name);
     if (value) out.push(value.trim());
   }
-  try {
-    const key = new URL(url).searchParams.get('key');
-    if (key) out.push(key);
-  } catch {
-    // not a URL: no query
-  }
+  if (url.includes('?'))
+    try {
+      const key = new URL(url).searchParams.get('key');
+      if (key) out.push(key);
+    } catch {
+      // not a URL: no query
+    }
   return out.filter((v) => v !== '');
 }

@@ -69,12 +69,24 @@ function fromWorld(response: Response | undefined): WireAnswer | undefined {
 const PACKAGES_HINT =
   'The served port answers [/run/<token>]/openai/…, /anthropic/…, /gemini/…, /world/<package>/…, /mcp/<package> and /tools/<package>/<operation>; take the URLs from served.urls or served.env.';
 
+/** Characters a URL parser leaves as they are in a path and query; anything else goes through one. */
+const PLAIN_PATH = /^\/[\w\-.~!$&()*+,;=:@/?]*$/;
+
+/** The path and query, as a URL on the port's origin has them (dot segments resolved). */
+export function splitPath(raw: string): { path: string; search: string } {
+  if (PLAIN_PATH.test(raw) && !raw.includes('/.')) {
+    const query = raw.indexOf('?');
+    if (query < 0) return { path: raw, search: '' };
+    // A lone `?` is no query.
+    return { path: raw.slice(0, query), search: query === raw.length - 1 ? '' : raw.slice(query) };
+  }
+  const url = new URL(`http://127.0.0.1${raw}`);
+  return { path: url.pathname, search: url.search };
+}
+
 /** Answers one request that arrived at the served port. */
 export function answerServed(host: ServedHost, request: ServedRequest): Promise<WireAnswer> {
-  // Parsed as a URL on the port's origin would be (dot segments resolved).
-  const url = new URL(`http://127.0.0.1${request.path}`);
-  const path = url.pathname;
-  const search = url.search;
+  const { path, search } = splitPath(request.path);
   const token = /^\/run\/([^/]+)(\/.*)?$/.exec(path);
   if (!token) return host.runs.outside(() => route(host, request, path, search));
   const run = host.runs.ofToken(decodeURIComponent(token[1]));
