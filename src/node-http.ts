@@ -182,7 +182,12 @@ async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<
     const delay = plan.delay(at);
     if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
     if (signal?.aborted || res.destroyed) return void res.destroy();
-    if (!res.write(plan.event(at))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    const event = plan.event(at);
+    if (plan.fails && at === plan.count - 1) {
+      // node:http holds a response's first writes until the next tick: destroyed before then,
+      // the events sent so far would never leave.
+      await new Promise<void>((sent) => res.write(event, () => sent()));
+    } else if (!res.write(event)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
   }
   if (res.destroyed) return;
   // A stream that fails midway (a disconnect fault): the client sees the connection drop.
