@@ -3,13 +3,12 @@
  * one conversion the environment's serving bridge and the served port of `understudy.serve()`
  * both make. The body is streamed as it is produced (SSE pacing reaches the client as it
  * would from the provider), with backpressure; a body that fails midway drops the connection.
- * The served port's model answers skip the WHATWG objects both ways: `readBody` and
- * `writeAnswer` go from the node:http request to the wire answer and back.
+ * The served port's model answers skip the WHATWG objects both ways (`readBody` here, and
+ * src/sandbox/write-answer.ts).
  */
 import { once } from 'node:events';
 import type http from 'node:http';
 import type http2 from 'node:http2';
-import type { StreamPlan, WireAnswer } from './sandbox/wire';
 
 /** Connection-level headers that neither a `Request` nor HTTP/2 carries. */
 const HOP_BY_HOP = new Set([
@@ -139,58 +138,4 @@ export async function respond(req: ServerRequest, res: ServerResponse, response:
     // A stream that fails midway (a disconnect fault): the client sees the connection drop.
     res.destroy();
   }
-}
-
-/**
- * Writes a wire answer straight onto the response: a plain body in one write with its length,
- * a stream event by event as its plan paces them (all in one write when nothing waits), a
- * dropped connection as one.
- */
-export async function writeAnswer(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  answer: WireAnswer,
-): Promise<void> {
-  switch (answer.kind) {
-    case 'drop':
-      return void res.destroy();
-    case 'response':
-      return respond(req, res, answer.response);
-    case 'plain': {
-      const head = req.method === 'HEAD';
-      res.writeHead(answer.status, {
-        ...answer.headers,
-        'content-length': head ? 0 : Buffer.byteLength(answer.body),
-      });
-      return void res.end(head ? undefined : answer.body);
-    }
-    case 'stream':
-      res.writeHead(answer.status, answer.headers);
-      if (req.method === 'HEAD') return void res.end();
-      return writeEvents(res, answer.plan);
-  }
-}
-
-async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<void> {
-  const { signal } = plan;
-  if (plan.unpaced && !plan.fails) {
-    // Written in one go, node:http sends them in one write to the socket, each its own chunk.
-    for (let at = 0; at < plan.count; at++) res.write(plan.event(at));
-    return void res.end();
-  }
-  for (let at = 0; at < plan.count; at++) {
-    const delay = plan.delay(at);
-    if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
-    if (signal?.aborted || res.destroyed) return void res.destroy();
-    const event = plan.event(at);
-    if (plan.fails && at === plan.count - 1) {
-      // node:http holds a response's first writes until the next tick: destroyed before then,
-      // the events sent so far would never leave.
-      await new Promise<void>((sent) => res.write(event, () => sent()));
-    } else if (!res.write(event)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-  }
-  if (res.destroyed) return;
-  // A stream that fails midway (a disconnect fault): the client sees the connection drop.
-  if (plan.fails) res.destroy();
-  else res.end();
 }

@@ -4,9 +4,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clientGone, headersOf, readBody, requestOf, writeAnswer } from '../node-http';
+import { clientGone, headersOf, readBody, requestOf } from '../node-http';
 import type { ServedRequest } from './served';
 import type { WireAnswer } from './wire';
+import { writeAnswer } from './write-answer';
 
 export interface ServedPort {
   /** `http://127.0.0.1:<port>` */
