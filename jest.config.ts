@@ -3,8 +3,12 @@ import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
 
 // The repository tests itself from source: the package entry points are mapped to
-// their TypeScript files and transformed by @swc/jest, as a consumer's build would be.
-const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] as const;
+// their TypeScript files and transformed by @swc/jest, as a consumer's build would be (the
+// sandbox's files with the prologue the bundle starts with: scripts/jest-transform.cjs).
+const swc = [
+  '<rootDir>/scripts/jest-transform.cjs',
+  { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } },
+] as const;
 const moduleNameMapper = {
   '^jest-understudy$': '<rootDir>/src/index.ts',
   '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',

@@ -3,6 +3,8 @@
  * one conversion the environment's serving bridge and the served port of `understudy.serve()`
  * both make. The body is streamed as it is produced (SSE pacing reaches the client as it
  * would from the provider), with backpressure; a body that fails midway drops the connection.
+ * The served port's model answers skip the WHATWG objects both ways (`readBody` here, and
+ * src/sandbox/write-answer.ts).
  */
 import { once } from 'node:events';
 import type http from 'node:http';
@@ -23,10 +25,60 @@ const HOP_BY_HOP = new Set([
 type ServerRequest = http.IncomingMessage | http2.Http2ServerRequest;
 type ServerResponse = http.ServerResponse | http2.Http2ServerResponse;
 
+/** The request's body, as it arrives; it fails if the client goes away before the end. */
+export function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client closed the connection before the body ended'));
+    });
+  });
+}
+
 async function collect(req: AsyncIterable<Buffer | string>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
+}
+
+/** The request's headers as `Headers`, without the connection's own. `skip`: one more to leave out. */
+export function headersOf(req: ServerRequest, skip?: string): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    if (!name.startsWith(':') && !HOP_BY_HOP.has(name) && name !== skip) headers.append(raw[i], raw[i + 1]);
+  }
+  return headers;
+}
+
+/** A signal that aborts when the client goes away before the answer is complete. */
+export function clientGone(res: ServerResponse): AbortSignal {
+  const aborted = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) aborted.abort(new Error('the client closed the connection'));
+  });
+  return aborted.signal;
+}
+
+/** The request at `url`, its body already read. */
+export function requestOf(
+  req: ServerRequest,
+  url: string,
+  body: Buffer | undefined,
+  signal: AbortSignal,
+  skip?: string,
+): Request {
+  const method = req.method ?? 'GET';
+  return new Request(url, {
+    method,
+    headers: headersOf(req, skip),
+    body: method === 'GET' || method === 'HEAD' ? undefined : (body as unknown as BodyInit),
+    signal,
+  });
 }
 
 /**
@@ -40,23 +92,8 @@ export async function toRequest(
   skip?: string,
 ): Promise<Request> {
   const method = req.method ?? 'GET';
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (!name.startsWith(':') && !HOP_BY_HOP.has(name) && name !== skip) headers.append(raw[i], raw[i + 1]);
-  }
   const body = method === 'GET' || method === 'HEAD' ? undefined : await collect(req);
-  const aborted = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) aborted.abort(new Error('the client closed the connection'));
-  });
-  return new Request(url, {
-    method,
-    headers,
-    body: body as unknown as BodyInit | undefined,
-    signal: aborted.signal,
-  });
+  return requestOf(req, url, body, clientGone(res), skip);
 }
 
 /** Writes `response` (a `Response.error()` drops the connection). */

@@ -1,7 +1,7 @@
 /**
  * Serve mode from the installed package, CommonJS without the flag and ESM with it: agents in
  * other processes (Python, a shell script using `understudy tool call`, an agent spawning
- * `understudy mcp stdio`) against the file's model and world.
+ * `understudy mcp stdio`) against the file's model and world, and the port's faults on the wire.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ const files = {
   'serve-orders.world.yaml': readFileSync(join(EXAMPLES, 'python-agent', 'orders.world.yaml'), 'utf8'),
   'serve-agent.py': readFileSync(join(EXAMPLES, 'python-agent', 'agent.py'), 'utf8'),
   'serve-agent.sh': readFileSync(join(EXAMPLES, 'shell-agent', 'agent.sh'), 'utf8'),
+  'serve-raw-client.cjs': readFileSync(join(__dirname, '..', 'serve', 'raw-client.cjs'), 'utf8'),
 };
 
 describe('serve mode from the installed package', () => {
@@ -64,6 +65,11 @@ describe('serve mode from the installed package', () => {
           'failed',
         ],
       ]);
+      expect(testsOf('serve-wire.case.js').map((t) => [t.title, t.status])).toEqual([
+        ["a stream that fails mid-way ends with the provider's error event", 'passed'],
+        ['a disconnect fault drops the connection after part of the stream', 'passed'],
+      ]);
+
       const unknownTool = mcpCase[1].failureMessages.join('\n');
       expect(unknownTool).toContain('UNKNOWN_OPERATION');
       expect(unknownTool).toContain('tools/call "cancel_order"');

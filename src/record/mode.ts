@@ -77,7 +77,7 @@ export function noKeyMessage(mode: UnderstudyMode, where: string): string {
  * `authorization` header (AWS) yields the access key id and the signature, and the session
  * token travels in `x-amz-security-token`.
  */
-export function credentialsOf(headers: Headers, url: string): string[] {
+export function credentialsOf(headers: Pick<Headers, 'get'>, url: string): string[] {
   const out: string[] = [];
   const auth = headers.get('authorization');
   const sigv4 = auth
@@ -90,11 +90,12 @@ export function credentialsOf(headers: Headers, url: string): string[] {
     const value = headers.get(name);
     if (value) out.push(value.trim());
   }
-  try {
-    const key = new URL(url).searchParams.get('key');
-    if (key) out.push(key);
-  } catch {
-    // not a URL: no query
-  }
+  if (url.includes('?'))
+    try {
+      const key = new URL(url).searchParams.get('key');
+      if (key) out.push(key);
+    } catch {
+      // not a URL: no query
+    }
   return out.filter((v) => v !== '');
 }

@@ -2,7 +2,7 @@ import type { BrowserHost } from '../browser/route';
 import { type Clock, createClock } from '../clock';
 import type { ConversationStore } from '../conversation';
 import { type ErrorCode, UnderstudyError } from '../errors';
-import { bodyTextOf, methodOf, signalOf, urlOf } from '../fetch-input';
+import { bodyTextOf, headerOf, methodOf, signalOf, urlOf } from '../fetch-input';
 import { MockModel } from '../model/mock-model';
 import type { ResolvedOptions } from '../options';
 import { ProviderRouter } from '../providers/registry';
@@ -21,7 +21,8 @@ import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
 import { ModelServer, type ModelServerHost } from './serve-model';
-import { connectionDropped } from './wire';
+import type { ServedRequest } from './served';
+import { asResponse, connectionDropped, type WireAnswer } from './wire';
 
 // Required on the first `understudy.serve()`: most files never start a port.
 const serveModeModule = (): typeof import('./serve-mode') => require('./serve-mode');
@@ -163,21 +164,26 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
    * would leave the client's request-timeout timer running, so it gets headers and a body that
    * does not end until the file's tests are done (then it errors, and the client's timers stop).
    */
-  private crashing<R extends Response | undefined>(
+  private crashing<R>(
     url: string | undefined,
     serve: () => Promise<R> | undefined,
+    stalledAs: (response: Response) => R,
   ): Promise<R> | undefined {
     const crash = this.crashOfRun();
     if (!crash) return serve();
-    const stalled = () => this.stalledResponse();
+    const stalled = () => stalledAs(this.stalledResponse());
     if (url !== undefined && this.router.route(url) && crash.modelRequest())
-      return Promise.resolve(stalled() as R);
+      return Promise.resolve(stalled());
     const served = serve();
-    return served && crash.hold(served, stalled as () => R);
+    return served && crash.hold(served, stalled);
   }
 
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined {
-    return this.crashing(urlOf(input), () => this.serveFetch(input, init));
+    return this.crashing(
+      urlOf(input),
+      () => this.serveFetch(input, init),
+      (response) => response,
+    );
   }
 
   private serveFetch(input: unknown, init: unknown): Promise<Response> | undefined {
@@ -200,18 +206,23 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         url,
         method: methodOf(input, i),
         readBody: () => bodyTextOf(input, i),
+        header: (name) => headerOf(input, i, name),
         headers: () => new Headers((i?.headers ?? (input as Request | undefined)?.headers) as HeadersInit),
         signal: signalOf(input, i),
       })
-      .then((r) => {
-        if (r === 'drop') throw connectionDropped();
-        return r;
+      .then((answer) => {
+        if (answer.kind === 'drop') throw connectionDropped();
+        return asResponse(answer);
       });
   }
 
   /** A request for `url` (a provider or world host URL; the request's own unless it came over the served port). */
   handleRequest(request: Request, url = request.url): Promise<Response | undefined> | undefined {
-    return this.crashing(url, () => this.serveRequest(request, url));
+    return this.crashing(
+      url,
+      () => this.serveRequest(request, url),
+      (response) => response,
+    );
   }
 
   private serveRequest(request: Request, url: string): Promise<Response | undefined> | undefined {
@@ -223,10 +234,30 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         url,
         method: request.method,
         readBody: () => request.text(),
+        header: (name) => request.headers.get(name),
         headers: () => request.headers,
         signal: request.signal,
       })
-      .then((r) => (r === 'drop' ? Response.error() : r));
+      .then(asResponse);
+  }
+
+  /**
+   * A request that came over the served port for `url` (a provider's URL): a model call is
+   * served from the request as it arrived, and answered in wire form.
+   */
+  serveModel(request: ServedRequest, url: string): Promise<WireAnswer | undefined> | undefined {
+    const whole = (response: Response | undefined): WireAnswer | undefined =>
+      response && { kind: 'response', response };
+    return this.crashing(
+      url,
+      () => {
+        const target = this.router.route(url, request.method);
+        // Not a provider this file serves: the same way as any request for that URL.
+        if (!target) return request.toRequest().then((r) => this.serveRequest(r, url)?.then(whole));
+        return this.server.serve(target, { ...request, url });
+      },
+      whole,
+    );
   }
 
   answersHttp(): boolean {

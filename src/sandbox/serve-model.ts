@@ -40,7 +40,7 @@ import type { Recording, WireRequest } from '../record/recording';
 import type { EvidenceLog } from '../run/evidence';
 import type { RunRecorder } from '../run/host';
 import type { RunScope } from '../run/scope';
-import { droppedBeforeReply, toResponse, toStreamResponse } from './wire';
+import { droppedBeforeReply, plainAnswer, streamAnswer, type WireAnswer } from './wire';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
 const CREATED = 1767225600;
@@ -61,6 +61,9 @@ export interface ModelRequest {
   url: string;
   method: string;
   readBody(): Promise<string>;
+  /** One header (null when absent), without building a `Headers`. */
+  header(name: string): string | null;
+  /** All of them, for a call forwarded to the provider. */
   headers(): Headers;
   signal: AbortSignal | undefined;
 }
@@ -77,9 +80,6 @@ export interface ModelServerHost {
   /** The current test (or file) must fail, even if the agent swallowed what it got. */
   fail(code: ErrorCode, message: string): void;
 }
-
-/** `drop`: the connection fails before any response (each transport says so its own way). */
-export type ServedResponse = Response | 'drop';
 
 /** What goes back on the wire for one call; `latency` (ms) is waited for first, when set. */
 type WireOutcome =
@@ -206,7 +206,7 @@ function shapingOf(fixture: Fixture): StreamShaping & Pacing {
 
 /** The request's body; the credentials it carries, whatever their shape, are blanked in every file written later. */
 function readNoting(request: ModelRequest): Promise<string> {
-  for (const key of credentialsOf(request.headers(), request.url)) noteSecret(key);
+  for (const key of credentialsOf({ get: request.header }, request.url)) noteSecret(key);
   return request.readBody();
 }
 
@@ -226,7 +226,7 @@ export class ModelServer {
     return messages;
   }
 
-  async serve(target: RouteTarget, request: ModelRequest): Promise<ServedResponse> {
+  async serve(target: RouteTarget, request: ModelRequest): Promise<WireAnswer> {
     const { host } = this;
     const { url, method, signal } = request;
     if (signal?.aborted) throw abortReason(signal);
@@ -238,7 +238,7 @@ export class ModelServer {
       if (embeddings) return this.serveEmbedding(embeddings, target, request);
       const message = unsupportedEndpoint(target, method, url);
       host.fail('ENDPOINT_UNSUPPORTED', message);
-      return toResponse(target.provider.notFound(message));
+      return plainAnswer(target.provider.notFound(message));
     }
     const startedAt = performance.now();
 
@@ -248,7 +248,7 @@ export class ModelServer {
     try {
       body = JSON.parse(text);
     } catch {
-      return toResponse(
+      return plainAnswer(
         codec.encodeError({
           status: 400,
           type: 'invalid_request_error',
@@ -259,10 +259,10 @@ export class ModelServer {
 
     // 3. Decode.
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: host.threads });
-    if (!decoded.ok) return toResponse(codec.encodeError(decoded.error));
+    if (!decoded.ok) return plainAnswer(codec.encodeError(decoded.error));
     const { conversation } = decoded;
     // aimock's fixture routing header (fixtures with `match.context`).
-    const context = request.headers().get('x-aimock-context');
+    const context = request.header('x-aimock-context');
     if (context) conversation.context = context;
     const what = `this ${codec.protocol} request (POST ${url})`;
 
@@ -299,19 +299,22 @@ export class ModelServer {
       : host.model.resolve(conversation, what, codec.toolCallIdPrefix);
 
     // 7. Forward.
-    const wire: WireRequest = { method, headers: request.headers, body: text };
-    if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing'))
-      return host.recording.forward({
-        codec,
-        conversation,
-        request: body,
-        url,
-        startedAt,
-        signal,
-        wire,
-        index: this.callCount++,
-        register: (call) => this.register(call, run),
-      });
+    if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing')) {
+      const wire: WireRequest = { method, headers: request.headers, body: text };
+      return host.recording
+        .forward({
+          codec,
+          conversation,
+          request: body,
+          url,
+          startedAt,
+          signal,
+          wire,
+          index: this.callCount++,
+          register: (call) => this.register(call, run),
+        })
+        .then((response) => (response === 'drop' ? { kind: 'drop' } : { kind: 'response', response }));
+    }
 
     // 8. Register (a cassette fixture is checked for staleness, and its use noted, as it answers).
     if (resolution.kind === 'unmatched') {
@@ -372,18 +375,18 @@ export class ModelServer {
     run: RunRecorder | undefined,
     signal: AbortSignal | undefined,
     failTest?: () => void,
-  ): Promise<ServedResponse> {
+  ): Promise<WireAnswer> {
     this.register(call, run);
     failTest?.();
     const outcome = outcomeOf(answer, conversation.stream);
     if (outcome.latency !== undefined) await this.host.clock.sleep(outcome.latency, signal);
-    let response: ServedResponse;
+    let response: WireAnswer;
     if (outcome.kind === 'drop') {
       call.error = outcome.error;
-      response = 'drop';
+      response = { kind: 'drop' };
     } else if (outcome.kind === 'error') {
       call.error = outcome.error;
-      response = toResponse(codec.encodeError(outcome.error));
+      response = plainAnswer(codec.encodeError(outcome.error));
     } else {
       call.response = outcome.reply;
       const ctx = {
@@ -408,8 +411,8 @@ export class ModelServer {
       });
       response =
         out.kind === 'stream'
-          ? toStreamResponse(out.wire, outcome.shaping, this.host.clock, signal)
-          : toResponse(out.wire, outcome.shaping);
+          ? streamAnswer(out.wire, outcome.shaping, this.host.clock, signal)
+          : plainAnswer(out.wire, outcome.shaping);
     }
     call.durationMs = performance.now() - call.startedAt;
     return response;
@@ -420,10 +423,10 @@ export class ModelServer {
     codec: EmbeddingCodec,
     target: RouteTarget,
     request: ModelRequest,
-  ): Promise<ServedResponse> {
+  ): Promise<WireAnswer> {
     const { model, threads } = this.host;
     const text = await readNoting(request);
-    return toResponse(
+    return plainAnswer(
       embeddingServer().serveEmbedding(
         codec,
         text,

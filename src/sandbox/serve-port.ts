@@ -1,10 +1,13 @@
 /**
  * The served port: a loopback HTTP/1.1 server on an ephemeral port that hands each request to
- * `answer` as a WHATWG Request and writes its Response back as it is produced.
+ * `answer` as it arrived (nothing read yet) and writes the wire answer back as it is produced.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { respond, toRequest } from '../node-http';
+import { clientGone, headersOf, readBody, requestOf } from '../node-http';
+import type { ServedRequest } from './served';
+import type { WireAnswer } from './wire';
+import { writeAnswer } from './write-answer';
 
 export interface ServedPort {
   /** `http://127.0.0.1:<port>` */
@@ -12,25 +15,51 @@ export interface ServedPort {
   close(): Promise<void>;
 }
 
+function servedRequest(req: http.IncomingMessage, res: http.ServerResponse, origin: string): ServedRequest {
+  const method = req.method ?? 'GET';
+  const path = req.url ?? '/';
+  const signal = clientGone(res);
+  let body: Promise<Buffer> | undefined;
+  const bytes = () => {
+    body ??= readBody(req);
+    return body;
+  };
+  return {
+    method,
+    path,
+    signal,
+    header(name) {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+    headers: () => headersOf(req),
+    readBody: async () => (await bytes()).toString('utf8'),
+    async toRequest(url = `${origin}${path}`) {
+      const read = method === 'GET' || method === 'HEAD' ? undefined : await bytes();
+      return requestOf(req, url, read, signal);
+    },
+  };
+}
+
 export function listenServed(
-  answer: (request: Request) => Promise<Response>,
+  answer: (request: ServedRequest) => Promise<WireAnswer>,
   failed: (message: string) => void,
 ): Promise<ServedPort> {
   let origin = '';
-  const server = http.createServer(async (req, res) => {
-    let request: Request | undefined;
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const request = servedRequest(req, res, origin);
     try {
-      request = await toRequest(req, res, `${origin}${req.url ?? '/'}`);
-      await respond(req, res, await answer(request));
+      await writeAnswer(req, res, await answer(request));
     } catch (error) {
-      if (request?.signal.aborted) return;
+      if (request.signal.aborted) return;
       const message = `jest-understudy's served port failed on ${req.method} ${req.url}: ${(error as Error)?.message ?? error}`;
       failed(message);
       if (res.headersSent) return void res.destroy();
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { code: 'SERVE_FAILED', message } }));
     }
-  });
+  };
+  const server = http.createServer((req, res) => void handle(req, res));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {

@@ -1,7 +1,8 @@
 /**
- * What the served port answers (`understudy.serve()`), as one function of a WHATWG Request, so
- * any transport that hands over a Request (the loopback server of ./serve-port.ts, a browser
- * route) reaches the file's model and world the same way. Paths below the port's origin:
+ * What the served port answers (`understudy.serve()`), as one function of the request as it
+ * arrived (./serve-port.ts reads it off node:http): a model call goes to the file's model as
+ * it is, without a WHATWG Request, and its answer comes back in wire form; the world's routes
+ * get a Request. Paths below the port's origin:
  *
  *   [/run/<token>]/openai/…   /anthropic/…   /gemini/…   the providers, at their real URLs
  *   [/run/<token>]/world/<package>/…                    a package's HTTP routes
@@ -17,6 +18,7 @@ import type { ErrorCode } from '../errors';
 import type { RunRecorder } from '../run/host';
 import type { RunScope } from '../run/scope';
 import type { WorldHost } from '../world/host';
+import type { WireAnswer } from './wire';
 
 /** The providers the served port offers, by path segment: their real origin, and the SDK base URL below it. */
 export const SERVED_PROVIDERS = {
@@ -27,32 +29,66 @@ export const SERVED_PROVIDERS = {
 
 export type ServedProvider = keyof typeof SERVED_PROVIDERS;
 
+/** A request that arrived at the served port, read only as far as what answers it needs. */
+export interface ServedRequest {
+  readonly method: string;
+  /** Path and query below the port's origin. */
+  readonly path: string;
+  header(name: string): string | null;
+  headers(): Headers;
+  readBody(): Promise<string>;
+  /** Aborts when the client goes away before the answer is complete. */
+  readonly signal: AbortSignal;
+  /** The request as a WHATWG Request at `url` (its body read). */
+  toRequest(url?: string): Promise<Request>;
+}
+
 export interface ServedHost {
   readonly world: WorldHost;
   readonly runs: RunScope<RunRecorder>;
   /** Serves a provider request as if it had been made to `url` (a provider's real URL). */
-  handleRequest(request: Request, url: string): Promise<Response | undefined> | undefined;
+  serveModel(request: ServedRequest, url: string): Promise<WireAnswer | undefined> | undefined;
   fail(code: ErrorCode, message: string): void;
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+function refused(host: ServedHost, code: ErrorCode, status: number, message: string): WireAnswer {
+  host.fail(code, message);
+  return {
+    kind: 'plain',
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ error: { code, message, retryable: false, status } }),
+  };
 }
 
-function refused(host: ServedHost, code: ErrorCode, status: number, message: string): Response {
-  host.fail(code, message);
-  return json(status, { error: { code, message, retryable: false, status } });
+/** A Response of the world's (undefined: nothing there serves the request). */
+function fromWorld(response: Response | undefined): WireAnswer | undefined {
+  return response && { kind: 'response', response };
 }
 
 const PACKAGES_HINT =
   'The served port answers [/run/<token>]/openai/…, /anthropic/…, /gemini/…, /world/<package>/…, /mcp/<package> and /tools/<package>/<operation>; take the URLs from served.urls or served.env.';
 
-/** Answers one request that arrived at the served port (`request.url` is on the port's origin). */
-export function answerServed(host: ServedHost, request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const path = url.pathname;
+/** Characters a URL parser leaves as they are in a path and query; anything else goes through one. */
+const PLAIN_PATH = /^\/[\w\-.~!$&()*+,;=:@/?]*$/;
+
+/** The path and query, as a URL on the port's origin has them (dot segments resolved). */
+export function splitPath(raw: string): { path: string; search: string } {
+  if (PLAIN_PATH.test(raw) && !raw.includes('/.')) {
+    const query = raw.indexOf('?');
+    if (query < 0) return { path: raw, search: '' };
+    // A lone `?` is no query.
+    return { path: raw.slice(0, query), search: query === raw.length - 1 ? '' : raw.slice(query) };
+  }
+  const url = new URL(`http://127.0.0.1${raw}`);
+  return { path: url.pathname, search: url.search };
+}
+
+/** Answers one request that arrived at the served port. */
+export function answerServed(host: ServedHost, request: ServedRequest): Promise<WireAnswer> {
+  const { path, search } = splitPath(request.path);
   const token = /^\/run\/([^/]+)(\/.*)?$/.exec(path);
-  if (!token) return host.runs.outside(() => route(host, request, path, url.search));
+  if (!token) return host.runs.outside(() => route(host, request, path, search));
   const run = host.runs.ofToken(decodeURIComponent(token[1]));
   const what = `${request.method} ${path}`;
   if (run.state === 'ended')
@@ -73,23 +109,31 @@ export function answerServed(host: ServedHost, request: Request): Promise<Respon
         `jest-understudy: ${what} arrived over the served port with run token ${JSON.stringify(token[1])}, which this test file never issued. ${PACKAGES_HINT}`,
       ),
     );
-  return host.runs.within(run.recorder, () => route(host, request, token[2] ?? '/', url.search));
+  return host.runs.within(run.recorder, () => route(host, request, token[2] ?? '/', search));
 }
 
-async function route(host: ServedHost, request: Request, path: string, search: string): Promise<Response> {
+async function route(
+  host: ServedHost,
+  request: ServedRequest,
+  path: string,
+  search: string,
+): Promise<WireAnswer> {
   const [, first = '', second = '', ...more] = path.split('/');
   const rest = (n: number) => {
     const parts = path.split('/').slice(n + 1);
     return parts.length > 0 ? `/${parts.join('/')}` : '';
   };
-  let answer: Promise<Response | undefined> | undefined;
+  let answer: Promise<WireAnswer | undefined> | WireAnswer | undefined;
   if (Object.hasOwn(SERVED_PROVIDERS, first)) {
     const { origin } = SERVED_PROVIDERS[first as ServedProvider];
-    answer = host.handleRequest(request, `${origin}${rest(1)}${search}`);
+    answer = host.serveModel(request, `${origin}${rest(1)}${search}`);
   } else if (first === 'world' && second !== '') {
-    answer = host.world.servedHttp(decodeURIComponent(second), `${rest(2)}${search}`, request);
+    const id = decodeURIComponent(second);
+    const at = `${rest(2)}${search}`;
+    answer = request.toRequest().then((r) => host.world.servedHttp(id, at, r)?.then(fromWorld));
   } else if (first === 'mcp' && second !== '' && more.length === 0) {
-    answer = host.world.servedMcp(decodeURIComponent(second), request);
+    const id = decodeURIComponent(second);
+    answer = request.toRequest().then((r) => host.world.servedMcp(id, r)?.then(fromWorld));
   } else if (first === 'tools' && second !== '' && more.length === 1 && request.method === 'POST') {
     answer = servedCall(host, decodeURIComponent(second), decodeURIComponent(more[0]), request);
   }
@@ -121,11 +165,11 @@ async function servedCall(
   host: ServedHost,
   packageId: string,
   operationId: string,
-  request: Request,
-): Promise<Response> {
+  request: ServedRequest,
+): Promise<WireAnswer> {
   let body: unknown;
   try {
-    const text = await request.text();
+    const text = await request.readBody();
     body = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
     body = undefined;
@@ -152,7 +196,7 @@ async function servedCall(
       400,
       `POST /tools/${packageId}/${operationId}: idempotencyKey must be a non-empty string`,
     );
-  return host.world.servedCall(
+  const response = await host.world.servedCall(
     packageId,
     operationId,
     {
@@ -162,4 +206,5 @@ async function servedCall(
     },
     request.signal,
   );
+  return { kind: 'response', response };
 }

@@ -1,8 +1,38 @@
-/** Wire responses: a codec's output as a `Response`, shaped (chunks, pacing, truncation, corruption) as a fixture asks. */
+/**
+ * Wire answers: a codec's output, shaped (chunks, pacing, truncation, corruption) as a fixture
+ * asks, in a form each transport writes its own way: a WHATWG `Response` (fetch, msw, a browser
+ * route: `asResponse`), or straight onto a node:http response (the served port: ../node-http.ts).
+ */
 import { abortReason, type Clock } from '../clock';
 import type { StreamShaping } from '../fixtures/types';
 import type { Pacing } from '../model/pacing';
 import type { WireResponse, WireStream } from '../providers/codec';
+
+/**
+ * The events of a streamed answer, as they go out: `count` of them, each after its `delay`;
+ * then the stream ends, or (`fails`) the connection drops.
+ */
+export interface StreamPlan {
+  readonly count: number;
+  event(at: number): string | Uint8Array;
+  /** ms to wait before event `at` (0 for the first). */
+  delay(at: number): number;
+  /** No event waits: they can all go out at once. */
+  readonly unpaced: boolean;
+  readonly fails: boolean;
+  readonly clock: Clock;
+  /** The request's: the client went away. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** What goes back for one model call. */
+export type WireAnswer =
+  | { kind: 'plain'; status: number; headers: Record<string, string>; body: string }
+  | { kind: 'stream'; status: number; headers: Record<string, string>; plan: StreamPlan }
+  /** An answer from the real provider (record and live modes), as its fetch returned it. */
+  | { kind: 'response'; response: Response }
+  /** The connection fails before any response (each transport says so its own way). */
+  | { kind: 'drop' };
 
 const encoder = new TextEncoder();
 
@@ -12,11 +42,12 @@ function corrupt(event: string): string {
   return `${named}data: {"malformed":\n\n`;
 }
 
-export function toResponse(wire: WireResponse, shaping: StreamShaping = {}): Response {
+/** A plain answer (`malformed`: its body cut in half). */
+export function plainAnswer(wire: WireResponse, shaping: StreamShaping = {}): WireAnswer {
   const body = shaping.malformed
     ? wire.body.slice(0, Math.max(1, Math.floor(wire.body.length / 2)))
     : wire.body;
-  return new Response(body, { status: wire.status, headers: wire.headers });
+  return { kind: 'plain', status: wire.status, headers: wire.headers, body };
 }
 
 function malformedIndex(shaping: StreamShaping, events: number): number {
@@ -45,58 +76,89 @@ export function droppedBeforeReply(shaping: Pacing): boolean {
 }
 
 /**
- * A body that hands out one SSE event per read, as a network would, paced by the
- * injectable clock; it can stop early (`truncateAfterChunks`), corrupt a chunk
- * (`malformed`) or fail like a dropped connection (`disconnect`).
+ * A streamed answer, one SSE event at a time as a network would send them, paced by the
+ * injectable clock; it can stop early (`truncateAfterChunks`), corrupt a chunk (`malformed`)
+ * or fail like a dropped connection (`disconnect`, `disconnectAfterMs`).
  */
-export function toStreamResponse(
+export function streamAnswer(
   wire: WireStream,
   shaping: StreamShaping & Pacing,
   clock: Clock,
   signal?: AbortSignal,
-): Response {
+): WireAnswer {
   const { events } = wire;
   const delayOf = (at: number) => shaping.delayBefore?.(at, events.length) ?? shaping.chunkDelay ?? 0;
   const dropped = droppedAt(shaping, events.length, delayOf);
-  const disconnect = shaping.disconnect || dropped !== undefined;
+  const fails = shaping.disconnect === true || dropped !== undefined;
   const limit =
     dropped ??
     shaping.truncateAfterChunks ??
     (shaping.disconnect ? Math.ceil(events.length / 2) : events.length);
   const bad = malformedIndex(shaping, events.length);
+  let unpaced = true;
+  for (let at = 1; unpaced && at < events.length; at++) if (delayOf(at) > 0) unpaced = false;
+  const plan: StreamPlan = {
+    count: Math.min(limit, events.length),
+    event: (at) => (at === bad ? (wire.corrupt ?? corrupt)(events[at] as string) : events[at]),
+    delay: (at) => (at > 0 ? delayOf(at) : 0),
+    unpaced,
+    fails,
+    clock,
+    signal,
+  };
+  return { kind: 'stream', status: wire.status, headers: wire.headers, plan };
+}
+
+/** A body that hands out one event per read, paced; aborting the request errors it mid-stream. */
+function streamBody(plan: StreamPlan): ReadableStream<Uint8Array> {
+  const { signal } = plan;
   const chunk = (at: number): Uint8Array => {
-    const event = at === bad ? (wire.corrupt ?? corrupt)(events[at] as string) : events[at];
-    return typeof event === 'string' ? encoder.encode(event) : (event as Uint8Array);
+    const event = plan.event(at);
+    return typeof event === 'string' ? encoder.encode(event) : event;
   };
   // Nothing to wait for between events and no dropped connection: every event is queued at
   // once, still one chunk per read, without a pull (and its promise) per event.
-  let unpaced = !disconnect;
-  for (let at = 1; unpaced && at < events.length; at++) if (delayOf(at) > 0) unpaced = false;
+  const queued = plan.unpaced && !plan.fails;
   let i = 0;
-  const body = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     start(controller) {
       // As with a real connection, aborting the request errors the body mid-stream.
       signal?.addEventListener('abort', () => controller.error(abortReason(signal)), { once: true });
-      if (!unpaced || signal?.aborted) return;
-      const end = Math.min(limit, events.length);
-      for (; i < end; i++) controller.enqueue(chunk(i));
+      if (!queued || signal?.aborted) return;
+      for (; i < plan.count; i++) controller.enqueue(chunk(i));
       controller.close();
     },
     async pull(controller) {
       if (signal?.aborted) return;
-      if (i < limit && i < events.length) {
-        const delay = i > 0 ? delayOf(i) : 0;
-        if (delay > 0) await clock.sleep(delay, signal).catch(() => undefined);
+      if (i < plan.count) {
+        const delay = plan.delay(i);
+        if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
         if (signal?.aborted) return;
         controller.enqueue(chunk(i));
         i++;
         return;
       }
-      if (disconnect) controller.error(new TypeError('terminated: the mock model dropped the connection'));
+      if (plan.fails) controller.error(new TypeError('terminated: the mock model dropped the connection'));
       else controller.close();
     },
   });
-  return new Response(body, { status: wire.status, headers: wire.headers });
+}
+
+/**
+ * The answer as a WHATWG Response (`Response.error()` for a dropped connection; fetch's own
+ * transport says so its own way: see `connectionDropped`).
+ */
+export function asResponse(answer: WireAnswer): Response {
+  switch (answer.kind) {
+    case 'plain':
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    case 'stream':
+      return new Response(streamBody(answer.plan), { status: answer.status, headers: answer.headers });
+    case 'response':
+      return answer.response;
+    case 'drop':
+      return Response.error();
+  }
 }
 
 /** How undici reports a connection that failed before any response. */

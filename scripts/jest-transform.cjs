@@ -1,0 +1,30 @@
+/**
+ * The repository's Jest transform: @swc/jest, and for the package's own files that run in the
+ * sandbox (src/, matchers/, presets/) the prologue dist/sandbox.cjs starts with (see
+ * ./sandbox-prologue.cjs), so the tests and the bench run the sandbox code as users get it.
+ */
+const { createHash } = require('node:crypto');
+const { join, resolve } = require('node:path');
+const swcJest = require('@swc/jest');
+const { PROLOGUE, withPrologue } = require('./sandbox-prologue.cjs');
+
+const root = resolve(__dirname, '..');
+const SANDBOX_DIRS = ['src', 'matchers', 'presets'].map((dir) => join(root, dir, '/'));
+const inSandbox = (path) => SANDBOX_DIRS.some((dir) => path.startsWith(dir));
+const salt = createHash('sha256').update(PROLOGUE).digest('hex').slice(0, 12);
+
+function createTransformer(options) {
+  const swc = swcJest.createTransformer(options);
+  const shaped = (out, path) => {
+    if (!inSandbox(path)) return out;
+    return typeof out === 'string' ? withPrologue(out) : { ...out, code: withPrologue(out.code) };
+  };
+  return {
+    ...swc,
+    process: (source, path, config) => shaped(swc.process(source, path, config), path),
+    processAsync: async (source, path, config) => shaped(await swc.processAsync(source, path, config), path),
+    getCacheKey: (source, path, config) => `${swc.getCacheKey(source, path, config)}:${salt}`,
+  };
+}
+
+module.exports = { createTransformer };

@@ -1,0 +1,62 @@
+/**
+ * A wire answer written straight onto a node:http response, for the served port: no WHATWG
+ * Response between the model's answer and the socket.
+ */
+import { once } from 'node:events';
+import type http from 'node:http';
+import { respond } from '../node-http';
+import type { StreamPlan, WireAnswer } from './wire';
+
+/**
+ * Writes a wire answer straight onto the response: a plain body in one write with its length,
+ * a stream event by event as its plan paces them (all in one write when nothing waits), a
+ * dropped connection as one.
+ */
+export async function writeAnswer(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  answer: WireAnswer,
+): Promise<void> {
+  switch (answer.kind) {
+    case 'drop':
+      return void res.destroy();
+    case 'response':
+      return respond(req, res, answer.response);
+    case 'plain': {
+      const head = req.method === 'HEAD';
+      res.writeHead(answer.status, {
+        ...answer.headers,
+        'content-length': head ? 0 : Buffer.byteLength(answer.body),
+      });
+      return void res.end(head ? undefined : answer.body);
+    }
+    case 'stream':
+      res.writeHead(answer.status, answer.headers);
+      if (req.method === 'HEAD') return void res.end();
+      return writeEvents(res, answer.plan);
+  }
+}
+
+async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<void> {
+  const { signal } = plan;
+  if (plan.unpaced && !plan.fails) {
+    // Written in one go, node:http sends them in one write to the socket, each its own chunk.
+    for (let at = 0; at < plan.count; at++) res.write(plan.event(at));
+    return void res.end();
+  }
+  for (let at = 0; at < plan.count; at++) {
+    const delay = plan.delay(at);
+    if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
+    if (signal?.aborted || res.destroyed) return void res.destroy();
+    const event = plan.event(at);
+    if (plan.fails && at === plan.count - 1) {
+      // node:http holds a response's first writes until the next tick: destroyed before then,
+      // the events sent so far would never leave.
+      await new Promise<void>((sent) => res.write(event, () => sent()));
+    } else if (!res.write(event)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  }
+  if (res.destroyed) return;
+  // A stream that fails midway (a disconnect fault): the client sees the connection drop.
+  if (plan.fails) res.destroy();
+  else res.end();
+}
