@@ -9,11 +9,18 @@ import { root } from './child-jest';
 
 const KEY = 'sk-test-STANDALONE0123456789abcdefghij';
 
-/** Waits without yielding: record() blocks this thread, so the provider lives in the driver process. */
+/**
+ * Waits without yielding: record() blocks this thread, so the provider lives in the driver process.
+ * The file can exist before the driver's write has filled it: wait for its text.
+ */
 function waitForFile(file: string): string {
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let i = 0; i < 600 && !existsSync(file); i++) Atomics.wait(pause, 0, 0, 25);
-  return readFileSync(file, 'utf8');
+  for (let i = 0; i < 600; i++) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+    if (text !== '') return text;
+    Atomics.wait(pause, 0, 0, 25);
+  }
+  throw new Error(`${file} was never written`);
 }
 
 function errorOf(fn: () => void): UnderstudyError {
