@@ -55,12 +55,14 @@ export function headersOf(req: ServerRequest, skip?: string): Headers {
   return headers;
 }
 
-/** A signal that aborts when the client goes away before the answer is complete. */
+/** A signal that aborts when the client goes away before the answer is complete (or went away already). */
 export function clientGone(res: ServerResponse): AbortSignal {
   const aborted = new AbortController();
-  res.once('close', () => {
+  const gone = () => {
     if (!res.writableFinished) aborted.abort(new Error('the client closed the connection'));
-  });
+  };
+  if ((res as http.ServerResponse).closed) gone();
+  else res.once('close', gone);
   return aborted.signal;
 }
 

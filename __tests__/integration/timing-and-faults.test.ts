@@ -84,6 +84,44 @@ describe('latency on the injectable clock', () => {
   });
 });
 
+describe('a call its caller gives up on', () => {
+  const post = (signal: AbortSignal) =>
+    fetch('https://api.openai.com/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] }),
+      signal,
+    });
+
+  it('an already aborted fetch is rejected with an AbortError before the model sees it', async () => {
+    understudy.model.use([{ match: { userMessage: 'hello' }, response: { content: 'hi' } }]);
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await post(controller.signal).catch((e: unknown) => e);
+    expect((outcome as Error).name).toBe('AbortError');
+    expect(understudy.model.calls).toHaveLength(0);
+  });
+
+  it('a fetch aborted while its call is served is rejected with an AbortError, though the model answered at once', async () => {
+    understudy.model.use([{ match: { userMessage: 'hello' }, response: { content: 'hi' } }]);
+    const controller = new AbortController();
+    const pending = post(controller.signal);
+    controller.abort();
+    const outcome = await pending.catch((e: unknown) => e);
+    expect((outcome as Error).name).toBe('AbortError');
+    expect(understudy.model.calls).toHaveLength(1);
+  });
+
+  it('the same fetch not aborted gets the answer', async () => {
+    understudy.model.use([{ match: { userMessage: 'hello' }, response: { content: 'hi' } }]);
+    const response = await post(new AbortController().signal);
+    expect(
+      ((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0].message
+        .content,
+    ).toBe('hi');
+  });
+});
+
 describe('stream faults', () => {
   it('a malformed chunk makes the SDK stream throw a parse error', async () => {
     understudy.model.use([

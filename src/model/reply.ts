@@ -77,20 +77,17 @@ const USAGE_EXTRAS = ['cost', 'cost_details', 'is_byok', 'native_tokens_prompt',
 /** aimock's response overrides: values the wire reply carries instead of the ones the mock makes. */
 function wireOverridesOf(r: Fixture['response']): WireOverrides | undefined {
   const a = r as Fixture['response'] & AimockOverrides;
-  const usage: Record<string, unknown> = {};
-  for (const key of USAGE_EXTRAS) {
-    const value = (r.usage as Record<string, unknown> | undefined)?.[key];
-    if (value !== undefined) usage[key] = value;
-  }
-  const wire: WireOverrides = {
-    ...(a.id !== undefined ? { id: a.id } : {}),
-    ...(a.created !== undefined ? { created: a.created } : {}),
-    ...(a.systemFingerprint !== undefined ? { systemFingerprint: a.systemFingerprint } : {}),
-    ...(a.provider !== undefined ? { provider: a.provider } : {}),
-    ...(a.nativeFinishReason !== undefined ? { nativeFinishReason: a.nativeFinishReason } : {}),
-    ...(Object.keys(usage).length > 0 ? { usage } : {}),
-  };
-  return Object.keys(wire).length > 0 ? wire : undefined;
+  let wire: WireOverrides | undefined;
+  if (a.id !== undefined) wire = { ...wire, id: a.id };
+  if (a.created !== undefined) wire = { ...wire, created: a.created };
+  if (a.systemFingerprint !== undefined) wire = { ...wire, systemFingerprint: a.systemFingerprint };
+  if (a.provider !== undefined) wire = { ...wire, provider: a.provider };
+  if (a.nativeFinishReason !== undefined) wire = { ...wire, nativeFinishReason: a.nativeFinishReason };
+  const given = r.usage as Record<string, unknown> | undefined;
+  if (given)
+    for (const key of USAGE_EXTRAS)
+      if (given[key] !== undefined) wire = { ...wire, usage: { ...wire?.usage, [key]: given[key] } };
+  return wire;
 }
 
 const DEFAULT_ERROR_TYPE: Record<number, string> = {

@@ -76,11 +76,16 @@ export interface RouteTarget {
 function targetOf(provider: ProviderDefinition, prefix: string, url: string): RouteTarget {
   const rest = url.slice(prefix.length);
   const q = rest.indexOf('?');
+  let query: URLSearchParams | undefined;
   return {
     provider,
     baseURL: prefix,
     path: q === -1 ? rest : rest.slice(0, q),
-    query: new URLSearchParams(q === -1 ? '' : rest.slice(q + 1)),
+    // Parsed when a codec reads it: most requests carry none, and most codecs never look.
+    get query() {
+      query ??= new URLSearchParams(q === -1 ? '' : rest.slice(q + 1));
+      return query;
+    },
   };
 }
 
@@ -94,11 +99,10 @@ const below = (url: string, prefix: string) =>
  * URL first.
  */
 export class ProviderRouter {
-  private readonly bases: Array<{ prefix: string; provider: ProviderDefinition }> = [];
+  /** `shared`: base URLs of other providers are at its origin too (only those pay for routing by path). */
+  private readonly bases: Array<{ prefix: string; provider: ProviderDefinition; shared: boolean }> = [];
   private readonly hosts: ProviderDefinition[];
   private origins: Set<string> | undefined;
-  /** Origins where base URLs of more than one provider are: only those pay for routing by path. */
-  private readonly shared = new Set<string>();
 
   /** `extra`: more base URLs per provider or preset (the `providers` option, resolved). */
   constructor(extra: Partial<Record<string, string[]>> = {}) {
@@ -107,14 +111,15 @@ export class ProviderRouter {
     for (const provider of providers) {
       for (const url of [...provider.defaultBaseURLs, ...(extra[optionNameOf(provider)] ?? [])]) {
         const prefix = url.replace(/\/+$/, '');
-        this.bases.push({ prefix, provider });
+        this.bases.push({ prefix, provider, shared: false });
         const origin = new URL(prefix).origin;
         const at = providersAt.get(origin) ?? new Set();
         at.add(provider);
         providersAt.set(origin, at);
       }
     }
-    for (const [origin, at] of providersAt) if (at.size > 1) this.shared.add(origin);
+    for (const base of this.bases)
+      base.shared = (providersAt.get(new URL(base.prefix).origin)?.size ?? 0) > 1;
     // Longest prefix first, so a proxy path nested under another base wins.
     this.bases.sort((a, b) => b.prefix.length - a.prefix.length);
     this.hosts = providers.filter((p) => p.hosts);
@@ -124,11 +129,11 @@ export class ProviderRouter {
   route(url: string, method = 'POST'): RouteTarget | undefined {
     let first: RouteTarget | undefined;
     const listed: NonNullable<RouteTarget['listed']> = [];
-    for (const { prefix, provider } of this.bases) {
+    for (const { prefix, provider, shared } of this.bases) {
       if (!below(url, prefix)) continue;
       const target = targetOf(provider, prefix, url);
       if (!first) {
-        if (!this.shared.has(new URL(prefix).origin)) return target;
+        if (!shared) return target;
         first = target;
       }
       if (listed.some((l) => l.provider === provider)) continue;

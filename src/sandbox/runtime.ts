@@ -1,5 +1,5 @@
 import type { BrowserHost } from '../browser/route';
-import { type Clock, createClock } from '../clock';
+import { abortReason, type Clock, createClock } from '../clock';
 import type { ConversationStore } from '../conversation';
 import { type ErrorCode, UnderstudyError } from '../errors';
 import { bodyTextOf, headerOf, methodOf, signalOf, urlOf } from '../fetch-input';
@@ -201,6 +201,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         signalOf(input, i),
       );
     if (!target || url === undefined) return undefined;
+    const signal = signalOf(input, i);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return this.server
       .serve(target, {
         url,
@@ -208,9 +210,11 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         readBody: () => bodyTextOf(input, i),
         header: (name) => headerOf(input, i, name),
         headers: () => new Headers((i?.headers ?? (input as Request | undefined)?.headers) as HeadersInit),
-        signal: signalOf(input, i),
+        signal,
       })
       .then((answer) => {
+        // Given up on while it was served: fetch rejects, as it does before a response arrives.
+        if (signal?.aborted) throw abortReason(signal);
         if (answer.kind === 'drop') throw connectionDropped();
         return asResponse(answer);
       });
@@ -229,6 +233,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     const target = this.router.route(url, request.method);
     // A world HTTP route, else the test's own msw handlers, else undefined (the network policy decides).
     if (!target) return this.world.handleRequest(request, url) ?? this.http.handle(request);
+    if (request.signal.aborted) return Promise.reject(abortReason(request.signal));
     return this.server
       .serve(target, {
         url,
@@ -238,7 +243,10 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         headers: () => request.headers,
         signal: request.signal,
       })
-      .then(asResponse);
+      .then((answer) => {
+        if (request.signal.aborted) throw abortReason(request.signal);
+        return asResponse(answer);
+      });
   }
 
   /**
@@ -254,7 +262,17 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         const target = this.router.route(url, request.method);
         // Not a provider this file serves: the same way as any request for that URL.
         if (!target) return request.toRequest().then((r) => this.serveRequest(r, url)?.then(whole));
-        return this.server.serve(target, { ...request, url });
+        // Not spread: the request's signal is made only if something reads it.
+        return this.server.serve(target, {
+          url,
+          method: request.method,
+          readBody: request.readBody,
+          header: request.header,
+          headers: request.headers,
+          get signal() {
+            return request.signal;
+          },
+        });
       },
       whole,
     );

@@ -21,7 +21,7 @@
  * A failure here is a value until the test ends: the agent gets what the real API would send,
  * and the test fails through `fail` (the environment turns it into a test error).
  */
-import { abortReason, type Clock } from '../clock';
+import type { Clock } from '../clock';
 import { checkAnswer, checkRequest, describeViolation, enabledRules, type Violation } from '../contracts';
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import type { ErrorCode } from '../errors';
@@ -65,7 +65,12 @@ export interface ModelRequest {
   header(name: string): string | null;
   /** All of them, for a call forwarded to the provider. */
   headers(): Headers;
-  signal: AbortSignal | undefined;
+  /**
+   * Aborts when the caller gives up. Read only where something waits on it (a latency, a paced
+   * stream, the provider): the served port makes it on first read. An already aborted request
+   * never reaches `serve` (its transport rejects it first).
+   */
+  readonly signal: AbortSignal | undefined;
 }
 
 /** What the per-file runtime lends the model server. */
@@ -228,8 +233,7 @@ export class ModelServer {
 
   async serve(target: RouteTarget, request: ModelRequest): Promise<WireAnswer> {
     const { host } = this;
-    const { url, method, signal } = request;
-    if (signal?.aborted) throw abortReason(signal);
+    const { url, method } = request;
 
     // 1. Route.
     const codec = target.provider.codecs.find((c) => c.handles(method, target.path));
@@ -288,7 +292,7 @@ export class ModelServer {
     if (breach) {
       const call = this.newCall(codec, url, body, conversation, startedAt);
       call.contract = { rule: breach.rule, at: breach.at };
-      return this.answer(call, { kind: 'refused', breach }, codec, conversation, run, signal, () =>
+      return this.answer(call, { kind: 'refused', breach }, codec, conversation, run, request, () =>
         host.fail('CONTRACT_BREACH', describeViolation(breach, what)),
       );
     }
@@ -308,7 +312,7 @@ export class ModelServer {
           request: body,
           url,
           startedAt,
-          signal,
+          signal: request.signal,
           wire,
           index: this.callCount++,
           register: (call) => this.register(call, run),
@@ -327,7 +331,7 @@ export class ModelServer {
         codec,
         conversation,
         run,
-        signal,
+        request,
       );
     }
     // Recording checks a cassette answer (stale, a tool no longer offered) and may put personal data back into it.
@@ -361,7 +365,7 @@ export class ModelServer {
       codec,
       conversation,
       run,
-      signal,
+      request,
       answerBreach && (() => host.fail('CONTRACT_BREACH', describeViolation(answerBreach, what))),
     );
   }
@@ -373,13 +377,14 @@ export class ModelServer {
     codec: ProviderCodec,
     conversation: Conversation,
     run: RunRecorder | undefined,
-    signal: AbortSignal | undefined,
+    request: Pick<ModelRequest, 'signal'>,
     failTest?: () => void,
   ): Promise<WireAnswer> {
     this.register(call, run);
     failTest?.();
     const outcome = outcomeOf(answer, conversation.stream);
-    if (outcome.latency !== undefined) await this.host.clock.sleep(outcome.latency, signal);
+    // Only a wait reads the signal (the served port makes it on first read).
+    if (outcome.latency) await this.host.clock.sleep(outcome.latency, request.signal);
     let response: WireAnswer;
     if (outcome.kind === 'drop') {
       call.error = outcome.error;
@@ -411,7 +416,7 @@ export class ModelServer {
       });
       response =
         out.kind === 'stream'
-          ? streamAnswer(out.wire, outcome.shaping, this.host.clock, signal)
+          ? streamAnswer(out.wire, outcome.shaping, this.host.clock, request)
           : plainAnswer(out.wire, outcome.shaping);
     }
     call.durationMs = performance.now() - call.startedAt;

@@ -18,7 +18,12 @@ export interface ServedPort {
 function servedRequest(req: http.IncomingMessage, res: http.ServerResponse, origin: string): ServedRequest {
   const method = req.method ?? 'GET';
   const path = req.url ?? '/';
-  const signal = clientGone(res);
+  // Made when something waits on it: most answers are written before anything could.
+  let signal: AbortSignal | undefined;
+  const gone = () => {
+    signal ??= clientGone(res);
+    return signal;
+  };
   let body: Promise<Buffer> | undefined;
   const bytes = () => {
     body ??= readBody(req);
@@ -27,7 +32,9 @@ function servedRequest(req: http.IncomingMessage, res: http.ServerResponse, orig
   return {
     method,
     path,
-    signal,
+    get signal() {
+      return gone();
+    },
     header(name) {
       const value = req.headers[name.toLowerCase()];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
@@ -36,7 +43,7 @@ function servedRequest(req: http.IncomingMessage, res: http.ServerResponse, orig
     readBody: async () => (await bytes()).toString('utf8'),
     async toRequest(url = `${origin}${path}`) {
       const read = method === 'GET' || method === 'HEAD' ? undefined : await bytes();
-      return requestOf(req, url, read, signal);
+      return requestOf(req, url, read, gone());
     },
   };
 }
@@ -51,7 +58,8 @@ export function listenServed(
     try {
       await writeAnswer(req, res, await answer(request));
     } catch (error) {
-      if (request.signal.aborted) return;
+      // The client went away: nobody is left to tell.
+      if (res.closed && !res.writableFinished) return;
       const message = `jest-understudy's served port failed on ${req.method} ${req.url}: ${(error as Error)?.message ?? error}`;
       failed(message);
       if (res.headersSent) return void res.destroy();

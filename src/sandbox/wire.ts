@@ -84,7 +84,7 @@ export function streamAnswer(
   wire: WireStream,
   shaping: StreamShaping & Pacing,
   clock: Clock,
-  signal?: AbortSignal,
+  request?: { readonly signal: AbortSignal | undefined },
 ): WireAnswer {
   const { events } = wire;
   const delayOf = (at: number) => shaping.delayBefore?.(at, events.length) ?? shaping.chunkDelay ?? 0;
@@ -104,7 +104,9 @@ export function streamAnswer(
     unpaced,
     fails,
     clock,
-    signal,
+    get signal() {
+      return request?.signal;
+    },
   };
   return { kind: 'stream', status: wire.status, headers: wire.headers, plan };
 }

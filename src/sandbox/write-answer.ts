@@ -38,7 +38,6 @@ export async function writeAnswer(
 }
 
 async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<void> {
-  const { signal } = plan;
   if (plan.unpaced && !plan.fails) {
     // Nothing waits between them: one chunk holds every event (SSE readers do not care where
     // chunks end, and one write costs the server and the client less than one per event).
@@ -46,6 +45,7 @@ async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<
     const text = events.every((event) => typeof event === 'string');
     return void res.end(text ? events.join('') : Buffer.concat(events.map((e) => Buffer.from(e))));
   }
+  const { signal } = plan;
   for (let at = 0; at < plan.count; at++) {
     const delay = plan.delay(at);
     if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
