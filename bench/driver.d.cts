@@ -54,3 +54,5 @@ export declare function measure<K extends string>(
   calls: Record<K, () => Promise<unknown>>,
   plan: Plan,
 ): Promise<{ wall: Record<K, number[]>; cpu: Record<K, number[]> }>;
+/** The two canned replies, provider-neutral: the fixture key in the user message, and the response. */
+export declare const REPLIES: Record<'content' | 'tools', { key: string; response: Record<string, unknown> }>;

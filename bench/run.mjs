@@ -724,6 +724,23 @@ function report({
     );
   }
   say();
+  // 6b. Diagnostic, no target: the two servers side by side in the Jest process, a raw client.
+  const sameProcess = {};
+  if (servedPasses.every((p) => p.sameProcess)) {
+    say("   The servers' own cost: aimock in the Jest process beside the served port, a raw HTTP/1.1 client");
+    say('   (median ms per call of the rounds of 100; a diagnostic, no target)');
+    say(`   ${cell('variant', 22)}${rcell('served', 10)}${rcell('aimock', 10)}${rcell('ratio', 9)}`);
+    for (const id of Object.keys(servedPasses[0].sameProcess)) {
+      const all = (target) => servedPasses.flatMap((p) => p.sameProcess[id][target]);
+      const row = { served: stats(all('served')), aimock: stats(all('aimock')) };
+      row.aimockOverServed = Number((row.aimock.median / row.served.median).toFixed(3));
+      sameProcess[id] = row;
+      say(
+        `   ${cell(id, 22)}${rcell(ms(row.served.median), 10)}${rcell(ms(row.aimock.median), 10)}${rcell(x(row.aimockOverServed), 9)}`,
+      );
+    }
+    say();
+  }
 
   // 5. Suites (bench/suite.mjs judged its own ratios).
   for (const line of suite.lines) say(line);
@@ -759,7 +776,7 @@ function report({
     matching: { unit: 'µs per resolve', plan: MATCHING, ...m },
     world: { unit: 'µs per call', plan: world.plan, results: worldRows },
     suite: { ...suite, lines: undefined },
-    served: { unit: 'ms per call', plan: PLAN, passes: PASSES, variants: served },
+    served: { unit: 'ms per call', plan: PLAN, passes: PASSES, variants: served, sameProcess },
     verdicts,
   };
   const resultsPath = join(root, 'bench/results.json');
