@@ -19,6 +19,8 @@ const moduleNameMapper = {
 
 const shared = {
   transform: { '^.+\\.(t|j)sx?$': swc },
+  // jest-runtime with V8's code cache for the modules it compiles (see the file).
+  runtime: '<rootDir>/scripts/jest-runtime.cjs',
   moduleNameMapper,
   testEnvironment: '<rootDir>/environment/index.ts',
   setupFilesAfterEnv: ['<rootDir>/presets/setup.ts'],

@@ -1,5 +1,5 @@
 /**
- * The `understudy` CLI run as a process, from source (esbuild-register). Exit codes:
+ * The `understudy` CLI run as a process, from source (../support/source.ts). Exit codes:
  * 0 ok, 1 the check failed, 2 bad usage.
  */
 import { spawnSync } from 'node:child_process';
@@ -8,13 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { testTrace } from '../../src/trace/otlp';
+import { SOURCE_CLI } from '../support/source';
 
 const root = resolve(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'understudy-cli-'));
 function cli(args: string[], env: Record<string, string> = {}) {
-  // From source the way the repository runs it: `node -r esbuild-register src/cli/main.ts` in the root.
-  const argv = ['-r', 'esbuild-register', join(root, 'src', 'cli', 'main.ts')];
-  const r = spawnSync(process.execPath, [...argv, ...args], {
+  const r = spawnSync(process.execPath, [...SOURCE_CLI, ...args], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', ...env },

@@ -5,15 +5,16 @@
  *
  * @understudy-world ../../examples/python-agent/orders.world.yaml
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type Served, understudy } from 'jest-understudy';
 import { runChild } from '../../examples/support/child';
+import { SOURCE_CLI } from '../support/source';
 
 const root = resolve(__dirname, '..', '..');
-const CLI = ['-r', 'esbuild-register', join(root, 'src', 'cli', 'main.ts')];
+const CLI = SOURCE_CLI;
 
 let served: Served;
 beforeAll(async () => {

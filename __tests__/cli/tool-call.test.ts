@@ -4,13 +4,14 @@
  *
  * @understudy-world ../../examples/python-agent/orders.world.yaml
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { type Served, understudy } from 'jest-understudy';
 import { runChild } from '../../examples/support/child';
+import { SOURCE_CLI } from '../support/source';
 
 const root = resolve(__dirname, '..', '..');
-const CLI = ['-r', 'esbuild-register', join(root, 'src', 'cli', 'main.ts')];
+const CLI = SOURCE_CLI;
 
 function tool(args: string[], env: Record<string, string>) {
   return runChild(process.execPath, [...CLI, 'tool', 'call', ...args], {

@@ -6,7 +6,21 @@
  * under --experimental-vm-modules, the CommonJS quickstart must not), no keys, no UNDERSTUDY_*.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -45,6 +59,27 @@ function bash(script: string, cwd: string) {
     timeout: INSTALL_TIMEOUT_MS,
   });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+/**
+ * A copy of the quickstart project, to run a setup in. Its node_modules (some 14,000 files) is
+ * hard-linked file by file instead of written again: npm adds and removes files there but does
+ * not write into the ones it installed, except its hidden lockfile, which is copied.
+ */
+function copyProject(from: string, to: string): void {
+  const modules = join(from, 'node_modules');
+  cpSync(from, to, { recursive: true, verbatimSymlinks: true, filter: (path) => path !== modules });
+  const link = (source: string, target: string) => {
+    mkdirSync(target);
+    for (const entry of readdirSync(source, { withFileTypes: true })) {
+      const [a, b] = [join(source, entry.name), join(target, entry.name)];
+      if (entry.isDirectory()) link(a, b);
+      else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(a), b);
+      else if (entry.name === '.package-lock.json') copyFileSync(a, b);
+      else linkSync(a, b);
+    }
+  };
+  link(modules, join(to, 'node_modules'));
 }
 
 /** The install line with the packed tarball in place of the package name; there must be exactly one. */
@@ -107,7 +142,7 @@ describe('the README quickstart, in a fresh project', () => {
 
   it('fails when the agent stops before it runs the tool (the quickstart test can fail)', () => {
     const broken = join(work, 'broken');
-    cpSync(project, broken, { recursive: true, verbatimSymlinks: true });
+    copyProject(project, broken);
     const agent = readFileSync(join(broken, 'agent.js'), 'utf8');
     const early = agent.replace(
       'if (!message.tool_calls?.length) return message.content;',
@@ -131,7 +166,7 @@ describe('the project setups of docs/configuration.md, each from the quickstart 
     const steps = setups.get(name);
     expect(steps).toBeDefined();
     const copy = join(work, `setup-${name}`);
-    cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
+    copyProject(project, copy);
     const result = bash(asScript(steps as RunnableBlock[]), copy);
     expect(result.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
     expect(result.output).not.toMatch(/Tests:.*failed/);

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { fileOf, messageOf, runInstalled, statuses } from '../support/installed';
+import { fileOf, messageOf, runInstalled, runInstalledProjects, statuses } from '../support/installed';
 
 describe('mode names, modelCallIndex and messages from the installed package', () => {
   it('contains and within pass and fail as they say; the messages point the right way (preset)', async () => {
@@ -79,7 +79,18 @@ describe('mode names, modelCallIndex and messages from the installed package', (
   }, 120_000);
 
   it('without the preset, the message says what works, and what it says works', async () => {
-    const bare = await runInstalled({ cases: ['env-missing.case.js'], config: { preset: undefined } });
+    // Two projects in one child Jest: the bare one, and one with the pair the message names.
+    const { bare, pair } = await runInstalledProjects({
+      bare: { cases: ['env-missing.case.js'], config: { preset: undefined } },
+      pair: {
+        cases: ['smoke.case.js'],
+        config: {
+          preset: undefined,
+          testEnvironment: 'jest-understudy/environment',
+          setupFilesAfterEnv: ['jest-understudy/setup'],
+        },
+      },
+    });
     const message = messageOf(fileOf(bare, 'env-missing.case.js'), 'uses understudy without the environment');
     expect(message).toContain("Set `preset: 'jest-understudy'` in your Jest config");
     expect(message).toContain(
@@ -87,14 +98,6 @@ describe('mode names, modelCallIndex and messages from the installed package', (
     );
     expect(message).not.toContain('docblock');
     // The pair the message names, without the preset, runs a test that uses a matcher.
-    const pair = await runInstalled({
-      cases: ['smoke.case.js'],
-      config: {
-        preset: undefined,
-        testEnvironment: 'jest-understudy/environment',
-        setupFilesAfterEnv: ['jest-understudy/setup'],
-      },
-    });
     expect(statuses(fileOf(pair, 'smoke.case.js'))).toEqual({ 'replays a reply': 'passed' });
   }, 120_000);
 });

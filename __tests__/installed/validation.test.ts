@@ -7,8 +7,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
-import { installedProject, runInstalled } from '../support/installed';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  type InstalledProjectRun,
+  installedProject,
+  runInstalled,
+  runInstalledProjects,
+} from '../support/installed';
 
 const CONFLICTED =
   '<<<<<<< HEAD\n{ "fixtures": [] }\n=======\n{ "fixtures": [{ "match": {} }] }\n>>>>>>> main\n';
@@ -53,6 +58,40 @@ describe('a cassette that cannot be loaded fails the test file at start-up', () 
   }, 90_000);
 });
 
+const BAD_OPTIONS: Array<[Record<string, unknown>, string[]]> = [
+  [
+    { providers: 5, world: '', timeScale: Number.NaN },
+    [
+      'testEnvironmentOptions.understudy.world: must be a non-empty string (got the string "")',
+      'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? } (got 5)',
+      // jest.config values reach the environment through JSON: NaN arrives as null.
+      "testEnvironmentOptions.understudy.timeScale: must be a number ≥ 0 (got null) — NaN and Infinity turn into null on their way to Jest's workers",
+    ],
+  ],
+  [
+    { providers: { openai: 'https://proxy.invalid/v1', anthropic: { baseUrl: 'https://gw.invalid' } } },
+    [
+      'testEnvironmentOptions.understudy.providers.openai: must be { baseURL } (got the string "https://proxy.invalid/v1") — write { "baseURL": "https://proxy.invalid/v1" }',
+      'testEnvironmentOptions.understudy.providers.anthropic.baseUrl: unknown property "baseUrl" — did you mean "baseURL"?',
+    ],
+  ],
+];
+
+// The CommonJS runs with the default environment, each a project of its own (its own folder and
+// options), in one child Jest.
+let projects: Record<string, InstalledProjectRun>;
+beforeAll(async () => {
+  projects = await runInstalledProjects({
+    use: { cases: ['validation-use.case.js'] },
+    ...Object.fromEntries(
+      BAD_OPTIONS.map(([understudy], i) => [
+        `options-${i}`,
+        { cases: ['validation-options.case.js'], understudy },
+      ]),
+    ),
+  });
+}, 90_000);
+
 describe('fixtures given in memory are checked like a fixture file', () => {
   it.each([
     ['CommonJS, no flag', false],
@@ -60,7 +99,7 @@ describe('fixtures given in memory are checked like a fixture file', () => {
   ])(
     'each bad one fails its test with the path from the argument (%s)',
     async (_, esm) => {
-      const run = await runInstalled({ cases: ['validation-use.case.js'], esm });
+      const run = esm ? await runInstalled({ cases: ['validation-use.case.js'], esm }) : projects.use;
       const tests = Object.fromEntries(run.files[0].tests.map((t) => [t.title, t]));
       const failure = (title: string) => {
         expect(tests[title].status).toBe('failed');
@@ -89,35 +128,18 @@ describe('fixtures given in memory are checked like a fixture file', () => {
 });
 
 describe('bad options name the option path', () => {
-  it.each([
-    [
-      { providers: 5, world: '', timeScale: Number.NaN },
-      [
-        'testEnvironmentOptions.understudy.world: must be a non-empty string (got the string "")',
-        'testEnvironmentOptions.understudy.providers: must be { openai?, anthropic?, gemini?, bedrock?, azure?, vertex?, openrouter?, ollama?, litellm? } (got 5)',
-        // jest.config values reach the environment through JSON: NaN arrives as null.
-        "testEnvironmentOptions.understudy.timeScale: must be a number ≥ 0 (got null) — NaN and Infinity turn into null on their way to Jest's workers",
-      ],
-    ],
-    [
-      { providers: { openai: 'https://proxy.invalid/v1', anthropic: { baseUrl: 'https://gw.invalid' } } },
-      [
-        'testEnvironmentOptions.understudy.providers.openai: must be { baseURL } (got the string "https://proxy.invalid/v1") — write { "baseURL": "https://proxy.invalid/v1" }',
-        'testEnvironmentOptions.understudy.providers.anthropic.baseUrl: unknown property "baseUrl" — did you mean "baseURL"?',
-      ],
-    ],
-  ])(
+  it.each(BAD_OPTIONS.map(([understudy, messages], i) => [understudy, messages, `options-${i}`] as const))(
     '%j',
-    async (understudy, messages) => {
-      const run = await runInstalled({ cases: ['validation-options.case.js'], understudy });
+    (_, messages, name) => {
+      const run = projects[name];
+      expect(run.files).toHaveLength(1);
       expect(run.files[0].tests.filter((t) => t.status === 'passed')).toEqual([]);
-      const text = `${run.files[0]?.message ?? ''}\n${run.stderr}`;
+      const text = run.files[0].message;
       expect(text).toContain(
         `jest-understudy: invalid testEnvironmentOptions.understudy: ${messages.length} problems`,
       );
       for (const message of messages) expect(text).toContain(message);
     },
-    60_000,
   );
 });
 

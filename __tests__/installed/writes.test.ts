@@ -18,7 +18,13 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../record/fake-upstream';
-import { CASES, type InstalledRun, runInstalled } from '../support/installed';
+import {
+  CASES,
+  type InstalledProjectRun,
+  type InstalledRun,
+  runInstalled,
+  runInstalledProjects,
+} from '../support/installed';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -198,22 +204,37 @@ describe('traceDir: the product deletes only what it wrote', () => {
     'README.md': '# app\n',
   };
   const cases = ['tests/writes-trace.case.js'];
-
-  it.each([
+  const REFUSED: Array<[string, string]> = [
     ['.', "the project's rootDir"],
     ['', "the project's rootDir"],
     ['..', "a folder above the project's rootDir"],
     ['tests', 'a folder that holds test files (tests/writes-trace.case.js)'],
     ['tests/traces', 'inside tests, a folder that holds test files (tests/writes-trace.case.js)'],
-  ])(
+  ];
+  // Each refused traceDir, and the first run of the clean-up check, is a project of its own
+  // (its own folder and options) in one child Jest.
+  let runs: Record<string, InstalledProjectRun>;
+
+  beforeAll(async () => {
+    runs = await runInstalledProjects(
+      {
+        ...Object.fromEntries(
+          REFUSED.map(([traceDir], i) => [
+            `refused-${i}`,
+            { cases, understudy: { traceDir }, files: userFiles },
+          ]),
+        ),
+        first: { cases, files: userFiles },
+      },
+      { env: { WRITES_FAIL: '1' } },
+    );
+  }, 90_000);
+
+  it.each(REFUSED.map(([traceDir, why], i) => [traceDir, why, `refused-${i}`]))(
     'refuses traceDir %j at start-up, and every file of the project stays',
-    async (traceDir, why) => {
-      const run = await runInstalled({
-        cases,
-        understudy: { traceDir },
-        files: userFiles,
-        env: { WRITES_FAIL: '1' },
-      });
+    (_, why, name) => {
+      const run = runs[name];
+      expect(run.files).toHaveLength(1);
       expect(run.files[0].tests).toEqual([]);
       const message = stripVTControlCharacters(run.files[0].message);
       expect(message).toContain('jest-understudy: testEnvironmentOptions.understudy.traceDir is');
@@ -222,11 +243,10 @@ describe('traceDir: the product deletes only what it wrote', () => {
         expect(readFileSync(join(run.project, path), 'utf8')).toBe(text);
       expect(existsSync(join(run.project, 'tests', 'writes-trace.case.js.trace.json'))).toBe(false);
     },
-    60_000,
   );
 
   it('clears only the traces an earlier run wrote, never a file it did not', async () => {
-    const first = await runInstalled({ cases, files: userFiles, env: { WRITES_FAIL: '1' } });
+    const first = runs.first;
     expect(first.files[0].tests.map((t) => t.status)).toEqual(['failed', 'passed']);
     const traces = join(first.project, '.understudy', 'traces', 'tests');
     const folder = join(traces, 'writes-trace.case.js');

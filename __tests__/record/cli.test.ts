@@ -3,18 +3,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { root } from './child-jest';
+import { SOURCE_CLI } from '../support/source';
 
 /** The CLI as a user runs it: a separate process in the project's folder. */
 function cli(cwd: string, args: string[], env: Record<string, string | undefined> = {}) {
   const merged: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NODE_OPTIONS: '', ...env }))
     if (v !== undefined) merged[k] = v;
-  const r = spawnSync(
-    process.execPath,
-    ['--require', require.resolve('esbuild-register'), join(root, 'src', 'cli', 'main.ts'), ...args],
-    { cwd, env: merged, encoding: 'utf8' },
-  );
+  const r = spawnSync(process.execPath, [...SOURCE_CLI, ...args], { cwd, env: merged, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

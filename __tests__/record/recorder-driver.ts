@@ -1,7 +1,7 @@
 /**
  * A separate process for the standalone recorder test (record() blocks its caller): serves
  * the fake provider, waits for the recorder's URL, sends an agent's traffic through it —
- * plain and streamed — and asks it to stop. Usage: node -r esbuild-register recorder-driver.ts <dir>
+ * plain and streamed — and asks it to stop. Usage: node -r scripts/register-ts.cjs recorder-driver.ts <dir>
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

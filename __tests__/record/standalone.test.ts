@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { loadFixtures, record, UnderstudyError, understudy } from 'jest-understudy';
 import OpenAI from 'openai';
+import { fromSource } from '../support/source';
 import { root } from './child-jest';
 
 const KEY = 'sk-test-STANDALONE0123456789abcdefghij';
@@ -44,15 +45,11 @@ describe('record({ out, provider })', () => {
   it('runs a recorder process that proxies the calls, writes them on stop, and the file replays', async () => {
     delete process.env.CI;
     const dir = mkdtempSync(join(tmpdir(), 'understudy-standalone-'));
-    const driver = spawn(
-      process.execPath,
-      ['--require', require.resolve('esbuild-register'), join(__dirname, 'recorder-driver.ts'), dir],
-      {
-        cwd: root,
-        env: { ...process.env, OPENAI_API_KEY: KEY, NODE_OPTIONS: '' },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    );
+    const driver = spawn(process.execPath, [...fromSource(join(__dirname, 'recorder-driver.ts')), dir], {
+      cwd: root,
+      env: { ...process.env, OPENAI_API_KEY: KEY, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     const driverDone = new Promise<number | null>((done) => driver.on('close', done));
     const upstream = waitForFile(join(dir, 'upstream.url'));
 

@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import {
   bounded,
   flaky,
@@ -96,15 +96,20 @@ describe('the history file', () => {
   it('does not touch the file while another run holds its lock', () => {
     const path = join(folder(), 'history.jsonl');
     writeFileSync(`${path}.lock`, '1');
-    const update = updateHistory(
-      path,
-      [record('r1', '2026-01-01T00:00:00Z', 'a.test.js', { x: 'passed' })],
-      5,
-    );
+    // The clock moves a second each time it is read, so the wait for the lock reaches its
+    // deadline after a few tries instead of five real seconds (and long before the lock is stale).
+    let now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => (now += 1000));
+    let update: ReturnType<typeof updateHistory>;
+    try {
+      update = updateHistory(path, [record('r1', '2026-01-01T00:00:00Z', 'a.test.js', { x: 'passed' })], 5);
+    } finally {
+      clock.mockRestore();
+    }
     expect(update).toMatchObject({ ok: false, reason: `${path}.lock is held by another run` });
     expect(existsSync(path)).toBe(false);
     expect(readFileSync(`${path}.lock`, 'utf8')).toBe('1');
-  }, 20_000);
+  });
 });
 
 describe('flake rates and streaks', () => {

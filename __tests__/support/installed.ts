@@ -9,22 +9,27 @@
  * package) and runs the named files there.
  */
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { type ChildFile, type ChildRun, spawnJest } from './child-jest';
 
 export const CASES = resolve(__dirname, '..', 'installed', 'cases');
 
-export interface InstalledOptions {
+/** One consumer folder of a run: the case files it runs, its Jest options and files of its own. */
+export interface InstalledProject {
   /** Case files to run, relative to __tests__/installed/cases (globs as Jest's testMatch takes them). */
   cases: string[];
   /** Merged into the consumer's jest.config.js next to `preset: 'jest-understudy'`. */
   config?: Record<string, unknown>;
   /** `testEnvironmentOptions.understudy`, merged into `config`. */
   understudy?: Record<string, unknown>;
-  /** Run with NODE_OPTIONS=--experimental-vm-modules (ESM). Default: plain CommonJS, no flag. */
-  esm?: boolean;
   /** Files written into the run's folder before Jest starts (path relative to it → content). */
   files?: Record<string, string>;
+}
+
+/** What the child Jest process shares, whichever folders it runs. */
+export interface InstalledProcess {
+  /** Run with NODE_OPTIONS=--experimental-vm-modules (ESM). Default: plain CommonJS, no flag. */
+  esm?: boolean;
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
   args?: string[];
@@ -33,10 +38,13 @@ export interface InstalledOptions {
    * `understudy record -- <Jest's arguments>`), as a user would.
    */
   cli?: string[];
-  /** Run in this folder of an earlier run (what it wrote still there) instead of a fresh one. */
-  project?: string;
   /** A command Jest runs under, given node and its arguments (see ./netns.ts). */
   prefix?: string[];
+}
+
+export interface InstalledOptions extends InstalledProject, InstalledProcess {
+  /** Run in this folder of an earlier run (what it wrote still there) instead of a fresh one. */
+  project?: string;
 }
 
 export interface InstalledRun extends ChildRun {
@@ -71,46 +79,105 @@ const KEYS = [
   'AWS_DEFAULT_REGION',
 ];
 
-export function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
-  const base = installedProject();
-  mkdirSync(join(base, 'runs'), { recursive: true });
-  const project = options.project ?? mkdtempSync(join(base, 'runs', 'run-'));
-  cpSync(CASES, project, { recursive: true });
-  for (const [path, content] of Object.entries(options.files ?? {})) {
-    const target = join(project, path);
+/** Copies the cases and the project's files into `folder`; returns its Jest options. */
+function prepare(folder: string, project: InstalledProject): Record<string, unknown> {
+  cpSync(CASES, folder, { recursive: true });
+  for (const [path, content] of Object.entries(project.files ?? {})) {
+    const target = join(folder, path);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, content);
   }
-  const config = {
+  return {
     preset: 'jest-understudy',
     // As in child-jest.ts: cold first tests on a loaded machine, not a timeout under test.
     testTimeout: 30_000,
-    ...options.config,
-    ...(options.understudy ? { testEnvironmentOptions: { understudy: options.understudy } } : {}),
-    testMatch: options.cases.map((c) => `<rootDir>/${c}`),
+    ...project.config,
+    ...(project.understudy ? { testEnvironmentOptions: { understudy: project.understudy } } : {}),
+    testMatch: project.cases.map((c) => `<rootDir>/${c}`),
   };
-  writeFileSync(join(project, 'jest.config.js'), `module.exports = ${JSON.stringify(config, null, 2)};\n`);
+}
+
+function writeConfig(folder: string, config: Record<string, unknown>): string {
+  const path = join(folder, 'jest.config.js');
+  writeFileSync(path, `module.exports = ${JSON.stringify(config, null, 2)};\n`);
+  return path;
+}
+
+function spawnInstalled(folder: string, configPath: string, options: InstalledProcess): Promise<ChildRun> {
+  const base = installedProject();
   const env: Record<string, string | undefined> = { NODE_OPTIONS: undefined, UNDERSTUDY_MODE: undefined };
   for (const key of KEYS) env[key] = undefined;
   if (options.esm) env.NODE_OPTIONS = '--experimental-vm-modules';
-  const jestArgs = ['--config', join(project, 'jest.config.js'), ...(options.args ?? [])];
   return spawnJest({
     jest: options.cli
       ? join(base, 'node_modules', 'jest-understudy', 'dist', 'src', 'cli', 'main.js')
       : join(base, 'node_modules', 'jest', 'bin', 'jest.js'),
-    cwd: project,
-    dir: project,
+    cwd: folder,
+    dir: folder,
     ...(options.cli && { command: [...options.cli, '--'] }),
-    args: jestArgs,
+    args: ['--config', configPath, ...(options.args ?? [])],
     env: { ...env, ...options.env },
     prefix: options.prefix,
-  }).then((run) => ({ ...run, project }));
+  });
+}
+
+/** A fresh folder for a run in the consumer project. */
+function freshFolder(prefix: string): string {
+  const runs = join(installedProject(), 'runs');
+  mkdirSync(runs, { recursive: true });
+  return mkdtempSync(join(runs, prefix));
+}
+
+export async function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
+  const project = options.project ?? freshFolder('run-');
+  const run = await spawnInstalled(project, writeConfig(project, prepare(project, options)), options);
+  return { ...run, project };
+}
+
+/**
+ * One project's part of a run of several (see `runInstalledProjects`). Only its files are
+ * here: the exit code and the output belong to the whole process (`process`), so a check of
+ * either needs a run of its own.
+ */
+export interface InstalledProjectRun {
+  /** The project's folder (its rootDir). */
+  project: string;
+  files: ChildFile[];
+  process: ChildRun;
+}
+
+/**
+ * Runs several consumer projects in one child Jest, as a user's `projects` config does: each
+ * its own folder (its rootDir, with its own copy of the cases and files) and Jest options,
+ * the process (environment, arguments, CommonJS or ESM) shared. One Jest start instead of one
+ * per project; the results come back by project.
+ */
+export async function runInstalledProjects<K extends string>(
+  projects: Record<K, InstalledProject>,
+  options: InstalledProcess = {},
+): Promise<Record<K, InstalledProjectRun>> {
+  const folder = freshFolder('projects-');
+  const entries = Object.entries<InstalledProject>(projects).map(([name, project]) => {
+    const root = join(folder, name);
+    mkdirSync(root);
+    return { name, root, config: { displayName: name, rootDir: root, ...prepare(root, project) } };
+  });
+  // The preset at the top as well: it is where Jest takes the reporters from.
+  const config = { preset: 'jest-understudy', testTimeout: 30_000, projects: entries.map((e) => e.config) };
+  const run = await spawnInstalled(folder, writeConfig(folder, config), options);
+  return Object.fromEntries(
+    entries.map(({ name, root }) => [
+      name,
+      { project: root, files: run.files.filter((f) => f.name.startsWith(`${root}${sep}`)), process: run },
+    ]),
+  ) as Record<K, InstalledProjectRun>;
 }
 
 /** The results of one case file of a run; throws (with the run's output) when it ran no tests. */
-export function fileOf(run: InstalledRun, name: string): ChildFile {
+export function fileOf(run: InstalledRun | InstalledProjectRun, name: string): ChildFile {
   const file = run.files.find((f) => f.name.endsWith(`/${name}`));
-  if (!file) throw new Error(`no results for ${name}:\n${run.stderr}`);
+  if (!file)
+    throw new Error(`no results for ${name}:\n${'process' in run ? run.process.stderr : run.stderr}`);
   if (file.tests.length === 0) throw new Error(`${name} ran no tests:\n${file.message}`);
   return file;
 }

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { SOURCE_CLI } from '../../__tests__/support/source';
 
 export interface ChildResult {
   code: number;
@@ -56,12 +57,9 @@ let binDir: string | undefined;
 export function pathWithCli(): string {
   if (!binDir) {
     binDir = mkdtempSync(join(tmpdir(), 'understudy-bin-'));
-    const main = join(__dirname, '..', '..', 'src', 'cli', 'main.ts');
     const wrapper = join(binDir, 'understudy');
-    writeFileSync(
-      wrapper,
-      `#!/bin/sh\nNODE_OPTIONS= exec "${process.execPath}" -r esbuild-register "${main}" "$@"\n`,
-    );
+    const command = [process.execPath, ...SOURCE_CLI].map((arg) => `"${arg}"`).join(' ');
+    writeFileSync(wrapper, `#!/bin/sh\nNODE_OPTIONS= exec ${command} "$@"\n`);
     chmodSync(wrapper, 0o755);
   }
   return `${binDir}${delimiter}${process.env.PATH ?? ''}`;
