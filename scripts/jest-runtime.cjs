@@ -5,7 +5,8 @@
  * the cache V8 reads the compiled code back instead. The cache is kept per process and, when
  * NODE_COMPILE_CACHE names a folder (the suite's globalSetup sets one), in its `jest-vm/` for
  * the next process. V8 checks each cache against the source, its version and its flags, and
- * compiles as usual when the cache does not fit, so what runs is the same either way.
+ * compiles as usual when the cache does not fit, so what runs is the same either way. Entries
+ * of sources that changed stay until the folder is cleared, as Jest's own transform cache does.
  */
 const { createHash } = require('node:crypto');
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
@@ -17,8 +18,13 @@ const PATCHED = Symbol.for('jest-understudy.vmCodeCache');
 if (!vm.compileFunction[PATCHED]) {
   const compile = vm.compileFunction;
   const kept = new Map();
-  const folder = process.env.NODE_COMPILE_CACHE ? join(process.env.NODE_COMPILE_CACHE, 'jest-vm') : undefined;
-  if (folder) mkdirSync(folder, { recursive: true });
+  let folder = process.env.NODE_COMPILE_CACHE ? join(process.env.NODE_COMPILE_CACHE, 'jest-vm') : undefined;
+  try {
+    if (folder) mkdirSync(folder, { recursive: true });
+  } catch {
+    // No folder to keep it in (read-only, full): the cache lives as long as the process.
+    folder = undefined;
+  }
 
   const read = (key) => {
     if (kept.has(key)) return kept.get(key);
