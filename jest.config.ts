@@ -34,6 +34,8 @@ const config: Config = {
   // `installed` suites (skipped when UNDERSTUDY_INSTALLED_DIR names one already installed).
   globalSetup: '<rootDir>/__tests__/support/pack.ts',
   globalTeardown: '<rootDir>/__tests__/support/unpack.ts',
+  // A file that runs far longer than any should is named on stderr with the process tree.
+  reporters: ['default', '<rootDir>/__tests__/support/watchdog-reporter.cjs'],
   projects: [
     {
       ...shared,

@@ -19,7 +19,7 @@ JSON
 case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1)
 npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai" "${case_deps[@]}"
 echo "   node $(node --version); installed: $(npm ls msw openai jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|jest-understudy)@[^ ]+' | tr '\n' ' ')"
-CI=true npm test --silent
+CI=true timeout --kill-after=30s 10m npm test --silent
 
 # The installed bin: validates a good file (exit 0) and a bad one (exit 1, naming the JSON path).
 npx --no-install understudy --help >/dev/null
@@ -34,4 +34,4 @@ grep -q 'did you mean "content"' validate.out || { cat validate.out >&2; exit 1;
 # install: the driver runs on this Node and spawns this project's Jest for every case.
 echo "   installed-package suites against this install"
 cd "$repo"
-UNDERSTUDY_INSTALLED_DIR="$work" CI=true node node_modules/jest/bin/jest.js --selectProjects installed --ci
+UNDERSTUDY_INSTALLED_DIR="$work" CI=true timeout --kill-after=30s 30m node node_modules/jest/bin/jest.js --selectProjects installed --ci

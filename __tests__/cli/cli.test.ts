@@ -17,6 +17,7 @@ function cli(args: string[], env: Record<string, string> = {}) {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', ...env },
+    timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }

@@ -5,7 +5,7 @@
  * the name `jest-understudy`. The shell has what a user's has: no NODE_OPTIONS (this suite runs
  * under --experimental-vm-modules, the CommonJS quickstart must not), no keys, no UNDERSTUDY_*.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   cpSync,
@@ -51,14 +51,45 @@ function userShellEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function bash(script: string, cwd: string) {
-  const result = spawnSync('bash', ['-c', script], {
+/**
+ * Runs `script` in bash as a reader's shell would, in a process group of its own: at the timeout the
+ * whole group is killed (npm and the Jest it starts too, which would otherwise hold the output open
+ * and keep the test waiting), and the output says so.
+ */
+function bash(script: string, cwd: string): Promise<{ status: number | null; output: string }> {
+  const child = spawn('bash', ['-c', script], {
     cwd,
     env: userShellEnv(),
-    encoding: 'utf8',
-    timeout: INSTALL_TIMEOUT_MS,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // The group is gone already.
+    }
+  }, INSTALL_TIMEOUT_MS);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      const killed = timedOut
+        ? `\n(killed after ${INSTALL_TIMEOUT_MS / 1000} s, with every process it started)`
+        : '';
+      resolve({ status, output: `${stdout}\n${stderr}${killed}` });
+    });
+  });
 }
 
 /**
@@ -111,6 +142,7 @@ beforeAll(async () => {
   const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
     cwd: root,
     encoding: 'utf8',
+    timeout: 120_000,
   });
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   const tarball = join(work, packed.stdout.trim().split('\n').pop() as string);
@@ -119,7 +151,7 @@ beforeAll(async () => {
   if (!steps) throw new Error('README.md has no <!-- doc-test: quickstart --> section');
   const script = asScript(withTarball(steps, tarball));
   writeFileSync(join(work, 'quickstart.sh'), script);
-  quickstart = bash(script, work);
+  quickstart = await bash(script, work);
   project = join(work, /^mkdir (\S+) && cd \1$/m.exec(script)?.[1] ?? '.');
   setups = await runnableSections(join(root, 'docs', 'configuration.md'));
 }, INSTALL_TIMEOUT_MS + 30_000);
@@ -140,21 +172,25 @@ describe('the README quickstart, in a fresh project', () => {
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).not.toBe('module');
   });
 
-  it('fails when the agent stops before it runs the tool (the quickstart test can fail)', () => {
-    const broken = join(work, 'broken');
-    copyProject(project, broken);
-    const agent = readFileSync(join(broken, 'agent.js'), 'utf8');
-    const early = agent.replace(
-      'if (!message.tool_calls?.length) return message.content;',
-      'return message.content;',
-    );
-    expect(early).not.toBe(agent);
-    writeFileSync(join(broken, 'agent.js'), early);
-    const result = bash('npx jest', broken);
-    expect(result.status).not.toBe(0);
-    expect(result.output).toMatch(/Tests:\s+1 failed, 1 total/);
-    expect(result.output).toContain('toHaveFinalMessage');
-  });
+  it(
+    'fails when the agent stops before it runs the tool (the quickstart test can fail)',
+    async () => {
+      const broken = join(work, 'broken');
+      copyProject(project, broken);
+      const agent = readFileSync(join(broken, 'agent.js'), 'utf8');
+      const early = agent.replace(
+        'if (!message.tool_calls?.length) return message.content;',
+        'return message.content;',
+      );
+      expect(early).not.toBe(agent);
+      writeFileSync(join(broken, 'agent.js'), early);
+      const result = await bash('npx jest', broken);
+      expect(result.status).not.toBe(0);
+      expect(result.output).toMatch(/Tests:\s+1 failed, 1 total/);
+      expect(result.output).toContain('toHaveFinalMessage');
+    },
+    INSTALL_TIMEOUT_MS + 30_000,
+  );
 });
 
 describe('the project setups of docs/configuration.md, each from the quickstart project', () => {
@@ -162,15 +198,19 @@ describe('the project setups of docs/configuration.md, each from the quickstart 
     expect([...setups.keys()]).toEqual(['typescript', 'config-ts', 'esm']);
   });
 
-  it.each(['typescript', 'config-ts', 'esm'])('"%s" runs as written and its tests pass', (name) => {
-    const steps = setups.get(name);
-    expect(steps).toBeDefined();
-    const copy = join(work, `setup-${name}`);
-    copyProject(project, copy);
-    const result = bash(asScript(steps as RunnableBlock[]), copy);
-    expect(result.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
-    expect(result.output).not.toMatch(/Tests:.*failed/);
-    expect(result.status).toBe(0);
-    expect(existsSync(join(copy, 'node_modules', 'jest-understudy'))).toBe(true);
-  });
+  it.each(['typescript', 'config-ts', 'esm'])(
+    '"%s" runs as written and its tests pass',
+    async (name) => {
+      const steps = setups.get(name);
+      expect(steps).toBeDefined();
+      const copy = join(work, `setup-${name}`);
+      copyProject(project, copy);
+      const result = await bash(asScript(steps as RunnableBlock[]), copy);
+      expect(result.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+      expect(result.output).not.toMatch(/Tests:.*failed/);
+      expect(result.status).toBe(0);
+      expect(existsSync(join(copy, 'node_modules', 'jest-understudy'))).toBe(true);
+    },
+    INSTALL_TIMEOUT_MS + 30_000,
+  );
 });

@@ -150,6 +150,7 @@ describe('understudy validate from the installed bin', () => {
       cwd,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+      timeout: 60_000,
     });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };

@@ -21,7 +21,7 @@ function packedFiles(cwd: string, options: { scripts: boolean }): string[] {
   const out = execFileSync(
     npm,
     ['pack', '--dry-run', '--json', ...(options.scripts ? [] : ['--ignore-scripts'])],
-    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
   );
   return (JSON.parse(out)[0].files as Array<{ path: string }>).map((f) => f.path).sort();
 }
@@ -146,7 +146,7 @@ describe('the published types', () => {
     const result = spawnSync(
       tsc,
       ['-p', '__tests__/support/tsconfig.published.json', '--noEmit', '--listFiles'],
-      { cwd: root, encoding: 'utf8' },
+      { cwd: root, encoding: 'utf8', timeout: 120_000 },
     );
     // Nothing but the files it read: any line that is not one (a diagnostic) is an error.
     const listed = result.stdout;

@@ -10,12 +10,17 @@ function cli(cwd: string, args: string[], env: Record<string, string | undefined
   const merged: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NODE_OPTIONS: '', ...env }))
     if (v !== undefined) merged[k] = v;
-  const r = spawnSync(process.execPath, [...SOURCE_CLI, ...args], { cwd, env: merged, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...SOURCE_CLI, ...args], {
+    cwd,
+    env: merged,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 function git(cwd: string, ...args: string[]) {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', timeout: 30_000 });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 

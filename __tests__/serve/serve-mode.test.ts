@@ -133,10 +133,14 @@ describe('understudy.serve()', () => {
     await served.close();
     // From another process: in this one the network policy refuses (and fails the test for) a
     // request to a port no server of the process listens on.
-    const probe = spawnSync(process.execPath, [
-      '-e',
-      `require('node:net').connect(${new URL(base).port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (e) => { console.log(e.code); process.exit(3); });`,
-    ]);
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `require('node:net').connect(${new URL(base).port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (e) => { console.log(e.code); process.exit(3); });`,
+      ],
+      { timeout: 30_000 },
+    );
     expect([probe.status, String(probe.stdout).trim()]).toEqual([3, 'ECONNREFUSED']);
     const next = await understudy.serve();
     expect(next).not.toBe(served);

@@ -120,6 +120,13 @@ export interface SpawnOptions {
   prefix?: string[];
 }
 
+/**
+ * A child Jest still running after this long is killed and its run fails with what it printed: a
+ * hung child must end, not hold its parent's worker (and the suite) until CI gives up. Longer than
+ * any parent test's own timeout, which fails the test first.
+ */
+const CHILD_JEST_TIMEOUT_MS = 300_000;
+
 /** Spawns a child Jest with `--json` output and collects its per-file, per-test results. */
 export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
   const out = join(options.dir, 'results.json');
@@ -147,9 +154,24 @@ export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
   child.stderr.on('data', (d) => {
     stderr += d;
   });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, CHILD_JEST_TIMEOUT_MS);
+  timer.unref();
   return new Promise((done, fail) => {
     child.on('error', fail);
     child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        fail(
+          new Error(
+            `the child Jest was killed after ${CHILD_JEST_TIMEOUT_MS / 1000} s:\n${stdout}\n${stderr}`,
+          ),
+        );
+        return;
+      }
       let parsed: {
         testResults: Array<{ name: string; message: string; understudy?: unknown; assertionResults: any[] }>;
       };

@@ -19,7 +19,7 @@ const refund = refundFlow('Order A-1001 is refunded ($89) and the customer has b
 function installedClient(): 'openai' | 'urllib' {
   try {
     const probe = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('openai') else 1)";
-    execFileSync(python(), ['-c', probe], { stdio: 'ignore' });
+    execFileSync(python(), ['-c', probe], { stdio: 'ignore', timeout: 30_000 });
     return 'openai';
   } catch {
     return 'urllib';

@@ -26,6 +26,9 @@ export function runChild(
       args,
       {
         env: { ...process.env, ...options.env },
+        // A backstop past every test's own timeout: a hung agent is killed, not left running.
+        timeout: 180_000,
+        killSignal: 'SIGKILL',
         ...(options.cwd && { cwd: options.cwd }),
         ...(options.signal && { signal: options.signal }),
       },
