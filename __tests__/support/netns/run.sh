@@ -14,7 +14,12 @@ echo control > "$dir/phase"
 traps=$!
 # The traps hold the caller's output open: they end with this script, however it ends.
 trap 'kill "$traps" 2>/dev/null' EXIT
-while [ ! -e "$dir/ready" ]; do sleep 0.05; done
+waited=0
+while [ ! -e "$dir/ready" ]; do
+  waited=$((waited + 1))
+  if [ "$waited" -gt 400 ]; then echo "netns/run.sh: the traps did not start within 20 s" >&2; exit 70; fi
+  sleep 0.05
+done
 "$node" "$(dirname "$0")/leak-probe.cjs"
 echo test > "$dir/phase"
 set +e
