@@ -112,6 +112,26 @@ export function sseData(payload: unknown): string {
   return `data: ${JSON.stringify(payload)}\n\n`;
 }
 
+/**
+ * `sseData({ ...head, ...tail })` for the events of one stream, which repeat the same head (ids,
+ * model, timestamps): the head is serialized once, each event adds its own fields. The bytes are
+ * those of `sseData`.
+ */
+export function sseDataSharing(head: Record<string, unknown>): (tail: Record<string, unknown>) => string {
+  const whole = JSON.stringify(head);
+  const open = whole === '{}' ? 'data: {' : `data: ${whole.slice(0, -1)},`;
+  return (tail) => {
+    // A key of the head, or one that may be an array index (those come first in an object), is
+    // placed by the object spread.
+    for (const key in tail) {
+      const first = key.charCodeAt(0);
+      if (Object.hasOwn(head, key) || (first >= 48 && first <= 57)) return sseData({ ...head, ...tail });
+    }
+    const rest = JSON.stringify(tail);
+    return rest === '{}' ? `data: ${whole}\n\n` : `${open}${rest.slice(1)}\n\n`;
+  };
+}
+
 /** A named SSE event (`event:` line then `data:`), as Anthropic and the Responses API send them. */
 export function sseEvent(type: string, payload: unknown): string {
   return `event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`;

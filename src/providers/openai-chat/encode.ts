@@ -3,7 +3,7 @@ import {
   chunkText,
   DEFAULT_CHUNK_SIZE,
   type EncodeContext,
-  sseData,
+  sseDataSharing,
   type WireResponse,
   type WireStream,
 } from '../codec';
@@ -90,11 +90,14 @@ export function encodeChatStream(
   ctx: EncodeContext,
 ): WireStream {
   const size = ctx.shaping.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const base = { id: idOf(ctx, reply), object: 'chat.completion.chunk', ...identityOf(reply, ctx) };
+  const event = sseDataSharing({
+    id: idOf(ctx, reply),
+    object: 'chat.completion.chunk',
+    ...identityOf(reply, ctx),
+  });
   const withUsage = conversation.streamUsage;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    sseData({
-      ...base,
+    event({
       choices: [
         {
           index: 0,
@@ -129,7 +132,7 @@ export function encodeChatStream(
     }
   });
   events.push(chunk({}, finishOf(reply)));
-  if (withUsage) events.push(sseData({ ...base, choices: [], usage: usageOf(reply) }));
+  if (withUsage) events.push(event({ choices: [], usage: usageOf(reply) }));
   events.push('data: [DONE]\n\n');
   return { status: 200, headers: headersOf(ctx, 'text/event-stream; charset=utf-8'), events };
 }
