@@ -33,11 +33,11 @@ for (const variant of variants) {
 }
 await measure(targets, { warmup: plan.prewarm ?? plan.warmup, calls: 0 });
 const m = await measure(targets, plan);
-const samples = {};
-const cpu = {};
+const samples = Object.fromEntries(variants.map((v) => [v.id, {}]));
+const cpu = Object.fromEntries(variants.map((v) => [v.id, {}]));
 for (const key of Object.keys(targets)) {
   const [id, name] = key.split('\0');
-  (samples[id] ??= {})[name] = m.wall[key];
-  (cpu[id] ??= {})[name] = m.cpu[key];
+  samples[id][name] = m.wall[key];
+  cpu[id][name] = m.cpu[key];
 }
 writeFileSync(outputPath, JSON.stringify({ samples, cpu }));
