@@ -25,12 +25,29 @@ const HOP_BY_HOP = new Set([
 type ServerRequest = http.IncomingMessage | http2.Http2ServerRequest;
 type ServerResponse = http.ServerResponse | http2.Http2ServerResponse;
 
-/** The request's body, as it arrives; it fails if the client goes away before the end. */
+/**
+ * The request's body, as it arrives; it fails if the client goes away before the end. With a
+ * `content-length`, it is whole with its last byte, before the stream's `end` (a tick later).
+ */
 export function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    let done = false;
+    const whole = () => {
+      if (done) return;
+      done = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    };
+    const declared = req.headers['content-length'];
+    let left =
+      declared === undefined || req.headers['transfer-encoding'] !== undefined ? -1 : Number(declared);
+    req.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (left <= 0) return;
+      left -= chunk.length;
+      if (left === 0) whole();
+    });
+    req.once('end', whole);
     req.once('error', reject);
     req.once('close', () => {
       if (!req.complete) reject(new Error('the client closed the connection before the body ended'));

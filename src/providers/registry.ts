@@ -73,20 +73,35 @@ export interface RouteTarget {
   listed?: Array<{ provider: ProviderDefinition; baseURL: string; path: string }>;
 }
 
+/**
+ * A class, not an object literal with a getter: V8 keeps a literal's accessor (and everything its
+ * closure holds) alive until the next full collection, so a getter made per request turns every
+ * request into young-generation survivors (docs/benchmarks.md, "Per-request getters").
+ */
+class Target implements RouteTarget {
+  readonly path: string;
+  private parsed: URLSearchParams | undefined;
+  listed?: RouteTarget['listed'];
+
+  constructor(
+    readonly provider: ProviderDefinition,
+    readonly baseURL: string,
+    private readonly rest: string,
+    private readonly q: number,
+  ) {
+    this.path = q === -1 ? rest : rest.slice(0, q);
+  }
+
+  /** Parsed when a codec reads it: most requests carry none, and most codecs never look. */
+  get query(): URLSearchParams {
+    this.parsed ??= new URLSearchParams(this.q === -1 ? '' : this.rest.slice(this.q + 1));
+    return this.parsed;
+  }
+}
+
 function targetOf(provider: ProviderDefinition, prefix: string, url: string): RouteTarget {
   const rest = url.slice(prefix.length);
-  const q = rest.indexOf('?');
-  let query: URLSearchParams | undefined;
-  return {
-    provider,
-    baseURL: prefix,
-    path: q === -1 ? rest : rest.slice(0, q),
-    // Parsed when a codec reads it: most requests carry none, and most codecs never look.
-    get query() {
-      query ??= new URLSearchParams(q === -1 ? '' : rest.slice(q + 1));
-      return query;
-    },
-  };
+  return new Target(provider, prefix, rest, rest.indexOf('?'));
 }
 
 const below = (url: string, prefix: string) =>

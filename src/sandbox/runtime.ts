@@ -20,12 +20,44 @@ import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './br
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
-import { ModelServer, type ModelServerHost } from './serve-model';
+import { type ModelRequest, ModelServer, type ModelServerHost } from './serve-model';
 import type { ServedRequest } from './served';
 import { asResponse, connectionDropped, type WireAnswer } from './wire';
 
 // Required on the first `understudy.serve()`: most files never start a port.
 const serveModeModule = (): typeof import('./serve-mode') => require('./serve-mode');
+
+/**
+ * A request that came over the served port, as the model server reads it at a provider's `url`.
+ * Its signal is the port's, made only if something reads it; a class, so that the getter is not
+ * made per request (see `NodeServedRequest` in ./serve-port.ts).
+ */
+class ServedModelRequest implements ModelRequest {
+  constructor(
+    readonly url: string,
+    private readonly served: ServedRequest,
+  ) {}
+
+  get method(): string {
+    return this.served.method;
+  }
+
+  get signal(): AbortSignal {
+    return this.served.signal;
+  }
+
+  readBody(): Promise<string> {
+    return this.served.readBody();
+  }
+
+  header(name: string): string | null {
+    return this.served.header(name);
+  }
+
+  headers(): Headers {
+    return this.served.headers();
+  }
+}
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
 export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost, BrowserHost {
@@ -262,17 +294,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         const target = this.router.route(url, request.method);
         // Not a provider this file serves: the same way as any request for that URL.
         if (!target) return request.toRequest().then((r) => this.serveRequest(r, url)?.then(whole));
-        // Not spread: the request's signal is made only if something reads it.
-        return this.server.serve(target, {
-          url,
-          method: request.method,
-          readBody: request.readBody,
-          header: request.header,
-          headers: request.headers,
-          get signal() {
-            return request.signal;
-          },
-        });
+        return this.server.serve(target, new ServedModelRequest(url, request));
       },
       whole,
     );

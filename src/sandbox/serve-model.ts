@@ -211,7 +211,7 @@ function shapingOf(fixture: Fixture): StreamShaping & Pacing {
 
 /** The request's body; the credentials it carries, whatever their shape, are blanked in every file written later. */
 function readNoting(request: ModelRequest): Promise<string> {
-  for (const key of credentialsOf({ get: request.header }, request.url)) noteSecret(key);
+  for (const key of credentialsOf({ get: (name) => request.header(name) }, request.url)) noteSecret(key);
   return request.readBody();
 }
 
@@ -304,7 +304,7 @@ export class ModelServer {
 
     // 7. Forward.
     if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing')) {
-      const wire: WireRequest = { method, headers: request.headers, body: text };
+      const wire: WireRequest = { method, headers: () => request.headers(), body: text };
       return host.recording
         .forward({
           codec,

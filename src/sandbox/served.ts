@@ -119,9 +119,11 @@ async function route(
   search: string,
 ): Promise<WireAnswer> {
   const [, first = '', second = '', ...more] = path.split('/');
+  /** The path after its first `n` segments (from the slash that ends them). */
   const rest = (n: number) => {
-    const parts = path.split('/').slice(n + 1);
-    return parts.length > 0 ? `/${parts.join('/')}` : '';
+    let at = 0;
+    for (let i = 0; i < n && at !== -1; i++) at = path.indexOf('/', at + 1);
+    return at === -1 ? '' : path.slice(at);
   };
   let answer: Promise<WireAnswer | undefined> | WireAnswer | undefined;
   if (Object.hasOwn(SERVED_PROVIDERS, first)) {

@@ -45,7 +45,7 @@ async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<
     const text = events.every((event) => typeof event === 'string');
     return void res.end(text ? events.join('') : Buffer.concat(events.map((e) => Buffer.from(e))));
   }
-  const { signal } = plan;
+  const signal = plan.signal();
   for (let at = 0; at < plan.count; at++) {
     const delay = plan.delay(at);
     if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
