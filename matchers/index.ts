@@ -1,4 +1,4 @@
-import { toHaveCalledTool } from './called-tool';
+import { toHaveCalledTool, toHaveRequestedTool } from './called-tool';
 import { toHaveChangedFiles } from './changed-files';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
@@ -11,7 +11,7 @@ import { runOutcomeNote } from './run-outcome';
 import { toHaveSpans } from './spans';
 import { toHaveStepCount } from './step-count';
 import { toHaveTerminalState } from './terminal-state';
-import { toHaveCalledToolSequence } from './tool-sequence';
+import { toHaveCalledToolSequence, toHaveRequestedToolSequence } from './tool-sequence';
 
 export type { DrillResultLike } from './drill';
 export type { PromptTokenOptions, TokenEncoding } from './prompt';
@@ -40,7 +40,9 @@ function wrap<F extends (this: any, ...args: any[]) => any>(matcher: F): F {
 /** The run matchers, for `expect.extend(matchers)`. */
 export const matchers = {
   toHaveCalledToolSequence: wrap(toHaveCalledToolSequence),
+  toHaveRequestedToolSequence: wrap(toHaveRequestedToolSequence),
   toHaveCalledTool: wrap(toHaveCalledTool),
+  toHaveRequestedTool: wrap(toHaveRequestedTool),
   toHaveFinalMessage: wrap(toHaveFinalMessage),
   toHaveTerminalState: wrap(toHaveTerminalState),
   toHavePassedDrill: withCallerUtils(toHavePassedDrill),

@@ -11,7 +11,9 @@ type Impl = (this: unknown, ...args: unknown[]) => unknown;
 
 const modules: Record<Name, () => Record<string, Impl>> = {
   toHaveCalledToolSequence: () => require('./tool-sequence'),
+  toHaveRequestedToolSequence: () => require('./tool-sequence'),
   toHaveCalledTool: () => require('./called-tool'),
+  toHaveRequestedTool: () => require('./called-tool'),
   toHaveFinalMessage: () => require('./final-message'),
   toHaveTerminalState: () => require('./terminal-state'),
   toHavePassedDrill: () => require('./drill'),
