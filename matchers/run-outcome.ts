@@ -16,19 +16,20 @@ export function runOutcomeNote(received: unknown): string | undefined {
   const run = received as { terminalState?: unknown; error?: unknown };
   const state = peek(run, 'terminalState');
   const error = peek(run, 'error');
-  const ended = state === 'errored' || state === 'timed_out';
-  if (!ended && error === undefined) return undefined;
+  if (state !== 'errored' && state !== 'timed_out' && error === undefined) return undefined;
   const how =
     state === 'timed_out'
-      ? 'the agent timed out'
+      ? 'the agent timed out:'
       : state === 'errored'
         ? 'the agent threw'
-        : 'the run carries an error';
-  const lines = error === undefined && state !== 'errored' ? [] : errorLines(plainError(error), FRAMES);
+        : 'the run carries an error:';
+  // The error's first line goes on the state's line: tables that show a failure's first lines
+  // (a fault sweep's) keep it.
+  const [head, ...rest] = errorLines(plainError(error), FRAMES);
   // Jest reads a line that starts with `at` as the start of the failure's own stack (and moves its
   // code frame there), so the agent's frames are marked.
   return [
-    `The run ended '${String(state)}': ${how}`,
-    ...lines.map((line) => `  ${line.replace(/^(\s*)at /, '$1↳ at ')}`),
+    `The run ended '${String(state)}': ${how} ${head}`,
+    ...rest.map((line) => `  ${line.replace(/^(\s*)at /, '$1↳ at ')}`),
   ].join('\n');
 }

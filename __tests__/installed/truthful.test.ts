@@ -106,24 +106,24 @@ function calledChecks(run: () => InstalledRun) {
     const frames = messageOf(file, 'shows the error and its frames under a failed toHaveCalledTool');
     expect(frames).toContain('Expected: a call to "lookup_order"');
     expect(frames).toContain(
-      "The run ended 'errored': the agent threw\n  TypeError: Cannot read properties of undefined (reading 'orders')\n      ↳ at ",
+      "The run ended 'errored': the agent threw TypeError: Cannot read properties of undefined (reading 'orders')\n      ↳ at ",
     );
     // The agent's frames, not the package's.
     expect(frames).toMatch(/↳ at .*truthful-messages\.case\.js:11:/);
     expect(frames).not.toMatch(/↳ at .*jest-understudy/);
     expect(frames).not.toContain(NEVER_LOOKED);
     expect(messageOf(file, 'shows a timeout under a failed toHaveFinalMessage')).toMatch(
-      /The run ended 'timed_out': the agent timed out\n {2}\w+: the agent did not finish within 20 ms/,
+      /The run ended 'timed_out': the agent timed out: \w+: the agent did not finish within 20 ms/,
     );
     const ws = messageOf(file, 'prints a raw ws error event from the Agents SDK realtime connect()');
     expect(ws).toContain('Received terminal state: "errored"');
-    expect(ws).toMatch(/The run ended 'errored': the agent threw\n {2}ErrorEvent: /);
+    expect(ws).toMatch(/The run ended 'errored': the agent threw ErrorEvent: /);
     expect(ws).not.toContain('Cannot read properties of null');
     expect(messageOf(file, 'prints a thrown null')).toContain(
-      "The run ended 'errored': the agent threw\n  null",
+      "The run ended 'errored': the agent threw null",
     );
     expect(messageOf(file, 'prints a thrown string')).toContain(
-      "The run ended 'errored': the agent threw\n  string: quota exceeded",
+      "The run ended 'errored': the agent threw string: quota exceeded",
     );
   });
 }

@@ -51,13 +51,13 @@ const THROWN: Array<[string, unknown, RegExp]> = [
   [
     'a ws ErrorEvent',
     new ErrorEvent('Unexpected server response: 404', new Error('Unexpected server response: 404')),
-    /ErrorEvent: Unexpected server response: 404\n {6}↳ at /,
+    /the agent threw ErrorEvent: Unexpected server response: 404\n {6}↳ at /,
   ],
-  ['null', null, /\n {2}null$/m],
-  ['undefined', undefined, /\n {2}undefined$/m],
-  ['a string', 'quota exceeded', /\n {2}string: quota exceeded$/m],
-  ['a number', 42, /\n {2}number: 42$/m],
-  ['a symbol', Symbol('gone'), /\n {2}symbol: Symbol\(gone\)$/m],
+  ['null', null, /the agent threw null$/m],
+  ['undefined', undefined, /the agent threw undefined$/m],
+  ['a string', 'quota exceeded', /the agent threw string: quota exceeded$/m],
+  ['a number', 42, /the agent threw number: 42$/m],
+  ['a symbol', Symbol('gone'), /the agent threw symbol: Symbol\(gone\)$/m],
   [
     'a plain object',
     { status: 503, body: { retry: true } },
@@ -78,7 +78,7 @@ describe('a failing matcher on a run whose agent threw', () => {
   it('shows the terminal state and the error with its top frames', () => {
     const message = failureOf(() => expect(crashed).toHaveFinalMessage('refunded'));
     expect(message).toContain(
-      "The run ended 'errored': the agent threw\n  TypeError: Cannot read properties of undefined (reading 'orders')\n      ↳ at crashAgent (",
+      "The run ended 'errored': the agent threw TypeError: Cannot read properties of undefined (reading 'orders')\n      ↳ at crashAgent (",
     );
     expect(message.split('\n').filter((line) => /^ {6}↳ at /.test(line)).length).toBeLessThanOrEqual(5);
   });
@@ -98,9 +98,7 @@ describe('a failing matcher on a run whose agent threw', () => {
     ],
     ['toHaveStepCount', () => expect({ ...crashed, modelCalls: [] }).toHaveStepCount(2)],
   ])('%s', (_, assertion) => {
-    expect(failureOf(assertion)).toContain(
-      "The run ended 'errored': the agent threw\n  TypeError: Cannot read",
-    );
+    expect(failureOf(assertion)).toContain("The run ended 'errored': the agent threw TypeError: Cannot read");
   });
 
   it('says when it timed out', () => {
@@ -109,7 +107,7 @@ describe('a failing matcher on a run whose agent threw', () => {
       error: new Error('the agent did not finish within 20 ms'),
     });
     expect(failureOf(() => expect(timedOut).toHaveCalledTool('x'))).toContain(
-      "The run ended 'timed_out': the agent timed out\n  Error: the agent did not finish within 20 ms",
+      "The run ended 'timed_out': the agent timed out: Error: the agent did not finish within 20 ms",
     );
   });
 

@@ -61,7 +61,7 @@ describe('toHaveTerminalState', () => {
     const message = failureOf(() => expect(failed).toHaveTerminalState('succeeded'));
     expect(message).toContain('Expected terminal state: "succeeded"\nReceived terminal state: "errored"');
     expect(message).toContain(
-      "The run ended 'errored': the agent threw\n  Error: model returned 500\n      ↳ at ",
+      "The run ended 'errored': the agent threw Error: model returned 500\n      ↳ at ",
     );
     expect(failureOf(() => expect(runOf([])).toHaveTerminalState('failed'))).not.toContain('The run ended');
   });
