@@ -35,11 +35,11 @@ function stdioServer(env) {
   });
   return {
     send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
-    /** The next line the server writes (it must come within 5 s). */
+    /** The next line the server writes (it must come within 15 s: the first waits for the process to start). */
     async next() {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 15000;
       while (lines.length === 0) {
-        if (Date.now() > deadline) throw new Error('the stdio server wrote nothing within 5 s');
+        if (Date.now() > deadline) throw new Error('the stdio server wrote nothing within 15 s');
         await new Promise((wake) => {
           waiting.push(wake);
           setTimeout(wake, 100);
