@@ -37,12 +37,24 @@ function jsonSafe(value: unknown): boolean {
 /** Compiled operation schemas kept per worker, oldest dropped first. */
 const SCHEMA_ENTRIES = 1024;
 
-function createServices(): HostServices {
+/** Told of each file a test file parsed, with a digest of its text. */
+export type ReadNote = (file: string, digest: string) => void;
+
+interface WorkerServices extends HostServices {
+  parseNoted(...args: [...Parameters<HostServices['parseText']>, ReadNote]): ParsedText | undefined;
+}
+
+function createServices(): WorkerServices {
   const parsed = new Map<string, ParsedText | undefined>();
   const operationSchemas = new Map<string, HostValidator>();
   return {
     parseText(text, format, file, options) {
-      const key = `${format}\0${options.code}\0${options.empty ?? ''}\0${file}\0${createHash('sha1').update(text).digest('base64')}`;
+      return this.parseNoted(text, format, file, options, () => undefined);
+    },
+    parseNoted(text, format, file, options, note) {
+      const digest = createHash('sha1').update(text).digest('base64');
+      note(file, digest);
+      const key = `${format}\0${options.code}\0${options.empty ?? ''}\0${file}\0${digest}`;
       if (parsed.has(key)) return parsed.get(key);
       const result = parseHere(text, format, file, options);
       const served: ParsedText | undefined =
@@ -75,10 +87,19 @@ function createServices(): HostServices {
   };
 }
 
-let services: HostServices | undefined;
+let services: WorkerServices | undefined;
 
-/** This worker's services (created on first use). */
-export function hostServicesForWorker(): HostServices {
+/**
+ * This worker's services (created on first use), as one test file gets them: `noteRead` hears
+ * of every file it parses (a fixture, world, golden or cassette file), for the key its history
+ * is kept under.
+ */
+export function hostServicesForWorker(noteRead: ReadNote = () => undefined): HostServices {
   services ??= createServices();
-  return services;
+  const shared = services;
+  return {
+    parseText: (text, format, file, options) => shared.parseNoted(text, format, file, options, noteRead),
+    validator: (name, exportName) => shared.validator(name, exportName),
+    operationSchema: (schemaJson) => shared.operationSchema!(schemaJson),
+  };
 }

@@ -13,6 +13,7 @@ import { usageFileOf } from '../src/record/usage';
 import { BRIDGE_KEY, type Bridge, type Failure } from '../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
+import { codeKey } from './code-key';
 import { keepAsyncContext } from './fake-timers';
 import { hostServicesForWorker } from './host-services';
 import { type Containment, contain } from './network';
@@ -25,6 +26,8 @@ export interface UnderstudyFileReport extends FileStats {
   traces: string[];
   quarantine: string[];
   history?: { path: string; keep: number; readyAfter: number };
+  /** What the file's tests ran, the key of their history (./code-key.ts); present with a history. */
+  code?: string;
   /** Tags per test (`describe › test`): the file's docblock tags and the `@tag`s in its titles. */
   tags: Record<string, string[]>;
   /** Why tests were skipped by jest-understudy (`live()`, a tag selection), per test. */
@@ -73,6 +76,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly skipped: Record<string, string> = {};
   /** Set at teardown: what the file started and left running must not reach the next file. */
   private closed = false;
+  /** The data files (fixtures, worlds, golden files, cassettes) the test file parsed, with digests of their text. */
+  private readonly sources = new Map<string, string>();
 
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
@@ -86,7 +91,9 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       hostRequire: (id) => require(id),
     };
     (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY] = this.bridge;
-    (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES] = hostServicesForWorker();
+    (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES] = hostServicesForWorker(
+      (file, digest) => this.sources.set(file, digest),
+    );
     (this.global as unknown as Record<symbol, unknown>)[SECRETS_REGISTRY] = this.secrets;
     this.bridge.options.usageFile = usageFileOf(project.rootDir, context.testPath, project.id);
     const { traceDir, rootDir, testPath } = this.bridge.options;
@@ -130,7 +137,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       ...stats,
       traces: [...this.traces.written],
       quarantine,
-      ...(history && { history }),
+      ...(history && {
+        history,
+        code: codeKey(this.bridge.options.rootDir, this.bridge.options.testPath, this.sources),
+      }),
       rootDir: this.bridge.options.rootDir,
       tags: this.tags,
       skipped: this.skipped,

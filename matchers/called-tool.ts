@@ -1,13 +1,14 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
 import { argsPredicate, trimToShape } from './args';
 import { parseBounds, type Range, rangeText, within } from './bounds';
-import { stepText } from './format';
+import { argumentsWhole, type CallKind, callsRead, callText, notRunSection, refuseUnanswered } from './calls';
 import { assertRunLike, isAsymmetricMatcher, isPlainObject, matcherError } from './guards';
 import {
   EXPECTED_COLOR,
   matcherErrorMessage,
   printDiffOrStringify,
   printExpected,
+  printReceived,
   printWithType,
   RECEIVED_COLOR,
   stringify,
@@ -20,7 +21,7 @@ import {
   outcomeText,
   parseOutcome,
 } from './outcome';
-import { unknownToolNotes } from './tool-names';
+import { refuseProbableTypos, unknownToolNotes } from './tool-names';
 import type { OutcomeExpectation, RunLike } from './types';
 
 const OPTION_KEYS = ['outcome', 'code', 'times'];
@@ -53,6 +54,7 @@ function parseOptions(hint: string, options: unknown): { outcome?: OutcomeExpect
   };
 }
 
+/** Some call the agent ran has this name, arguments containing `args` and the outcome asked for. */
 export function toHaveCalledTool(
   this: MatcherContext,
   received: unknown,
@@ -60,9 +62,32 @@ export function toHaveCalledTool(
   args?: unknown,
   options?: unknown,
 ): SyncExpectationResult {
-  const hint = this.utils.matcherHint('toHaveCalledTool', undefined, 'name', {
-    isNot: this.isNot,
-    promise: this.promise,
+  return calledTool(this, 'called', received, name, args, options);
+}
+
+/** The same, over every call the model requested, whether the agent ran it or not. */
+export function toHaveRequestedTool(
+  this: MatcherContext,
+  received: unknown,
+  name: unknown,
+  args?: unknown,
+  options?: unknown,
+): SyncExpectationResult {
+  return calledTool(this, 'requested', received, name, args, options);
+}
+
+function calledTool(
+  context: MatcherContext,
+  kind: CallKind,
+  received: unknown,
+  name: unknown,
+  args: unknown,
+  options: unknown,
+): SyncExpectationResult {
+  const matcher = kind === 'called' ? 'toHaveCalledTool' : 'toHaveRequestedTool';
+  const hint = context.utils.matcherHint(matcher, undefined, 'name', {
+    isNot: context.isNot,
+    promise: context.promise,
     secondArgument: args === undefined && options === undefined ? undefined : 'args',
   });
   assertRunLike(received, hint);
@@ -86,25 +111,33 @@ export function toHaveCalledTool(
   }
 
   const { outcome, times } = parseOptions(hint, options);
+  refuseUnanswered(hint, kind, matcher, [{ outcome, label: 'options.outcome' }]);
+  // A misspelt name under .not forbids nothing.
+  if (context.isNot) refuseProbableTypos(hint, received, [{ name, label: 'name' }]);
 
-  const calls = received.toolCalls;
-  const argsMatch = argsPredicate(this, 'subset');
+  const all = received.toolCalls;
+  const { calls, positions, notRun } = callsRead(received, kind);
+  const argsMatch = argsPredicate(context, 'subset');
+  const fitsArgs = (call: RunLike['toolCalls'][number]) =>
+    args === undefined || (argumentsWhole(call) && argsMatch(call.arguments, args));
   const outcomes = calls.map((call) => outcomeOf(received, call));
   const namesakes = calls.flatMap((call, index) => (call.name === name ? [index] : []));
-  const argsHits = namesakes.filter((i) => args === undefined || argsMatch(calls[i].arguments, args));
+  const argsHits = namesakes.filter((i) => fitsArgs(calls[i]));
   const hits = argsHits.filter((i) => outcomeFits(outcomes[i], outcome));
   const wanted =
     `${times ? rangeText(times, 'call') : 'a call'} to ${printExpected(name)}` +
     (args === undefined ? '' : ` with arguments matching ${EXPECTED_COLOR(stringify(args))}`) +
     (outcome ? ` ending ${EXPECTED_COLOR(outcomeText(outcome))}` : '');
   const shown = outcome ? outcomes : undefined;
+  // Only worth saying when some request was left out.
+  const what = notRun.length > 0 ? ' the agent ran' : '';
 
   if (times ? within(hits.length, times) : hits.length > 0) {
     return {
       pass: true,
       message: () =>
-        `${hint}\n\nExpected: not ${wanted}\nReceived: ${count(hits.length)} such ${hits.length === 1 ? 'call' : 'calls'}` +
-        (hits.length > 0 ? `\n${listCalls(calls, shown, hits)}` : ''),
+        `${hint}\n\nExpected: not ${wanted}\nReceived: ${count(hits.length)} such ${hits.length === 1 ? 'call' : 'calls'}${what}` +
+        (hits.length > 0 ? `\n${listCalls(calls, positions, shown, hits)}` : ''),
     };
   }
 
@@ -114,23 +147,47 @@ export function toHaveCalledTool(
       const lines = [hint, `Expected: ${wanted}`];
       lines.push(
         calls.length === 0
-          ? 'Received: the run made no tool calls'
-          : `Received ${calls.length === 1 ? '1 call' : `${calls.length} calls`}` +
+          ? kind === 'called' && notRun.length > 0
+            ? 'Received: the agent ran no tool calls'
+            : 'Received: the run made no tool calls'
+          : `Received ${calls.length === 1 ? '1 call' : `${calls.length} calls`}${what}` +
               (times ? `, ${hits.length} of them such` : '') +
-              `:\n${listCalls(calls, shown)}`,
+              `:\n${listCalls(calls, positions, shown)}`,
       );
+      // The model asked for just this, and the agent never ran it: say so before anything else.
+      const dropped = notRun.filter((i) => all[i].name === name && fitsArgs(all[i]));
+      if (dropped.length > 0) {
+        lines.push(
+          dropped
+            .map(
+              (i) =>
+                `The model requested ${printReceived(callText(all[i]))} (step ${i}), but the agent never ran it: ` +
+                'no later request carried its result and no world operation served it.',
+            )
+            .join('\n') +
+            `\n${matcher} counts the calls the agent ran; to assert the model's request itself, use toHaveRequestedTool.`,
+        );
+      }
+      const cut = namesakes.filter((i) => args !== undefined && !argumentsWhole(calls[i]));
+      if (cut.length > 0) {
+        lines.push(
+          `${cut.length === 1 ? 'The call' : 'Calls'} to ${printExpected(name)} at step ${cut.map((i) => positions[i]).join(', ')} cannot match arguments: ` +
+            'they were cut (they never completed on the wire), so no argument expectation holds for them.',
+        );
+      }
       if (outcome && argsHits.length > hits.length && hits.length === 0) {
         lines.push(
           `${argsHits.length === 1 ? 'The call' : 'Calls'} to ${printExpected(name)}` +
             (args === undefined ? '' : ' with matching arguments') +
-            ` ended otherwise:\n${argsHits.map((i) => `  step ${i}: ${RECEIVED_COLOR(outcomeText(outcomes[i]))} (${outcomes[i].via})`).join('\n')}`,
+            ` ended otherwise:\n${argsHits.map((i) => `  step ${positions[i]}: ${RECEIVED_COLOR(outcomeText(outcomes[i]))} (${outcomes[i].via})`).join('\n')}`,
         );
       } else if (times && hits.length > 0) {
-        lines.push(`Such calls: ${hits.map((i) => `step ${i}`).join(', ')}`);
-      } else if (namesakes.length > 0 && args !== undefined) {
-        const closest = closestCall(this, calls, namesakes, args);
+        lines.push(`Such calls: ${hits.map((i) => `step ${positions[i]}`).join(', ')}`);
+      } else if (namesakes.length > cut.length && args !== undefined) {
+        const whole = namesakes.filter((i) => argumentsWhole(calls[i]));
+        const closest = closestCall(context, calls, whole, args);
         lines.push(
-          `Closest call to ${printExpected(name)} (step ${closest}):\n` +
+          `Closest call to ${printExpected(name)} (step ${positions[closest]}):\n` +
             printDiffOrStringify(
               args,
               trimToShape(calls[closest].arguments, args),
@@ -139,9 +196,10 @@ export function toHaveCalledTool(
               false,
             ),
         );
-      } else if (namesakes.length === 0) {
-        lines.push(...unknownToolNotes(received, [name]));
+      } else if (namesakes.length === 0 && dropped.length === 0) {
+        lines.push(...unknownToolNotes(received, [name], { ran: kind === 'called' }));
       }
+      if (dropped.length === 0) lines.push(...notRunSection(received, notRun, matcher));
       return lines.join('\n\n');
     },
   };
@@ -149,14 +207,19 @@ export function toHaveCalledTool(
 
 const count = (n: number) => (n === 0 ? 'no' : String(n));
 
-/** One line per call; with outcomes, how each ended. */
-function listCalls(calls: RunLike['toolCalls'], outcomes?: ObservedOutcome[], only?: number[]): string {
+/** One line per call, numbered by its position in the run's `toolCalls`; with outcomes, how each ended. */
+function listCalls(
+  calls: RunLike['toolCalls'],
+  positions: readonly number[],
+  outcomes?: ObservedOutcome[],
+  only?: number[],
+): string {
   const indices = only ?? calls.map((_, i) => i);
-  const width = String(Math.max(0, ...indices)).length;
+  const width = String(Math.max(0, ...indices.map((i) => positions[i]))).length;
   return indices
     .map(
       (i) =>
-        `  ${String(i).padStart(width)} ${stepText(calls[i].name, calls[i].arguments)}` +
+        `  ${String(positions[i]).padStart(width)} ${callText(calls[i])}` +
         (outcomes ? ` → ${outcomeText(outcomes[i])}` : ''),
     )
     .join('\n');

@@ -1,4 +1,5 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
+import { peek } from '../src/run/outcomes';
 import { assertRunLike, isAsymmetricMatcher, matcherError } from './guards';
 import {
   EXPECTED_COLOR,
@@ -44,7 +45,7 @@ export function toHaveFinalMessage(
 
   const got =
     actual === undefined
-      ? `the run ended without a final message (terminal state: ${printReceived(received.terminalState)})`
+      ? `the run ended without a final message (terminal state: ${printReceived(peek(received, 'terminalState'))})`
       : printReceived(actual);
   return {
     pass,

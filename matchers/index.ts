@@ -1,15 +1,17 @@
-import { toHaveCalledTool } from './called-tool';
+import { toHaveCalledTool, toHaveRequestedTool } from './called-tool';
 import { toHaveChangedFiles } from './changed-files';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
 import { toHandleAllFaults } from './handle-faults';
 import { withCallerUtils } from './matcher-utils';
+import { withNoteOnFailure } from './on-failure';
 import { toNeverCallTools, toOnlyCallTools } from './permissions';
 import { toHavePromptTokensBelow, toMatchPromptSnapshot } from './prompt';
+import { runOutcomeNote } from './run-outcome';
 import { toHaveSpans } from './spans';
 import { toHaveStepCount } from './step-count';
 import { toHaveTerminalState } from './terminal-state';
-import { toHaveCalledToolSequence } from './tool-sequence';
+import { toHaveCalledToolSequence, toHaveRequestedToolSequence } from './tool-sequence';
 
 export type { DrillResultLike } from './drill';
 export type { PromptTokenOptions, TokenEncoding } from './prompt';
@@ -30,20 +32,27 @@ export type {
   TrajectoryOptions,
 } from './types';
 
+/** A run matcher: the caller's utils, and the agent's error under a failure on a run that crashed. */
+function wrap<F extends (this: any, ...args: any[]) => any>(matcher: F): F {
+  return withCallerUtils(withNoteOnFailure(matcher, runOutcomeNote));
+}
+
 /** The run matchers, for `expect.extend(matchers)`. */
 export const matchers = {
-  toHaveCalledToolSequence: withCallerUtils(toHaveCalledToolSequence),
-  toHaveCalledTool: withCallerUtils(toHaveCalledTool),
-  toHaveFinalMessage: withCallerUtils(toHaveFinalMessage),
-  toHaveTerminalState: withCallerUtils(toHaveTerminalState),
+  toHaveCalledToolSequence: wrap(toHaveCalledToolSequence),
+  toHaveRequestedToolSequence: wrap(toHaveRequestedToolSequence),
+  toHaveCalledTool: wrap(toHaveCalledTool),
+  toHaveRequestedTool: wrap(toHaveRequestedTool),
+  toHaveFinalMessage: wrap(toHaveFinalMessage),
+  toHaveTerminalState: wrap(toHaveTerminalState),
   toHavePassedDrill: withCallerUtils(toHavePassedDrill),
-  toMatchPromptSnapshot: withCallerUtils(toMatchPromptSnapshot),
-  toHavePromptTokensBelow: withCallerUtils(toHavePromptTokensBelow),
-  toOnlyCallTools: withCallerUtils(toOnlyCallTools),
-  toNeverCallTools: withCallerUtils(toNeverCallTools),
-  toHaveStepCount: withCallerUtils(toHaveStepCount),
-  toHaveSpans: withCallerUtils(toHaveSpans),
-  toHaveChangedFiles: withCallerUtils(toHaveChangedFiles),
+  toMatchPromptSnapshot: wrap(toMatchPromptSnapshot),
+  toHavePromptTokensBelow: wrap(toHavePromptTokensBelow),
+  toOnlyCallTools: wrap(toOnlyCallTools),
+  toNeverCallTools: wrap(toNeverCallTools),
+  toHaveStepCount: wrap(toHaveStepCount),
+  toHaveSpans: wrap(toHaveSpans),
+  toHaveChangedFiles: wrap(toHaveChangedFiles),
   toHandleAllFaults: withCallerUtils(toHandleAllFaults),
 };
 

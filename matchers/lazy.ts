@@ -4,13 +4,16 @@
  */
 import type { matchers as Matchers } from './index';
 import { withCallerUtils } from './matcher-utils';
+import { withNoteOnFailure } from './on-failure';
 
 type Name = keyof typeof Matchers;
 type Impl = (this: unknown, ...args: unknown[]) => unknown;
 
 const modules: Record<Name, () => Record<string, Impl>> = {
   toHaveCalledToolSequence: () => require('./tool-sequence'),
+  toHaveRequestedToolSequence: () => require('./tool-sequence'),
   toHaveCalledTool: () => require('./called-tool'),
+  toHaveRequestedTool: () => require('./called-tool'),
   toHaveFinalMessage: () => require('./final-message'),
   toHaveTerminalState: () => require('./terminal-state'),
   toHavePassedDrill: () => require('./drill'),
@@ -24,11 +27,17 @@ const modules: Record<Name, () => Record<string, Impl>> = {
   toHandleAllFaults: () => require('./handle-faults'),
 };
 
+const runOutcomeNote = (received: unknown): string | undefined =>
+  (require('./run-outcome') as typeof import('./run-outcome')).runOutcomeNote(received);
+
+/** Matchers whose `received` is not a run: no note of how a run ended. */
+const NOT_RUNS: ReadonlySet<Name> = new Set(['toHavePassedDrill', 'toHandleAllFaults']);
+
 export const lazyMatchers = Object.fromEntries(
-  (Object.keys(modules) as Name[]).map((name) => [
-    name,
-    withCallerUtils(function (this: unknown, ...args: unknown[]) {
+  (Object.keys(modules) as Name[]).map((name) => {
+    const load = function (this: unknown, ...args: unknown[]) {
       return modules[name]()[name].apply(this, args);
-    }),
-  ]),
+    };
+    return [name, withCallerUtils(NOT_RUNS.has(name) ? load : withNoteOnFailure(load, runOutcomeNote))];
+  }),
 ) as unknown as typeof Matchers;

@@ -3,7 +3,8 @@
  * the truth where there is some: a call served by world operations ended as the last of
  * them did (an agent that retries inside one tool call ends with its last attempt). The
  * agent's own report counts too: a result sent back as an error is an error. A call whose
- * result no later request carried is `unanswered`.
+ * result no later request carried, and that no world operation served, is `unanswered`:
+ * the model requested it and nothing shows the agent ran it.
  */
 
 import { isPlainObject, matcherError } from './guards';
@@ -42,6 +43,14 @@ export function outcomeOf(run: RunLike, call: Call): ObservedOutcome {
   if (call.error !== undefined) return { outcome: 'error', code: codeIn(call.error), via: 'the tool result' };
   if (call.answered === false) return { outcome: 'unanswered', via: 'no later request carried its result' };
   return { outcome: 'ok', via: 'the tool result' };
+}
+
+/**
+ * Whether the agent ran `call`: it sent a result back, or a world operation served it. The
+ * "called" matchers count only these; the model's requests are `toHaveRequestedTool`'s.
+ */
+export function ran(run: RunLike, call: Call): boolean {
+  return outcomeOf(run, call).outcome !== 'unanswered';
 }
 
 /** The outcome asked for, normalised: a code alone means an error. */

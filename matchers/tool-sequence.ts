@@ -1,45 +1,84 @@
 import type { MatcherContext, SyncExpectationResult } from 'expect';
 import { noteExpectation } from '../src/sandbox/expectations';
 import { argsPredicateByTool } from './args';
+import { argumentsWhole, type CallKind, callsRead, callText, notRunSection, refuseUnanswered } from './calls';
 import { sideBySide, stepText } from './format';
 import { assertRunLike } from './guards';
 import { EXPECTED_COLOR, printExpected, printReceived, RECEIVED_COLOR, stringify } from './matcher-utils';
 import type { TrajectoryMatch } from './modes';
 import { type ExpectedStep, parseExpectedSteps, parseTrajectoryOptions } from './options';
 import { type ObservedOutcome, outcomeFits, outcomeOf, outcomeText } from './outcome';
-import { unknownToolNotes } from './tool-names';
+import { refuseProbableTypos, unknownToolNotes } from './tool-names';
 import { type AlignedRow, type Comparison, compareTrajectory } from './trajectory';
 import type { RunLike } from './types';
 
 type Calls = RunLike['toolCalls'];
 type Fits = (step: number, call: number) => boolean;
 
+/** The tool calls the agent ran follow `expected` (see `TrajectoryMode` and `ArgsMode`). */
 export function toHaveCalledToolSequence(
   this: MatcherContext,
   received: unknown,
   expected: unknown,
   options?: unknown,
 ): SyncExpectationResult {
-  const hint = this.utils.matcherHint('toHaveCalledToolSequence', undefined, 'expected', {
-    isNot: this.isNot,
-    promise: this.promise,
+  return toolSequence(this, 'called', received, expected, options);
+}
+
+/** The same, over every tool call the model requested, whether the agent ran it or not. */
+export function toHaveRequestedToolSequence(
+  this: MatcherContext,
+  received: unknown,
+  expected: unknown,
+  options?: unknown,
+): SyncExpectationResult {
+  return toolSequence(this, 'requested', received, expected, options);
+}
+
+function toolSequence(
+  context: MatcherContext,
+  kind: CallKind,
+  received: unknown,
+  expected: unknown,
+  options: unknown,
+): SyncExpectationResult {
+  const matcher = kind === 'called' ? 'toHaveCalledToolSequence' : 'toHaveRequestedToolSequence';
+  const hint = context.utils.matcherHint(matcher, undefined, 'expected', {
+    isNot: context.isNot,
+    promise: context.promise,
     secondArgument: options === undefined ? undefined : 'options',
   });
   assertRunLike(received, hint);
   const steps = parseExpectedSteps(hint, expected);
   const { mode, args, argsBy, written } = parseTrajectoryOptions(hint, options);
-  const calls = received.toolCalls;
+  refuseUnanswered(
+    hint,
+    kind,
+    matcher,
+    steps.map((s, i) => ({ outcome: s.outcome, label: `expected[${i}].outcome` })),
+  );
+  // A misspelt step under .not makes the forbidden sequence impossible, so it would pass.
+  if (context.isNot)
+    refuseProbableTypos(
+      hint,
+      received,
+      steps.map((s, i) => ({ name: s.name, label: `expected[${i}]` })),
+    );
+  const { calls, notRun } = callsRead(received, kind);
 
-  const argsFor = argsPredicateByTool(this, args, argsBy);
+  const argsFor = argsPredicateByTool(context, args, argsBy);
   const outcomes = calls.map((call) => outcomeOf(received, call));
+  // `args: 'ignore'` (for the tool) names no arguments, so a cut call still fits by name.
+  const ignoresArgs = (tool: string) => (argsBy[tool] ?? args) === 'ignore';
   const argsFit: Fits = (i, j) =>
     steps[i].name === calls[j].name &&
-    (!steps[i].hasArgs || argsFor(steps[i].name)(calls[j].arguments, steps[i].args));
+    (!steps[i].hasArgs ||
+      ignoresArgs(steps[i].name) ||
+      (argumentsWhole(calls[j]) && argsFor(steps[i].name)(calls[j].arguments, steps[i].args)));
   const fits: Fits = (i, j) => argsFit(i, j) && outcomeFits(outcomes[j], steps[i].outcome);
   // Received steps show how they ended when some expected step asks about it.
   const showOutcomes = steps.some((s) => s.outcome !== undefined);
-  const callLine = (j: number) =>
-    stepText(calls[j].name, calls[j].arguments) + (showOutcomes ? ` → ${outcomeText(outcomes[j])}` : '');
+  const callLine = (j: number) => callText(calls[j]) + (showOutcomes ? ` → ${outcomeText(outcomes[j])}` : '');
   const comparison = compareTrajectory(mode, steps.length, calls.length, fits);
   const sequential = mode === 'exact' || mode === 'ordered';
   const firstBreak = comparison.rows.find((row) => !row.ok);
@@ -60,12 +99,13 @@ export function toHaveCalledToolSequence(
   );
   const setting = `mode: ${written.mode}, args: ${written.args}${byTool.length > 0 ? `, argsBy: { ${byTool.join('; ')} }` : ''}`;
 
+  const verb = kind === 'called' ? 'call' : 'request';
   const result = (): SyncExpectationResult => {
     if (comparison.pass) {
       return {
         pass: true,
         message: () =>
-          `${hint}\n\nexpected the run not to call the tool sequence (${setting}), but it did\n\n${table}`,
+          `${hint}\n\nexpected the run not to ${verb} the tool sequence (${setting}), but it did\n\n${table}`,
       };
     }
     return {
@@ -73,23 +113,29 @@ export function toHaveCalledToolSequence(
       message: () =>
         [
           hint,
-          `expected the run to call the tool sequence (${setting}); ` +
-            `${count(steps.length, 'step')} expected, ${count(calls.length, 'call')} received`,
+          `expected the run to ${verb} the tool sequence (${setting}); ` +
+            `${count(steps.length, 'step')} expected, ${count(calls.length, 'call')} received` +
+            (notRun.length > 0 ? ` (the agent ran them; ${notRun.length} more requested, never run)` : ''),
           table,
           sequential
             ? divergence(firstBreak!, { comparison, mode, steps, calls, outcomes, fits, argsFit })
             : unmatched(comparison, mode, steps, callLine),
+          ...cutNotes(comparison, steps, calls),
           // The table already shows every call, so only the likely typos are worth a line.
-          ...unknownToolNotes(received, missingNames(comparison, steps), false),
+          ...unknownToolNotes(received, missingNames(comparison, steps), {
+            ran: kind === 'called',
+            listCalled: false,
+          }),
+          ...notRunSection(received, notRun, matcher),
         ].join('\n\n'),
     };
   };
   const outcome = result();
   // A failed expectation (either way round) goes into the test's trace and timeline.
-  if (comparison.pass === this.isNot) {
+  if (comparison.pass === context.isNot) {
     noteExpectation({
-      matcher: 'toHaveCalledToolSequence',
-      negated: this.isNot ?? false,
+      matcher,
+      negated: context.isNot ?? false,
       mode: written.mode,
       args: written.args,
       expected: steps.map((s) => (s.hasArgs ? { name: s.name, args: s.args } : { name: s.name })),
@@ -105,6 +151,20 @@ export function toHaveCalledToolSequence(
     });
   }
   return outcome;
+}
+
+/** A missing step with arguments whose namesake calls were cut: no argument expectation holds for those. */
+function cutNotes(comparison: Comparison, steps: ExpectedStep[], calls: Calls): string[] {
+  const notes: string[] = [];
+  for (const i of comparison.missing) {
+    if (!steps[i].hasArgs) continue;
+    const cut = calls.flatMap((c, j) => (c.name === steps[i].name && !argumentsWhole(c) ? [j] : []));
+    if (cut.length > 0)
+      notes.push(
+        `expected step ${i} ${printExpected(steps[i].name)} cannot match received step ${cut.join(', ')}: its arguments were cut (they never completed on the wire), so no argument expectation holds for it`,
+      );
+  }
+  return [...new Set(notes)];
 }
 
 /** Names of the expected steps no call was paired with. */
@@ -144,7 +204,9 @@ function divergence(row: AlignedRow, compared: Compared): string {
     : 'expected no more calls';
   const receivedPart = call
     ? `received ${printReceived(call.name)}` +
-      (sameName ? ` with ${RECEIVED_COLOR(compact(call.arguments))}` : '') +
+      (sameName
+        ? ` with ${RECEIVED_COLOR(compact(call.arguments))}${argumentsWhole(call) ? '' : ' (arguments cut: they never completed on the wire)'}`
+        : '') +
       (ended ? ` ending ${RECEIVED_COLOR(outcomeText(ended))} (${ended.via})` : '')
     : mode === 'exact'
       ? `but the run made only ${count(calls.length, 'call')}`
@@ -181,6 +243,8 @@ function elsewhere(stepIndex: number, row: AlignedRow, compared: Compared) {
     const ended = outcomes[namesake];
     return `\n(received step ${namesake} calls ${printReceived(name)} with these arguments, but it ended ${RECEIVED_COLOR(outcomeText(ended))} (${ended.via}))`;
   }
+  if (!argumentsWhole(calls[namesake]))
+    return `\n(received step ${namesake} calls ${printReceived(name)}, but its arguments were cut: they never completed on the wire)`;
   return `\n(received step ${namesake} calls ${printReceived(name)} with other arguments: ${RECEIVED_COLOR(compact(calls[namesake].arguments))})`;
 }
 

@@ -48,8 +48,9 @@ export interface TrajectoryOptions {
 
 /**
  * How a tool call ended: `error` when the agent sent its result back as an error or the last
- * world operation that served it failed; `unanswered` when no later request carried its
- * result; else `ok`.
+ * world operation that served it failed; `unanswered` when the agent never ran it (no later
+ * request carried its result, no world operation served it: only the requested matchers see
+ * such a call); else `ok`.
  */
 export type ToolOutcome = 'ok' | 'error' | 'unanswered';
 
@@ -95,7 +96,7 @@ export type ExpectedToolCall = string | ({ name: string; args?: ExpectedArgs } &
 export interface RunLike {
   toolCalls: ReadonlyArray<
     Pick<ToolCall, 'name' | 'arguments'> &
-      Partial<Pick<ToolCall, 'id' | 'result' | 'error' | 'answered' | 'operations'>>
+      Partial<Pick<ToolCall, 'id' | 'result' | 'error' | 'answered' | 'operations' | 'incomplete'>>
   >;
   /** The world operations of the run; a tool call's `operations` are `seq`s into it. */
   operations?: ReadonlyArray<{ seq: number; packageId?: string; operationId?: string; outcome?: unknown }>;
@@ -109,16 +110,25 @@ export interface RunLike {
 }
 
 export interface TrajectoryMatchers<R> {
-  /** The run's tool calls follow `expected` (see `TrajectoryMode` and `ArgsMode`). */
-  toHaveCalledToolSequence(expected: readonly ExpectedToolCall[], options?: TrajectoryOptions): R;
   /**
-   * Some call has this name and (if given) arguments containing `args` as a deep subset, and
-   * the outcome asked for (an outcome, and an error code such as BUSY); `times` bounds how many do.
+   * The tool calls the agent ran follow `expected` (see `TrajectoryMode` and `ArgsMode`). A call
+   * the model requested that the agent never ran (no result went back, no world operation
+   * served it) is not one of them.
+   */
+  toHaveCalledToolSequence(expected: readonly ExpectedToolCall[], options?: TrajectoryOptions): R;
+  /** The tool calls the model requested, run or not, follow `expected`. */
+  toHaveRequestedToolSequence(expected: readonly ExpectedToolCall[], options?: TrajectoryOptions): R;
+  /**
+   * Some call the agent ran has this name and (if given) arguments containing `args` as a deep
+   * subset, and the outcome asked for (an outcome, and an error code such as BUSY); `times`
+   * bounds how many do.
    */
   toHaveCalledTool(name: string, args?: ExpectedArgs, options?: CalledToolOptions): R;
-  /** Every tool call is one of these (a name, or `{ name, args }`). */
+  /** The model requested this tool (with these arguments), whether the agent ran it or not. */
+  toHaveRequestedTool(name: string, args?: ExpectedArgs, options?: CalledToolOptions): R;
+  /** Every tool call the agent ran is one of these (a name, or `{ name, args }`). */
   toOnlyCallTools(allowed: readonly ExpectedToolCall[]): R;
-  /** No tool call is one of these (a name, or `{ name, args }`). */
+  /** No tool call the agent ran is one of these (a name, or `{ name, args }`). */
   toNeverCallTools(forbidden: readonly ExpectedToolCall[]): R;
   /** The run made this many steps (model calls): a number or `{ min?, max? }`. */
   toHaveStepCount(expected: Bounds): R;

@@ -12,6 +12,7 @@ import { formatSummary, summarize } from '../../src/reporter';
 import type { TestEvidence } from '../../src/trace/evidence';
 import { renderTimeline } from '../../src/trace/html';
 import { testTrace } from '../../src/trace/otlp';
+import { plainError } from '../../src/trace/plain';
 import { readTrace, TraceFormatError } from '../../src/trace/read';
 import { renderTree } from '../../src/trace/tree';
 
@@ -388,6 +389,39 @@ describe('reading traces back', () => {
     expect(run.children[0].children[0].attributes['understudy.override.id']).toBe('deny');
     expect(renderTree(tree)).toContain('operation store/records.save #1 {"id":1}  error [override deny]');
     expect(renderTimeline(tree)).toContain('Drill save-record: build and seed');
+  });
+
+  it("show the agent's error and its top frames under a run that threw (understudy report)", () => {
+    const thrown = new TypeError("Cannot read properties of undefined (reading 'orders')");
+    const crashed: TestEvidence = {
+      ...evidence,
+      runs: [
+        {
+          ...evidence.runs[0],
+          kind: 'run',
+          terminalState: 'errored',
+          error: plainError(thrown),
+          drill: undefined,
+        },
+      ],
+    };
+    const tree = readTrace(
+      JSON.stringify(
+        testTrace({ file: 'a.test.ts', name: 'crashes', status: 'failed', errors: [] }, crashed),
+      ),
+    );
+    const text = renderTree(tree);
+    expect(text).toMatch(/run 0 \[run, test\] errored/);
+    expect(text).toContain(
+      "│  agent error: TypeError: Cannot read properties of undefined (reading 'orders')",
+    );
+    const frames = text.split('\n').filter((line) => /^\s+│?\s+at /.test(line));
+    expect(frames).toHaveLength(3);
+    expect(
+      renderTree(tree, { full: true })
+        .split('\n')
+        .filter((line) => /^\s+│?\s+at /.test(line)).length,
+    ).toBeGreaterThan(3);
   });
 
   it('refuse what is not OTLP/JSON', () => {

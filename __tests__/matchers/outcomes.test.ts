@@ -46,11 +46,35 @@ describe('toHaveCalledTool with an outcome', () => {
     expect(run).toHaveCalledTool('lookup_order', { orderId: 'A-1' }, { outcome: 'ok' });
     expect(run).toHaveCalledTool('issue_refund', { orderId: 'A-1' }, { outcome: 'error', code: 'BUSY' });
     expect(run).toHaveCalledTool('issue_refund', undefined, { code: 'BUSY' });
-    expect(run).toHaveCalledTool('send_email', undefined, { outcome: 'unanswered' });
+    expect(run).toHaveRequestedTool('send_email', undefined, { outcome: 'unanswered' });
     expect(run).toHaveCalledTool('note', undefined, { outcome: 'error', code: 'NOTE_TOO_LONG' });
     expect(run).not.toHaveCalledTool('lookup_order', undefined, { outcome: 'error' });
     expect(run).not.toHaveCalledTool('issue_refund', undefined, { code: 'NOT_FOUND' });
     expect(run).not.toHaveCalledTool('send_email', undefined, { outcome: 'ok' });
+    expect(run).not.toHaveRequestedTool('send_email', undefined, { outcome: 'ok' });
+  });
+
+  it('refuses outcome unanswered on the called matchers: a call never run is no call', () => {
+    const refusal =
+      /asks for outcome "unanswered": a call the agent never ran, which toHaveCalledTool does not count/;
+    expect(() => expect(run).toHaveCalledTool('send_email', undefined, { outcome: 'unanswered' })).toThrow(
+      refusal,
+    );
+    // A usage error under .not too: it would pass on every run.
+    expect(() =>
+      expect(run).not.toHaveCalledTool('send_email', undefined, { outcome: 'unanswered' }),
+    ).toThrow(refusal);
+    expect(() =>
+      expect(run).toHaveCalledToolSequence([{ name: 'send_email', outcome: 'unanswered' }], {
+        mode: 'contains',
+      }),
+    ).toThrow(/expected\[0\]\.outcome asks for outcome "unanswered"[\s\S]*with toHaveRequestedToolSequence/);
+    expect(() => expect(run).toNeverCallTools([{ name: 'send_email', outcome: 'unanswered' }])).toThrow(
+      /forbidden\[0\]\.outcome asks for outcome "unanswered"/,
+    );
+    expect(run).toHaveRequestedToolSequence([{ name: 'send_email', outcome: 'unanswered' }], {
+      mode: 'contains',
+    });
   });
 
   it('fails when the call ended otherwise, saying how and where that was read', () => {
@@ -77,7 +101,9 @@ describe('toHaveCalledTool with an outcome', () => {
       expect(run).toHaveCalledTool('issue_refund', undefined, { times: { max: 1 } }),
     );
     expect(message).toContain('Expected: at most 1 call to "issue_refund"');
-    expect(message).toContain('Received 5 calls, 2 of them such:');
+    expect(message).toContain('Received 4 calls the agent ran, 2 of them such:');
+    expect(message).toContain('  4 note {}');
+    expect(message).toContain('toolCalls[3] send_email {"to": "kim"}');
     expect(message).toContain('Such calls: step 1, step 2');
   });
 
@@ -131,12 +157,31 @@ describe('toHaveCalledToolSequence with outcomes per step', () => {
 
   it('points at a namesake whose arguments fit but which ended otherwise', () => {
     const message = failureOf(() =>
+      expect(run).toHaveCalledToolSequence(['lookup_order', { name: 'issue_refund', code: 'NOT_FOUND' }]),
+    );
+    expect(message).toContain('first divergence at step 1: expected "issue_refund"');
+    expect(message).toContain(
+      '(received step 2 calls "issue_refund" with these arguments, but it ended ok (operation shop/refunds.create #3))',
+    );
+    expect(message).not.toContain('with other arguments');
+  });
+
+  it('leaves a request the agent never ran out of the trajectory, and says so', () => {
+    const message = failureOf(() =>
       expect(run).toHaveCalledToolSequence(['lookup_order', { name: 'send_email', outcome: 'ok' }]),
     );
     expect(message).toContain('first divergence at step 1: expected "send_email", received "issue_refund"');
     expect(message).toContain(
-      '(received step 3 calls "send_email" with these arguments, but it ended unanswered (no later request carried its result))',
+      'No call to "send_email" ran: the model requested it, but the agent never ran it (no result went back, no world operation served it).',
     );
-    expect(message).not.toContain('with other arguments');
+    expect(message).toContain('toolCalls[3] send_email {"to": "kim"}');
+    expect(run).toHaveRequestedToolSequence([
+      'lookup_order',
+      'issue_refund',
+      'issue_refund',
+      'send_email',
+      'note',
+    ]);
+    expect(run).toHaveCalledToolSequence(['lookup_order', 'issue_refund', 'issue_refund', 'note']);
   });
 });

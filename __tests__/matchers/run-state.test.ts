@@ -60,8 +60,10 @@ describe('toHaveTerminalState', () => {
     const failed = runOf([], { terminalState: 'errored', error: new Error('model returned 500') });
     const message = failureOf(() => expect(failed).toHaveTerminalState('succeeded'));
     expect(message).toContain('Expected terminal state: "succeeded"\nReceived terminal state: "errored"');
-    expect(message).toContain('Run error: [Error: model returned 500]');
-    expect(failureOf(() => expect(runOf([])).toHaveTerminalState('failed'))).not.toContain('Run error');
+    expect(message).toContain(
+      "The run ended 'errored': the agent threw Error: model returned 500\n      ↳ at ",
+    );
+    expect(failureOf(() => expect(runOf([])).toHaveTerminalState('failed'))).not.toContain('The run ended');
   });
 
   it('.not says which state it should not have been', () => {

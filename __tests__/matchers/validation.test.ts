@@ -96,7 +96,9 @@ describe('registerMatchers', () => {
     expect(extended).toEqual(Object.keys(matchers));
     expect(extended).toEqual([
       'toHaveCalledToolSequence',
+      'toHaveRequestedToolSequence',
       'toHaveCalledTool',
+      'toHaveRequestedTool',
       'toHaveFinalMessage',
       'toHaveTerminalState',
       'toHavePassedDrill',

@@ -3,10 +3,12 @@
  * counts once, order comes back by time), each test file keeps its latest records, a file with
  * lines that are not ours is left untouched, and flake rates and pass streaks read right.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, jest } from '@jest/globals';
+import { codeKey } from '../../environment/code-key';
 import {
   bounded,
   flaky,
@@ -155,6 +157,49 @@ describe('flake rates and streaks', () => {
   });
 });
 
+describe('the code a test ran', () => {
+  const at = (i: number) => `2026-02-0${i}T00:00:00Z`;
+  const run = (i: number, code: string | undefined, status: HistoryStatus) => ({
+    ...record(`r${i}`, at(i), 'a.test.js', { t: status }),
+    ...(code !== undefined && { code }),
+  });
+
+  it('a test that failed, was edited and then passed is not flaky: a fix is no flake', () => {
+    const [h] = testHistories([run(1, 'sha256:a', 'failed'), run(2, 'sha256:b', 'passed')], 10);
+    expect(h).toMatchObject({ flaky: false, runs: 1, failed: 0, passStreak: 1 });
+  });
+
+  it('failed and passed on the same code is flaky, whatever came before', () => {
+    const [h] = testHistories(
+      [run(1, 'sha256:a', 'passed'), run(2, 'sha256:b', 'failed'), run(3, 'sha256:b', 'passed')],
+      10,
+    );
+    expect(h).toMatchObject({ flaky: true, runs: 2, failed: 1, passStreak: 1 });
+  });
+
+  it('counts the streak and the window under the latest code only', () => {
+    const [h] = testHistories(
+      [run(1, 'sha256:a', 'passed'), run(2, 'sha256:a', 'passed'), run(3, 'sha256:b', 'passed')],
+      10,
+    );
+    expect(h).toMatchObject({ runs: 1, passStreak: 1 });
+  });
+
+  it('groups records of older versions (no code) together, apart from those with one', () => {
+    const [h] = testHistories([run(1, undefined, 'failed'), run(2, undefined, 'passed')], 10);
+    expect(h.flaky).toBe(true);
+    const [after] = testHistories([run(1, undefined, 'failed'), run(2, 'sha256:a', 'passed')], 10);
+    expect(after.flaky).toBe(false);
+  });
+
+  it('is written with each record and read back by the schema', () => {
+    const path = join(folder(), 'history.jsonl');
+    const update = updateHistory(path, [run(1, 'sha256:abc', 'passed')], 5);
+    expect(update.ok).toBe(true);
+    expect(readHistory(path).records[0].code).toBe('sha256:abc');
+  });
+});
+
 describe('the quarantine in a test result', () => {
   const result = () => ({
     numFailingTests: 2,
@@ -182,5 +227,31 @@ describe('the quarantine in a test result', () => {
     expect(reportTests(result(), { quarantine: ['q › brok', 'broken'], tags: {}, skipped: {} }).excused).toBe(
       0,
     );
+  });
+});
+
+describe('the code key of a test file', () => {
+  const project = (root: string, fixture: string) => {
+    writeFileSync(join(root, 'a.test.js'), 'it("works", () => {});\n');
+    writeFileSync(join(root, 'refunds.fixture.json'), fixture);
+    return new Map([
+      [join(root, 'refunds.fixture.json'), createHash('sha1').update(fixture).digest('base64')],
+    ]);
+  };
+
+  it('is the same for the same files in another checkout (a shard on another machine)', () => {
+    const [one, two] = [folder(), folder()];
+    expect(codeKey(one, join(one, 'a.test.js'), project(one, '[]'))).toBe(
+      codeKey(two, join(two, 'a.test.js'), project(two, '[]')),
+    );
+  });
+
+  it('changes with the test file and with a data file it loaded', () => {
+    const root = folder();
+    const sources = project(root, '[]');
+    const before = codeKey(root, join(root, 'a.test.js'), sources);
+    expect(codeKey(root, join(root, 'a.test.js'), project(root, '[{}]'))).not.toBe(before);
+    writeFileSync(join(root, 'a.test.js'), 'it("works again", () => {});\n');
+    expect(codeKey(root, join(root, 'a.test.js'), sources)).not.toBe(before);
   });
 });

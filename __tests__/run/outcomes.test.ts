@@ -3,6 +3,8 @@
  * call without async context belongs to (src/run/scope.ts). The end-to-end behaviour (a test
  * failed at its end) is covered from the installed package in __tests__/installed/runs.test.ts.
  */
+
+import { inspect } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import { type Run, understudy } from 'jest-understudy';
 import { format } from 'pretty-format';
@@ -45,7 +47,12 @@ describe('a run that ended errored', () => {
     ['not.toHaveTerminalState', (run) => expect(run).not.toHaveTerminalState('succeeded')],
     ['toMatchObject with terminalState', (run) => expect(run).toMatchObject({ terminalState: 'errored' })],
     ['toHaveProperty', (run) => expect(run).toHaveProperty('error.message', 'boom')],
-    ['spreading the run', (run) => ({ ...run })],
+    ['toHaveProperty on the state', (run) => expect(run).toHaveProperty('terminalState')],
+    [
+      'objectContaining with the error',
+      (run) => expect(run).toEqual(expect.objectContaining({ error: expect.any(Error) })),
+    ],
+    ['toMatchObject with the error', (run) => expect(run).toMatchObject({ error: { message: 'boom' } })],
   ])('counts as looked at after %s', async (_, look) => {
     const { run, watch } = await watched();
     look(run);
@@ -58,6 +65,17 @@ describe('a run that ended errored', () => {
     ['reading other fields', (run) => [run.toolsCalled, run.modelCalls, run.finalMessage, run.output]],
     ['toMatchObject without the outcome', (run) => expect(run).toMatchObject({ toolsCalled: [] })],
     ['a trajectory matcher', (run) => expect(run).not.toHaveCalledTool('anything')],
+    ['not.toHaveFinalMessage', (run) => expect(run).not.toHaveFinalMessage('refund')],
+    [
+      'a failing matcher, its message built',
+      (run) => expect(() => expect(run).toHaveFinalMessage('refund')).toThrow(/errored/),
+    ],
+    ['spreading the run', (run) => ({ ...run })],
+    ['Object.assign', (run) => Object.assign({}, run)],
+    ['Object.keys and entries', (run) => [Object.keys(run), Object.entries(run)]],
+    ['toEqual on the whole run', (run) => expect(run).toEqual({ ...run })],
+    ['util.inspect (console.log)', (run) => inspect(run, { depth: 4 })],
+    ['structuredClone of its plain parts', (run) => structuredClone(JSON.parse(JSON.stringify(run)))],
     ['reading the trace', (run) => run.trace],
     ['writing the test trace', () => getRuntime().testEvidence()],
     ['peek', (run) => [peek(run, 'terminalState'), peek(run, 'error')]],
@@ -67,21 +85,23 @@ describe('a run that ended errored', () => {
     expect(watch.take(true)).toHaveLength(1);
   });
 
-  it('serialises as before: the same fields, the outcome included', async () => {
+  it('serialises and prints as before: the same fields, the outcome included', async () => {
     const { run } = await watched();
     const plain = JSON.parse(JSON.stringify(run));
-    const defined = Object.keys(run).filter((k) => peek(run, k as keyof Run) !== undefined);
+    const defined = [...Object.keys(run), 'error', 'terminalState'].filter(
+      (k) => peek(run, k as keyof Run) !== undefined,
+    );
     expect(Object.keys(plain).sort()).toEqual(defined.sort());
     expect(plain).toMatchObject({ terminalState: 'errored', error: {} });
     expect(format(run)).toContain('"terminalState": "errored"');
+    expect(inspect(run)).toContain("terminalState: 'errored'");
   });
 
-  it('stays writable and compares like a plain object', async () => {
+  it('stays writable; writing is not looking', async () => {
     const { run, watch } = await watched();
-    expect(run).toEqual({ ...run });
     run.terminalState = 'cancelled';
     expect(peek(run, 'terminalState')).toBe('cancelled');
-    expect(watch.take(true)).toEqual([]);
+    expect(watch.take(true)).toHaveLength(1);
   });
 
   it('made outside a test is reported with the file, not with the test', async () => {

@@ -29,6 +29,12 @@ export const historySchema: JsonSchema = {
       minLength: 1,
       description: 'The test file, relative to the rootDir, with / separators.',
     },
+    code: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "What the file's tests ran: a digest of the test file and of the fixture, world, golden and cassette files it loaded. A test is flaky when it failed and passed under the same code.",
+    },
     tests: {
       type: 'array',
       description: 'The tests of the file that ran.',

@@ -1,6 +1,7 @@
 /**
  * The per-test history the reporter keeps in `.understudy/history.jsonl`: one line per test file
- * per run (see ./history.schema.ts). Lines are independent, so the files of several shards or
+ * per run (see ./history.schema.ts), with the code its tests ran (the test file and the data
+ * files it loaded), which a test's results are grouped by. Lines are independent, so the files of several shards or
  * branches can be concatenated (`merge=union` in .gitattributes); a run and file seen twice
  * counts once, and order is restored by time when read. The file stays bounded: each test
  * file keeps its latest `keep` records. It holds test names and statuses, never a message.
@@ -34,6 +35,8 @@ export interface HistoryRecord {
   run: string;
   at: string;
   file: string;
+  /** What the file's tests ran (absent in records of older versions). */
+  code?: string;
   tests: HistoryTest[];
 }
 
@@ -152,26 +155,38 @@ function acquire(lock: string): (() => void) | undefined {
 export interface TestHistory {
   file: string;
   name: string;
+  /** Results under the test's latest code (what it ran: its file and the data files it loaded). */
   runs: number;
   failed: number;
-  /** Passes since the latest failure (a flaky pass counts as a failure). */
+  /** Passes since the latest failure (a flaky pass counts as a failure), under the latest code. */
   passStreak: number;
-  /** It both passed and failed (in different runs, or in one through retries). */
+  /** It both passed and failed under the same code (in different runs, or in one through retries). */
   flaky: boolean;
 }
 
-/** Every test's record over the history, latest `window` results per test. */
+/**
+ * Every test's record over the history: its latest `window` results under the code it ran last.
+ * A test edited between two runs (or given other fixtures) starts a new record, so a failure
+ * before the edit and a pass after it are a fix, not a flake.
+ */
 export function testHistories(records: readonly HistoryRecord[], window: number): TestHistory[] {
-  const perTest = new Map<string, { file: string; name: string; statuses: HistoryStatus[] }>();
+  const perTest = new Map<
+    string,
+    { file: string; name: string; results: Array<{ code: string | undefined; status: HistoryStatus }> }
+  >();
   for (const r of records)
     for (const t of r.tests) {
       const key = `${r.file}\u0000${t.name}`;
-      const entry = perTest.get(key) ?? { file: r.file, name: t.name, statuses: [] };
-      entry.statuses.push(t.status);
+      const entry = perTest.get(key) ?? { file: r.file, name: t.name, results: [] };
+      entry.results.push({ code: r.code, status: t.status });
       perTest.set(key, entry);
     }
-  return [...perTest.values()].map(({ file, name, statuses }) => {
-    const recent = statuses.slice(-window);
+  return [...perTest.values()].map(({ file, name, results }) => {
+    const latest = results[results.length - 1].code;
+    const recent = results
+      .filter((r) => r.code === latest)
+      .map((r) => r.status)
+      .slice(-window);
     let passStreak = 0;
     for (let i = recent.length - 1; i >= 0 && recent[i] === 'passed'; i--) passStreak++;
     return {

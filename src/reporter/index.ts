@@ -36,6 +36,8 @@ export interface FileReport {
   /** Each test's status, tags and quarantine (see ./results.ts). */
   tests?: ReportedTest[];
   history?: { path: string; keep: number; readyAfter: number };
+  /** What the file's tests ran (the test file and the data files it loaded), the key of their history. */
+  code?: string;
   rootDir?: string;
   retryTimes?: number;
 }
@@ -166,6 +168,7 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
         run,
         at,
         file,
+        ...(typeof r.code === 'string' && r.code !== '' && { code: r.code }),
         tests: ran.map(
           (t): HistoryTest => ({
             name: t.name,

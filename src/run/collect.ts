@@ -53,6 +53,14 @@ export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
   return out;
 }
 
+/**
+ * Whether the agent ran a call the model requested: it sent the result back, or a world
+ * operation served it (`operations`, set by ./link.ts). The matchers' "called" is this.
+ */
+export function ranByAgent(call: ToolCall): boolean {
+  return call.answered || (call.operations?.length ?? 0) > 0;
+}
+
 export function finalMessageOf(calls: readonly ModelCall[]): string | undefined {
   for (let i = calls.length - 1; i >= 0; i--) {
     const content = calls[i].response?.content;

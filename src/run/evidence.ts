@@ -32,6 +32,7 @@ import type {
 import { newTraceId, type OtlpSpan, runSpans, type TraceStep, traceBytesOf } from '../trace/otlp';
 import { plainError, toPlain } from '../trace/plain';
 import { toolCallsOf } from './collect';
+import { recordOf } from './link';
 import { peek } from './outcomes';
 import type { HttpExchange, Run, ToolCall } from './types';
 
@@ -185,8 +186,11 @@ export class EvidenceLog {
     if (!Array.isArray(ops)) return;
     for (let i = from; i < ops.length; i++) {
       const op = ops[i];
-      if (typeof op !== 'object' || op === null || this.counted.has(op)) continue;
-      this.counted.add(op);
+      if (typeof op !== 'object' || op === null) continue;
+      // A run's operation is a copy of the world's record: the two are one operation.
+      const record = recordOf(op);
+      if (this.counted.has(record)) continue;
+      this.counted.add(record);
       this.stats.operations++;
     }
   }

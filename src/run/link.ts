@@ -21,12 +21,20 @@ function agrees(args: Record<string, unknown>, input: unknown): boolean {
   return shared.length > 0 && shared.every((k) => deepEqual(args[k], (input as Record<string, unknown>)[k]));
 }
 
+/** The world's own record behind each operation a run lists (the run's is a copy with its timing). */
+const records = new WeakMap<object, object>();
+
+/** The world's record `operation` copies, so it counts once whether read from the run or the world. */
+export function recordOf(operation: object): object {
+  return records.get(operation) ?? operation;
+}
+
 export function linkOperations(toolCalls: ToolCall[], entries: readonly RunOperationEntry[]): RunOperation[] {
-  const operations: RunOperation[] = entries.map((e) => ({
-    ...e.record,
-    startedAt: e.startedAt,
-    durationMs: e.durationMs,
-  }));
+  const operations: RunOperation[] = entries.map((e) => {
+    const operation = { ...e.record, startedAt: e.startedAt, durationMs: e.durationMs };
+    records.set(operation, e.record);
+    return operation;
+  });
   if (entries.length === 0) return operations;
   const linked = new Map<ToolCall, number[]>(toolCalls.map((c) => [c, []]));
   entries.forEach((entry, i) => {

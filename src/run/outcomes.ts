@@ -2,29 +2,38 @@
  * A run that ends 'errored' or 'timed_out' fails its test unless the test looked at how it
  * ended, so an agent that throws is never a silent pass.
  *
- * Looking means reading the run's `error` or `terminalState`: directly, through
- * `toHaveTerminalState`, or through `toEqual` / `toMatchObject` / `toHaveProperty` with those
- * fields. For a drill, reading the result's or a trial's `verdict` or `reasons` (what
- * `toHavePassedDrill` reads) looks at the trials' runs, since they carry the agent's error.
- * Serialising is not looking: `JSON.stringify(run)` and snapshots go through `toJSON`, which
- * copies the fields without noting a read, so a snapshot written on a first run cannot
- * quietly accept a crash. Reads by the product itself (traces, drills) use `peek`.
+ * Looking means the test's own explicit read of the run's `error` or `terminalState`: directly
+ * (`run.error`, `const { terminalState } = run`), through `toHaveTerminalState`, or an
+ * expectation that names the field (`toMatchObject({ terminalState })`, `toHaveProperty('error')`,
+ * `expect.objectContaining({ error })`). For a drill, reading the result's or a trial's `verdict`
+ * or `reasons` (what `toHavePassedDrill` reads) looks at the trials' runs, since they carry the
+ * agent's error.
+ *
+ * Nothing that merely walks the run looks: the watched fields are not enumerable, so a spread
+ * (`{ ...run }`), `Object.keys`, `toEqual` on the whole run and Jest's printing never visit them;
+ * `JSON.stringify`, snapshots (`toJSON`) and `util.inspect` show them without noting a read. The
+ * product's own reads (the matchers building a message, traces, drills) use `peek`.
  */
+
+import { errorLines, plainError } from '../trace/plain';
 import type { Run, TerminalState } from './types';
 
 /** Values behind the watched fields, for reads that are not the test's. */
 const hidden = new WeakMap<object, Map<PropertyKey, unknown>>();
 
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
 /**
- * Turns `fields` of `target` into accessors that call `onRead` (the values stay enumerable
- * and writable), and gives `target` a `toJSON` that copies it without calling `onRead`.
+ * Turns `fields` of `target` into accessors that call `onRead` (writable, not enumerable, so
+ * only a read that names them gets there), and gives `target` a `toJSON` and an inspection
+ * that show them without calling `onRead`.
  */
 function noteReads<T extends object>(target: T, fields: readonly (keyof T)[], onRead: () => void): T {
   const values = hidden.get(target) ?? new Map<PropertyKey, unknown>();
   for (const field of fields) {
     if (!values.has(field)) values.set(field, target[field]);
     Object.defineProperty(target, field, {
-      enumerable: true,
+      enumerable: false,
       configurable: true,
       get: () => {
         onRead();
@@ -41,6 +50,12 @@ function noteReads<T extends object>(target: T, fields: readonly (keyof T)[], on
     configurable: true,
     value: () => unnoted(target),
   });
+  Object.defineProperty(target, INSPECT, {
+    enumerable: false,
+    configurable: true,
+    value: (_depth: number, options: object, inspect: (value: unknown, options: object) => string) =>
+      inspect(unnoted(target), options),
+  });
   return target;
 }
 
@@ -50,10 +65,11 @@ export function peek<T extends object, K extends keyof T>(target: T, field: K): 
   return (values?.has(field) ? values.get(field) : target[field]) as T[K];
 }
 
-/** A shallow copy with every watched field read unnoticed. */
+/** A shallow copy with every field, the watched ones included, read unnoticed. */
 function unnoted<T extends object>(target: T): T {
   const copy: Record<PropertyKey, unknown> = {};
   for (const key of Object.keys(target)) copy[key] = peek(target, key as keyof T);
+  for (const [key, value] of hidden.get(target) ?? []) copy[key] = value;
   return copy as T;
 }
 
@@ -134,35 +150,11 @@ export class OutcomeWatch {
 
 function describe(w: Watched): string {
   const state = peek(w.run, 'terminalState');
-  const error = peek(w.run, 'error');
   const how = state === 'timed_out' ? 'timed out' : 'threw';
   return (
     `jest-understudy: the agent of ${w.what} ${how} (terminal state '${state}') and the test never looked at ` +
-    `how the run ended:\n\n${errorText(error)}\n\n${w.hint}`
+    `how the run ended:\n\n${indent(errorLines(plainError(peek(w.run, 'error')), 10).join('\n'))}\n\n${w.hint}`
   );
-}
-
-/** The error as Jest would show it: its stack without Node's internal frames, or its text. */
-function errorText(error: unknown): string {
-  if (typeof error === 'object' && error !== null) {
-    const { stack, name, message } = error as { stack?: unknown; name?: unknown; message?: unknown };
-    if (typeof stack === 'string' && stack !== '')
-      return indent(
-        stack
-          .split('\n')
-          .filter((line) => !line.includes('node:internal'))
-          .slice(0, 12)
-          .join('\n'),
-      );
-    if (typeof message === 'string') return indent(`${String(name ?? 'Error')}: ${message}`);
-  }
-  let text: string;
-  try {
-    text = typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
-  } catch {
-    text = String(error);
-  }
-  return indent(`thrown: ${text}`);
 }
 
 const indent = (text: string) =>

@@ -2,7 +2,7 @@ import { badArgument, UnderstudyError } from '../errors';
 import type { ModelCall } from '../model/call';
 import type { UnderstudyMode } from '../record/mode';
 import type { RunOperationEntry } from '../world/host';
-import { finalMessageOf, terminalStateOf, toolCallsOf } from './collect';
+import { finalMessageOf, ranByAgent, terminalStateOf, toolCallsOf } from './collect';
 import { type CrashPlan, CrashState, checkCrashPlan, describeCrashPlan } from './crash';
 import { spansOfRun } from './evidence';
 import type { RunHost } from './host';
@@ -127,14 +127,15 @@ export async function executeRun<Input, Output>(
       crashMissedMessage(crash.plan, terminalStateOf(calls, outcome, declared)),
     );
   const toolCalls = toolCallsOf(calls);
+  // Each tool call is linked to the operations that served it (the rule is in ./link.ts).
+  const linked = linkOperations(toolCalls, operations);
   const run: Run<Input, Output> = {
     input: options.input as Input,
     output,
     finalMessage: finalMessageOf(calls),
     toolCalls,
-    toolsCalled: toolCalls.map((t) => t.name),
-    // Each tool call is linked to the operations that served it (the rule is in ./link.ts).
-    operations: linkOperations(toolCalls, operations),
+    toolsCalled: toolCalls.filter(ranByAgent).map((t) => t.name),
+    operations: linked,
     modelCalls: calls,
     terminalState: crash?.fired ? 'crashed' : terminalStateOf(calls, outcome, declared),
     error,

@@ -14,6 +14,8 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
   /** The raw argument text as the model sent it. */
   rawArguments: string;
+  /** Its arguments never completed on the wire. */
+  incomplete?: boolean;
   /** The tool result the agent sent back: JSON-parsed when it is JSON, else text. */
   result?: unknown;
   /** Set when the agent reported the result as an error. */
@@ -50,7 +52,9 @@ export interface Run<Input = unknown, Output = unknown> {
   input: Input;
   output: Output | undefined;
   finalMessage: string | undefined;
+  /** Every tool call the model requested, in order, whether the agent ran it or not. */
   toolCalls: ToolCall[];
+  /** The names of the tool calls the agent ran (sent a result back, or a world operation served), in order. */
   toolsCalled: string[];
   /** World operations executed during the run, each with the tool call it served (`toolCallId`). */
   operations: RunOperation[];

@@ -4,6 +4,7 @@
  * functions their name; long strings, lists and objects are cut to the limits given,
  * saying what was left out. Works on values of any realm.
  */
+import { inspect } from 'node:util';
 import { cutList, cutText, itemsLeftOut } from './budget';
 import type { PlainError } from './evidence';
 
@@ -28,7 +29,22 @@ function isErrorLike(value: object): value is Error {
   );
 }
 
+/**
+ * Any thrown value as `{ name, message, stack? }`. An Error as it is; anything else by what it
+ * says of itself, read defensively (getters that throw, objects that reach half the process):
+ * an event or error-shaped object (`ws`'s ErrorEvent, a DOMException) by its class and
+ * `message`, with the stack of the error it carries; other values as a short inspection.
+ */
 export function plainError(error: unknown): PlainError {
+  try {
+    return describeThrown(error);
+  } catch {
+    // A value whose every read throws (a revoked proxy) still prints.
+    return { name: typeof error, message: '[a value that cannot be read]' };
+  }
+}
+
+function describeThrown(error: unknown): PlainError {
   if (typeof error === 'object' && error !== null && isErrorLike(error)) {
     const e = error as Error & { code?: unknown };
     return {
@@ -38,7 +54,74 @@ export function plainError(error: unknown): PlainError {
       ...(typeof e.code === 'string' && { code: e.code }),
     };
   }
-  return { name: typeof error, message: typeof error === 'string' ? error : safeString(error) };
+  if (error === null || error === undefined) return { name: String(error), message: '' };
+  if (typeof error !== 'object' && typeof error !== 'function')
+    return { name: typeof error, message: typeof error === 'string' ? error : safeString(error) };
+  const message = read(error, 'message');
+  const type = read(error, 'type');
+  const inner = read(error, 'error');
+  const cause =
+    typeof inner === 'object' && inner !== null && isErrorLike(inner) ? plainError(inner) : undefined;
+  const kind = constructorName(error);
+  return {
+    name: kind ?? (typeof type === 'string' && type !== '' ? type : 'Object'),
+    message:
+      typeof message === 'string'
+        ? message
+        : cause
+          ? `${cause.name}: ${cause.message}`
+          : shortInspection(error),
+    ...(cause?.stack !== undefined && { stack: cause.stack }),
+  };
+}
+
+/**
+ * `error` as lines for a failure message: `Name: message`, then up to `frames` stack frames,
+ * Node's internals and jest-understudy's own (the run that called the agent) left out.
+ */
+export function errorLines(error: PlainError, frames: number): string[] {
+  const head = error.message === '' ? error.name : `${error.name}: ${error.message}`;
+  const stack = (error.stack ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('at ') && !line.includes('node:internal') && !OWN_FRAME.test(line));
+  return [...head.split('\n'), ...stack.slice(0, frames).map((frame) => `    ${frame}`)];
+}
+
+const OWN_FRAME = /[\\/]node_modules[\\/]jest-understudy[\\/]/;
+
+function read(value: object, key: string): unknown {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+function constructorName(value: object): string | undefined {
+  try {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' && name !== 'Object' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line, a few hundred characters at most, never calling the value's own code. */
+function shortInspection(value: unknown): string {
+  try {
+    const text = inspect(value, {
+      depth: 1,
+      breakLength: Number.POSITIVE_INFINITY,
+      maxArrayLength: 5,
+      maxStringLength: 200,
+      customInspect: false,
+      getters: false,
+    });
+    return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 function safeString(value: unknown): string {

@@ -1,6 +1,7 @@
 /** A trace as a tree in the terminal: `understudy report <trace.json>`. */
 import { stripVTControlCharacters } from 'node:util';
 import { describeOmissions, type Omissions } from './budget';
+import { errorLines } from './plain';
 import { parsed, type SpanNode, type TraceTree } from './read';
 
 export interface TreeOptions {
@@ -8,6 +9,9 @@ export interface TreeOptions {
   /** Do not shorten arguments, results and messages. */
   full?: boolean;
 }
+
+/** Frames of an agent's stack the tree shows (`--full`: all). */
+const RUN_FRAMES = 3;
 
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 1 : 0)} ms`);
 
@@ -79,11 +83,30 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
     }
   };
 
+  /** What the agent of a run threw (or why it timed out): name, message and its top frames. */
+  const runError = (node: SpanNode, prefix: string) => {
+    const event = node.events.find((e) => e.name === 'exception');
+    if (node.type !== 'run' || !event) return;
+    const a = event.attributes;
+    const error = {
+      name: stripVTControlCharacters(String(a['exception.type'] ?? 'Error')),
+      message: stripVTControlCharacters(String(a['exception.message'] ?? '')),
+      ...(typeof a['exception.stacktrace'] === 'string' && {
+        stack: stripVTControlCharacters(a['exception.stacktrace']),
+      }),
+    };
+    const [head, ...frames] = errorLines(error, options.full ? Number.POSITIVE_INFINITY : RUN_FRAMES);
+    lines.push(`${prefix}${red(`agent error: ${short(head)}`)}`);
+    for (const frame of frames) lines.push(`${prefix}${dim(frame.trim())}`);
+  };
+
   const walk = (nodes: SpanNode[], prefix: string) => {
     nodes.forEach((node, i) => {
       const last = i === nodes.length - 1;
       lines.push(`${prefix}${last ? '└─ ' : '├─ '}${describe(node)}`);
-      walk(node.children, `${prefix}${last ? '   ' : '│  '}`);
+      const inner = `${prefix}${last ? '   ' : '│  '}`;
+      runError(node, `${inner}${node.children.length > 0 ? '│  ' : '   '}`);
+      walk(node.children, inner);
     });
   };
 

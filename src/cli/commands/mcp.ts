@@ -7,6 +7,8 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { ACTOR_HEADER } from '../../world/http';
+import { RPC } from '../../world/mcp/protocol';
+import { classify, errorReply, repliesFor } from '../mcp-replies';
 
 const HELP = `
 Configure the agent's MCP server as the command \`understudy mcp stdio --package <id>\`, started
@@ -19,17 +21,11 @@ Exit codes:
   2  bad usage (no --package)
   3  no served port: UNDERSTUDY_SERVE_URL is unset`;
 
-interface Message {
-  jsonrpc: '2.0';
-  id?: string | number | null;
-  method?: string;
-}
-
-/** The JSON-RPC messages of an answer: a JSON body (one or a batch) or an SSE stream of `message` events. */
+/** The JSON-RPC messages of an answer: a JSON body (one or a batch) or an SSE stream of `message` events; a body that is no JSON is itself the answer. */
 function messagesOf(contentType: string, text: string): unknown[] {
   if (text.trim() === '') return [];
   if (!contentType.includes('text/event-stream')) {
-    const body = JSON.parse(text) as unknown;
+    const body = parseJson(text);
     return Array.isArray(body) ? body : [body];
   }
   const out: unknown[] = [];
@@ -39,9 +35,17 @@ function messagesOf(contentType: string, text: string): unknown[] {
       .filter((line) => line.startsWith('data:'))
       .map((line) => line.slice(5).replace(/^ /, ''))
       .join('\n');
-    if (data !== '') out.push(JSON.parse(data));
+    if (data !== '') out.push(parseJson(data));
   }
   return out;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 export function registerMcp(program: Command): void {
@@ -73,8 +77,16 @@ async function proxyStdio(options: { package: string; actor?: string; url?: stri
   const pending = new Set<Promise<void>>();
   const write = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
-  const forward = async (message: Message): Promise<void> => {
-    const isRequest = typeof message.method === 'string' && message.id !== undefined && message.id !== null;
+  /** Forwards one line's message (or batch); answers each request in it exactly once, never anything else. */
+  const forward = async (message: unknown): Promise<void> => {
+    const items = Array.isArray(message) ? message : [message];
+    const sent = items.map(classify);
+    const requests = sent.flatMap((m) => (m.kind === 'request' ? [m] : []));
+    for (const m of sent)
+      if (m.kind === 'invalid') write(errorReply(m.id, RPC.INVALID_REQUEST, `Invalid Request: ${m.why}`));
+    const valid = items.filter((_, i) => sent[i].kind !== 'invalid');
+    if (valid.length === 0) return;
+    const body = Array.isArray(message) ? valid : valid[0];
     const headers: Record<string, string> = {
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',
@@ -83,49 +95,47 @@ async function proxyStdio(options: { package: string; actor?: string; url?: stri
     if (protocolVersion) headers['mcp-protocol-version'] = protocolVersion;
     if (options.actor) headers[ACTOR_HEADER] = options.actor;
     try {
-      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(message) });
+      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
       session = response.headers.get('mcp-session-id') ?? session;
       const answers = messagesOf(response.headers.get('content-type') ?? '', await response.text());
+      const initialize = requests.find((r) => r.method === 'initialize');
       for (const answer of answers) {
-        const result = (answer as { result?: { protocolVersion?: unknown } }).result;
-        if (message.method === 'initialize' && typeof result?.protocolVersion === 'string')
+        const result = (answer as { id?: unknown; result?: { protocolVersion?: unknown } } | null)?.result;
+        if (initialize && typeof result?.protocolVersion === 'string')
           protocolVersion = result.protocolVersion;
-        // A refusal of the transport answers no request (id null): it answers this one.
-        const id = (answer as Message).id;
-        write(
-          isRequest && (id === null || id === undefined) ? { ...(answer as object), id: message.id } : answer,
-        );
       }
-      if (isRequest && answers.length === 0)
-        write({
-          jsonrpc: '2.0',
-          id: message.id,
-          error: {
-            code: -32603,
-            message: `the served MCP endpoint answered ${response.status} without a message`,
-          },
-        });
+      for (const reply of repliesFor(requests, answers, response.status)) write(reply);
+      // What answered no request (a refusal of a notification) is the user's to read, not the client's.
+      if (requests.length === 0 && !response.ok)
+        process.stderr.write(
+          `understudy mcp stdio: the served MCP endpoint answered ${response.status} to a notification: ${JSON.stringify(answers[0] ?? '')}\n`,
+        );
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
       const text = `understudy mcp stdio: cannot reach ${endpoint}: ${cause}`;
       process.stderr.write(`${text}\n`);
-      if (isRequest) write({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: text } });
+      for (const r of requests) write(errorReply(r.id, RPC.INTERNAL_ERROR, text));
     }
   };
 
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   for await (const line of lines) {
     if (line.trim() === '') continue;
-    let message: Message;
+    let message: unknown;
     try {
-      message = JSON.parse(line) as Message;
+      message = JSON.parse(line);
     } catch {
-      write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } });
+      write(errorReply(null, RPC.PARSE_ERROR, 'Parse error: Invalid JSON'));
       continue;
     }
     const after = initialized;
     const done = after.then(() => forward(message));
-    if (message.method === 'initialize') initialized = done;
+    if (
+      (Array.isArray(message) ? message : [message]).some(
+        (m) => classify(m).kind === 'request' && (m as { method?: unknown }).method === 'initialize',
+      )
+    )
+      initialized = done;
     pending.add(done);
     void done.finally(() => pending.delete(done));
   }

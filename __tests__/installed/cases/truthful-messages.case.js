@@ -1,0 +1,55 @@
+/**
+ * A matcher that fails on a run whose agent threw or timed out shows the terminal state and the
+ * agent's error with its top frames, whatever was thrown: an Error, a raw `ws` error event (what
+ * the Agents SDK's realtime connect() rejects with), null, a string.
+ */
+const { expect, it } = require('@jest/globals');
+const { RealtimeAgent, RealtimeSession } = require('@openai/agents/realtime');
+const { understudy } = require('jest-understudy');
+
+function parseOrders(payload) {
+  return payload.orders.map((order) => order.id);
+}
+
+async function ordersAgent() {
+  return parseOrders(undefined);
+}
+
+async function realtimeAgent() {
+  const session = new RealtimeSession(new RealtimeAgent({ name: 'voice', instructions: 'Help.' }), {
+    transport: 'websocket',
+  });
+  await session.connect({ apiKey: 'sk-test-realtime' });
+}
+
+it('shows the error and its frames under a failed toHaveCalledTool', async () => {
+  const run = await understudy.run(ordersAgent, { expectError: true });
+  expect(run).toHaveCalledTool('lookup_order');
+});
+
+it('shows a timeout under a failed toHaveFinalMessage', async () => {
+  const run = await understudy.run(() => new Promise(() => undefined), { timeoutMs: 20, expectError: true });
+  expect(run).toHaveFinalMessage('done');
+});
+
+it('prints a raw ws error event from the Agents SDK realtime connect()', async () => {
+  const run = await understudy.run(realtimeAgent);
+  expect(run).toHaveTerminalState('succeeded');
+});
+
+it('prints a thrown null', async () => {
+  const run = await understudy.run(async () => {
+    throw null;
+  });
+  expect(run).toHaveTerminalState('succeeded');
+});
+
+it('prints a thrown string', async () => {
+  const run = await understudy.run(
+    async () => {
+      throw 'quota exceeded';
+    },
+    { expectError: true },
+  );
+  expect(run).toHaveCalledToolSequence(['lookup_order']);
+});
