@@ -71,31 +71,3 @@ export function noKeyMessage(mode: UnderstudyMode, where: string): string {
     'GOOGLE_API_KEY (Gemini) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (Bedrock) for the provider your agent calls.'
   );
 }
-
-/**
- * The credentials a request carries: auth headers and a `key` query parameter. A SigV4
- * `authorization` header (AWS) yields the access key id and the signature, and the session
- * token travels in `x-amz-security-token`.
- */
-export function credentialsOf(headers: Pick<Headers, 'get'>, url: string): string[] {
-  const out: string[] = [];
-  const auth = headers.get('authorization');
-  const sigv4 = auth
-    ? /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/.*Signature=([0-9a-f]+)/i.exec(auth)
-    : null;
-  // A signature made with the replay placeholder key signs nothing worth hiding (nor is it a key).
-  if (sigv4) out.push(...(isRealKey(sigv4[1]) ? [sigv4[1], sigv4[2]] : [sigv4[1]]));
-  else if (auth) out.push(auth.replace(/^(?:bearer|basic)\s+/i, '').trim());
-  for (const name of ['x-api-key', 'api-key', 'x-goog-api-key', 'x-amz-security-token']) {
-    const value = headers.get(name);
-    if (value) out.push(value.trim());
-  }
-  if (url.includes('?'))
-    try {
-      const key = new URL(url).searchParams.get('key');
-      if (key) out.push(key);
-    } catch {
-      // not a URL: no query
-    }
-  return out.filter((v) => v !== '');
-}

@@ -11,7 +11,7 @@
  */
 import type { Conversation, ConversationStore, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { type ErrorCode, isUnderstudyError } from '../errors';
-import { noteSecret, secretsInUse } from '../files/secrets';
+import { credentialsOf, noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, type RecordedRequest, type RedactHook, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
@@ -21,7 +21,7 @@ import { loadSseParserWith } from '../providers/sse';
 import { ageInWords } from './age';
 import type { BuildOptions, RecordedCall, ReplayStep } from './build';
 import type { CassetteChange } from './cassette';
-import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
+import { isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
 import { replaysCassette } from './paths';
 import { PiiScanner } from './pii';
 import { describeDrift, fingerprintOf } from './prompt-hash';
