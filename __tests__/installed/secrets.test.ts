@@ -52,6 +52,8 @@ const SECRETS = {
   PLANTED_APPID_VALUE: 'owm7c1e9f0a2b3d4e5f',
   PLANTED_PORTKEY_VALUE: 'pkgw-LmN0pQ9rSt8U',
   PLANTED_BASIC_PASSWORD_VALUE: 'basic-Pa55-W0rd-42',
+  PLANTED_SERVED_GATEWAY_VALUE: 'pkgw-served-Z9y8X7',
+  PLANTED_SERVED_BASIC_VALUE: 'served-Pa55-W0rd-77',
 };
 const GATEWAY = 'corp-gateway-secret-XYZ987';
 
@@ -62,6 +64,7 @@ const LOOKED_FOR: Record<string, string> = {
   'the gateway key in base64': b64(GATEWAY).replace(/=+$/, ''),
   'the gateway key in a Basic pair': b64(`svc:${GATEWAY}`).replace(/=+$/, ''),
   'the Basic pair': b64(`svc-reports:${SECRETS.PLANTED_BASIC_PASSWORD_VALUE}`).replace(/=+$/, ''),
+  "the child's Basic pair": b64(`svc-child:${SECRETS.PLANTED_SERVED_BASIC_VALUE}`).replace(/=+$/, ''),
 };
 
 describe.each([
@@ -71,6 +74,7 @@ describe.each([
   let run: InstalledRun;
   let trace: string;
   let html: string;
+  let servedTrace = '';
 
   beforeAll(async () => {
     run = await runInstalled({
@@ -80,16 +84,22 @@ describe.each([
     });
     const folder = join(run.project, '.understudy', 'traces', 'secrets-trace.case.js');
     const written = filesBelow(folder);
-    const base = written.find((f) => f.endsWith('.trace.json'));
+    const base = written.find((f) => f.startsWith('leaks nothing from') && f.endsWith('.trace.json'));
+    const served = written.find((f) => f.startsWith('leaks nothing a child') && f.endsWith('.trace.json'));
+    if (served) servedTrace = readFileSync(join(folder, served), 'utf8');
     if (!base) throw new Error(`no trace written: ${written.join(', ')}\n${run.stderr}`);
     trace = readFileSync(join(folder, base), 'utf8');
     html = readFileSync(join(folder, base.replace(/\.json$/, '.html')), 'utf8');
   }, 90_000);
 
-  it('fails the test for its own assertion, after the agent ran its requests', () => {
-    const [test] = run.files[0].tests;
-    expect(test.status).toBe('failed');
-    expect(test.failureMessages.join('\n')).toContain('toHaveFinalMessage');
+  it('fails each test for its own assertion, after the agent ran its requests', () => {
+    expect(
+      run.files[0].tests.map((t) => [t.status, /toHaveFinalMessage/.test(t.failureMessages.join('\n'))]),
+    ).toEqual([
+      ['failed', true],
+      ['failed', true],
+    ]);
+    expect(servedTrace).toContain('Hello, child. then refused');
     // The trace saw every step the credentials travelled through.
     for (const step of [
       'https://api.openai.com/v1/chat/completions?client_secret=',
@@ -113,6 +123,7 @@ describe.each([
       expect(text).toContain('weather?q=Oslo&appid=[REDACTED]');
     }
     expect(trace).toContain('upload refused for [REDACTED] via gateway [REDACTED] (key [REDACTED])');
+    expect(servedTrace).toContain('Hello, child. then refused [REDACTED] at [REDACTED]');
     expect(trace).toContain('gen_ai.usage.input_tokens');
     expect(trace).toContain('Q3: revenue up 4%');
   });

@@ -4,6 +4,7 @@
 // (ANTHROPIC_API_KEY holds a gateway key of no known shape). The agent leaks each into what a
 // trace records: request URLs, messages, tool arguments, its error. The driver reads the trace
 // and the timeline; PLANTED_* hold the values it looks for.
+const { execFile } = require('node:child_process');
 const { expect, it } = require('@jest/globals');
 const OpenAI = require('openai');
 const { script, understudy } = require('jest-understudy');
@@ -79,4 +80,39 @@ it(`leaks nothing from ${TOKEN_URL}`, async () => {
   const run = await understudy.run(agent);
   expect(run.error).toBeDefined();
   expect(run).toHaveFinalMessage('revenue is down');
+});
+
+// A child process calls the model over the served port with a gateway key and Basic credentials
+// of its own; the agent then leaks both into its error.
+function child(url) {
+  const script = `
+    const basic = Buffer.from('svc-child:' + process.env.PLANTED_SERVED_BASIC_VALUE).toString('base64');
+    fetch(process.argv[1], {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-portkey-api-key': process.env.PLANTED_SERVED_GATEWAY_VALUE,
+        authorization: 'Basic ' + basic,
+      },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello from the child' }] }),
+    }).then((r) => r.json()).then((j) => process.stdout.write(j.choices[0].message.content));
+  `;
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, ['-e', script, url], (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout),
+    ),
+  );
+}
+
+it('leaks nothing a child sent over the served port', async () => {
+  understudy.model.use(script().user('hello from the child').replies('Hello, child.'));
+  const served = await understudy.serve();
+  const run = await understudy.run(async () => {
+    const answer = await child(`${served.urls.openai}/chat/completions`);
+    throw new Error(
+      `${answer} then refused svc-child:${env.PLANTED_SERVED_BASIC_VALUE} at ${env.PLANTED_SERVED_GATEWAY_VALUE}`,
+    );
+  });
+  expect(run.error.message).toContain('Hello, child. then refused');
+  expect(run).toHaveFinalMessage('Goodbye');
 });
