@@ -71,12 +71,7 @@ export interface HeaderList {
 export function credentialsOf(headers: HeaderList, url: string): string[] {
   const out: string[] = [];
   headers.forEach((value, name) => {
-    if (!isCredentialName(name, 'header')) return;
-    const lower = name.toLowerCase();
-    if (lower === 'authorization' || lower === 'proxy-authorization')
-      out.push(...authorization(value.trim()));
-    else if (lower === 'cookie') out.push(...cookies(value));
-    else out.push(value.trim());
+    if (isCredentialName(name, 'header')) out.push(...headerCredentials(name, value));
   });
   if (url.includes('?'))
     try {
@@ -90,6 +85,13 @@ export function credentialsOf(headers: HeaderList, url: string): string[] {
       // not a URL: no query
     }
   return out.filter((v) => v !== '');
+}
+
+function headerCredentials(name: string, value: string): string[] {
+  const lower = name.toLowerCase();
+  if (lower === 'authorization' || lower === 'proxy-authorization') return authorization(value.trim());
+  if (lower === 'cookie') return cookies(value);
+  return [value.trim()];
 }
 
 function authorization(value: string): string[] {
@@ -115,9 +117,30 @@ function cookies(value: string): string[] {
   return out;
 }
 
-/** Notes every credential a request carries (see `credentialsOf`). */
+/** Per registry, the value each credential header had when last noted: most requests repeat them. */
+const lastNoted = new WeakMap<Set<string>, Map<string, string>>();
+
+const NO_HEADERS: HeaderList = { forEach: () => undefined };
+
+/**
+ * Notes every credential a request carries (see `credentialsOf`). On the path of every request:
+ * a header whose value was noted already costs a lookup.
+ */
 export function noteCredentials(headers: HeaderList, url: string): void {
-  for (const value of credentialsOf(headers, url)) noteSecret(value);
+  const secrets = registry();
+  let seen = lastNoted.get(secrets);
+  if (!seen) {
+    seen = new Map();
+    lastNoted.set(secrets, seen);
+  }
+  const noted = seen;
+  headers.forEach((value, name) => {
+    if (noted.get(name) === value || !isCredentialName(name, 'header')) return;
+    noted.set(name, value);
+    for (const credential of headerCredentials(name, value))
+      if (isSecretValue(credential)) secrets.add(credential);
+  });
+  if (url.includes('?')) for (const value of credentialsOf(NO_HEADERS, url)) noteSecret(value);
 }
 
 /** The credential variables of an environment with their values (placeholders and short values left out). */
