@@ -182,8 +182,10 @@ export const ERROR_CODES = {
   },
   RECORD_KEY_MISSING: {
     area: 'recording',
-    meaning: 'Record or live mode has no real provider key to send.',
-    action: "Set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY…).",
+    meaning:
+      'Record or live mode has no real provider key to send (replay puts a placeholder in the key variables, so a test guarded by one still runs).',
+    action:
+      "Set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY…); write a test that needs the real model with live(), not a guard on the variable.",
   },
   RECORD_UNAVAILABLE: {
     area: 'recording',
