@@ -11,9 +11,10 @@ import {
 } from './matcher-utils';
 
 /**
- * The run changed exactly these workspace files (in any order): added, modified or
- * deleted, by the world's file tools or by the agent's own code in the folder. The
- * failure shows each file's diff, so the wrong edit is on screen.
+ * The run changed exactly these workspace entries (in any order), as `git status` lists
+ * them: files added, modified (content or mode) or deleted, symbolic links, type changes;
+ * by the world's file tools or by the agent's own code in the folder. The failure shows
+ * each entry's diff, so the wrong edit is on screen.
  */
 export function toHaveChangedFiles(
   this: MatcherContext,

@@ -37,3 +37,17 @@ export function headerOf(input: unknown, init: RequestInit | undefined, name: st
     if (k.toLowerCase() === lower) return v;
   return null;
 }
+
+/** Visits each header of `fetch(input, init)` (as `Headers.forEach` does), without building a Request. */
+export function eachHeaderOf(
+  input: unknown,
+  init: RequestInit | undefined,
+  visit: (value: string, name: string) => void,
+): void {
+  const headers = init?.headers ?? (input as Request | undefined)?.headers;
+  if (!headers) return;
+  if (typeof (headers as Headers).forEach === 'function' && !Array.isArray(headers))
+    (headers as Headers).forEach(visit);
+  else if (Array.isArray(headers)) for (const [k, v] of headers) visit(String(v), k);
+  else for (const [k, v] of Object.entries(headers as Record<string, string>)) visit(String(v), k);
+}

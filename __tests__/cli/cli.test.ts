@@ -129,8 +129,14 @@ describe('understudy', () => {
     expect(r.out).toContain('1 valid, 2 with problems (3 in all)');
   });
 
-  it('validate: a file of unknown kind is skipped, --kind says what it is, 2 for a missing file', () => {
-    const skipped = run(['validate', unknown]);
+  it("validate: a named file of unknown kind is a problem, a glob's is skipped; --kind says what it is, 2 for a missing file", () => {
+    const named = run(['validate', unknown]);
+    expect(named.code).toBe(1);
+    expect(named.out).toContain(`✗ ${shown(unknown)} (unknown): a problem`);
+    expect(named.out).toContain(
+      `${shown(unknown)} at $: was not checked: cannot tell what kind of file this is`,
+    );
+    const skipped = run(['validate', join(dir, 'notes.j*n')]);
     expect(skipped.code).toBe(0);
     expect(skipped.out).toContain(
       `${shown(unknown)} (unknown): skipped, cannot tell what kind of file this is`,

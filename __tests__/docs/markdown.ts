@@ -64,7 +64,7 @@ export async function runnableSections(path: string): Promise<Map<string, Runnab
       .map((token): RunnableBlock => {
         const text = token.text ?? '';
         if (token.lang === 'sh') return { kind: 'commands', text };
-        const named = /^```\w*\s+title=(\S+)/.exec(token.raw) ?? /^\/\/ (\S+)\n/.exec(text);
+        const named = /^\s*```\w*\s+title=(\S+)/.exec(token.raw) ?? /^\/\/ (\S+)\n/.exec(text);
         if (!named)
           throw new Error(
             `${path} doc-test "${name}": a ${token.lang} block that names no file ("// <file>" first line or title=<file>):\n${text}`,

@@ -195,10 +195,10 @@ describe('the README quickstart, in a fresh project', () => {
 
 describe('the project setups of docs/configuration.md, each from the quickstart project', () => {
   it('has the setups the page promises', () => {
-    expect([...setups.keys()]).toEqual(['typescript', 'config-ts', 'esm']);
+    expect([...setups.keys()]).toEqual(['typescript', 'config-ts', 'esm', 'esm-typescript']);
   });
 
-  it.each(['typescript', 'config-ts', 'esm'])(
+  it.each(['typescript', 'config-ts', 'esm', 'esm-typescript'])(
     '"%s" runs as written and its tests pass',
     async (name) => {
       const steps = setups.get(name);
@@ -208,6 +208,8 @@ describe('the project setups of docs/configuration.md, each from the quickstart 
       const result = await bash(asScript(steps as RunnableBlock[]), copy);
       expect(result.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
       expect(result.output).not.toMatch(/Tests:.*failed/);
+      // Node 24 prints this when it cannot load a jest.config.ts as written: none of the setups may.
+      expect(result.output).not.toContain('Failed to load the ES module');
       expect(result.status).toBe(0);
       expect(existsSync(join(copy, 'node_modules', 'jest-understudy'))).toBe(true);
     },

@@ -170,7 +170,7 @@ describe('understudy validate on a cassette (the pre-commit scan)', () => {
     expect(leaky.code).toBe(1);
     expect(leaky.out).toContain('leaky.cassette.json:13:25 at $: looks like a credential');
     expect(leaky.out).toContain(
-      'looks like a credential (a key, a token, a password); a committed cassette must not hold one',
+      'looks like a credential (a key, a token, a password, a signed URL); a committed cassette or fixture file must not hold one',
     );
     expect(leaky.out).toContain('at $.metadata.recordedAt: is not a date (got "yesterday")');
     expect(leaky.out).toContain(

@@ -1,7 +1,9 @@
 /**
  * `understudy validate`: which kind of file each argument is, and the validator for it.
  * Kinds are told by name first (`*.golden.yaml`, `*.world.yaml`, `*.cassette.json`,
- * `*.fixture.json`…), then by content; a file of no kind it can tell is skipped.
+ * `*.fixture.json`…), then by content. Every file that can answer model calls (a cassette or
+ * any fixture file) is scanned for credentials. A file of no kind it can tell is a problem when
+ * it was named, and skipped when a glob found it.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -15,7 +17,7 @@ export type FileKind = 'fixtures' | 'cassette' | 'golden' | 'world';
 
 export type Verdict =
   | { kind: FileKind; ok: true; summary: string }
-  | { kind: FileKind; ok: false; issues: FileIssue[] }
+  | { kind: FileKind | 'unknown'; ok: false; issues: FileIssue[] }
   | { kind: FileKind | 'unknown'; skipped: string };
 
 const BY_NAME: Array<[RegExp, FileKind]> = [
@@ -57,7 +59,7 @@ export function kindOf(file: string): FileKind | undefined {
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function validateFixtures(file: string, kind: FileKind): Verdict {
+function loadsAsFixtures(file: string, kind: FileKind): Verdict {
   try {
     const fixtures = loadFixtures(file);
     return { kind, ok: true, summary: count(fixtures.length, 'fixture') };
@@ -65,6 +67,14 @@ function validateFixtures(file: string, kind: FileKind): Verdict {
     if (error instanceof FixtureFileError) return { kind, ok: false, issues: [...error.issues] };
     throw error;
   }
+}
+
+function validateFixtures(file: string): Verdict {
+  // Any fixture file can answer model calls as a cassette does: it must hold no credential either.
+  const base = loadsAsFixtures(file, 'fixtures');
+  if (!('ok' in base) || !base.ok) return base;
+  const issues = cassetteChecks().secretIssues(file, readFileSync(file, 'utf8'));
+  return issues.length > 0 ? { kind: 'fixtures', ok: false, issues } : base;
 }
 
 // The world loader and the cassette checks are required on first use: most runs of the
@@ -85,7 +95,7 @@ function validateWorld(file: string): Verdict {
 
 function validateCassette(file: string): Verdict {
   // A cassette is a fixture file with recording metadata: no secret left in it, metadata that agrees.
-  const base = validateFixtures(file, 'cassette');
+  const base = loadsAsFixtures(file, 'cassette');
   if (!('ok' in base) || !base.ok) return base;
   const issues = cassetteChecks().validateCassetteFile(file);
   return issues.length > 0 ? { kind: 'cassette', ok: false, issues } : base;
@@ -101,11 +111,11 @@ function validateGolden(file: string): Verdict {
  * The verdict on one file. Whatever goes wrong inside a validator is that file's problem, not
  * the command's: the others are still checked.
  */
-export function validateFile(file: string, kind?: FileKind): Verdict {
+export function validateFile(file: string, kind?: FileKind, named = true): Verdict {
   let as = kind;
   try {
     as ??= kindOf(file);
-    return verdictOf(file, as);
+    return verdictOf(file, as, named);
   } catch (error) {
     return {
       kind: as ?? 'fixtures',
@@ -122,10 +132,13 @@ export function validateFile(file: string, kind?: FileKind): Verdict {
   }
 }
 
-function verdictOf(file: string, kind: FileKind | undefined): Verdict {
+const UNKNOWN_KIND =
+  'cannot tell what kind of file this is (name it *.fixture.json, *.golden.yaml, *.world.yaml or *.cassette.json, or pass --kind)';
+
+function verdictOf(file: string, kind: FileKind | undefined, named: boolean): Verdict {
   switch (kind) {
     case 'fixtures':
-      return validateFixtures(file, 'fixtures');
+      return validateFixtures(file);
     case 'cassette':
       return validateCassette(file);
     case 'golden':
@@ -133,10 +146,19 @@ function verdictOf(file: string, kind: FileKind | undefined): Verdict {
     case 'world':
       return validateWorld(file);
     default:
+      // A file the command line names and that goes unchecked would pass a pre-commit scan unread.
+      if (!named) return { kind: 'unknown', skipped: UNKNOWN_KIND };
       return {
         kind: 'unknown',
-        skipped:
-          'cannot tell what kind of file this is (name it *.fixture.json, *.golden.yaml, *.world.yaml or *.cassette.json, or pass --kind)',
+        ok: false,
+        issues: [
+          {
+            code: 'VALIDATE_UNKNOWN_KIND',
+            file,
+            path: '$',
+            message: `was not checked: ${UNKNOWN_KIND}`,
+          },
+        ],
       };
   }
 }

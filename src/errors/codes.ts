@@ -182,8 +182,10 @@ export const ERROR_CODES = {
   },
   RECORD_KEY_MISSING: {
     area: 'recording',
-    meaning: 'Record or live mode has no real provider key to send.',
-    action: "Set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY…).",
+    meaning:
+      'Record or live mode has no real provider key to send (replay puts a placeholder in the key variables, so a test guarded by one still runs).',
+    action:
+      "Set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY…); write a test that needs the real model with live(), not a guard on the variable.",
   },
   RECORD_UNAVAILABLE: {
     area: 'recording',
@@ -237,7 +239,8 @@ export const ERROR_CODES = {
   },
   CASSETTE_SECRET: {
     area: 'recording',
-    meaning: '`understudy validate` found a credential (or something that looks like one) in a cassette.',
+    meaning:
+      '`understudy validate` found a credential (or something that looks or is named like one) in a cassette or a fixture file.',
     action: 'Replace it with [REDACTED] or record again, then rotate the key.',
   },
   CASSETTE_METADATA: {
@@ -281,6 +284,13 @@ export const ERROR_CODES = {
     meaning:
       '`understudy validate` could not check a file: its validator failed on it (the other files are still checked).',
     action: 'Read the reason in the message; report it if the file is one jest-understudy should read.',
+  },
+  VALIDATE_UNKNOWN_KIND: {
+    area: 'files',
+    meaning:
+      '`understudy validate` was named a file it cannot tell the kind of (by name or content), so it did not check it; a file a glob matched is skipped instead.',
+    action:
+      'Name it *.fixture.json, *.cassette.json, *.golden.yaml or *.world.yaml, pass --kind, or leave it off the command line.',
   },
   WORLD_INVALID: {
     area: 'files',

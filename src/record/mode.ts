@@ -63,39 +63,35 @@ export function realKeys(env: NodeJS.ProcessEnv): Array<{ name: string; value: s
   return out;
 }
 
-/** Says which variable to set when no provider key is set at all. */
-export function noKeyMessage(mode: UnderstudyMode, where: string): string {
-  return (
-    `jest-understudy: ${where} runs in ${mode} mode, which calls the real provider with your key, but no ` +
-    'provider key is set. Set OPENAI_API_KEY (OpenAI), ANTHROPIC_API_KEY (Anthropic), GEMINI_API_KEY / ' +
-    'GOOGLE_API_KEY (Gemini) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (Bedrock) for the provider your agent calls.'
-  );
+/** The key variables of `env` that hold a replay placeholder. */
+export function placeholderKeys(env: NodeJS.ProcessEnv): string[] {
+  return Object.values(KEY_VARIABLES)
+    .flat()
+    .filter((name) => PLACEHOLDER_KEYS.has(env[name] ?? ''));
 }
 
 /**
- * The credentials a request carries: auth headers and a `key` query parameter. A SigV4
- * `authorization` header (AWS) yields the access key id and the signature, and the session
- * token travels in `x-amz-security-token`.
+ * Why a test guarded by a key variable still ran, when replay filled it with a placeholder, and
+ * what to write instead; '' when no key variable holds one.
  */
-export function credentialsOf(headers: Pick<Headers, 'get'>, url: string): string[] {
-  const out: string[] = [];
-  const auth = headers.get('authorization');
-  const sigv4 = auth
-    ? /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/.*Signature=([0-9a-f]+)/i.exec(auth)
-    : null;
-  // A signature made with the replay placeholder key signs nothing worth hiding (nor is it a key).
-  if (sigv4) out.push(...(isRealKey(sigv4[1]) ? [sigv4[1], sigv4[2]] : [sigv4[1]]));
-  else if (auth) out.push(auth.replace(/^(?:bearer|basic)\s+/i, '').trim());
-  for (const name of ['x-api-key', 'api-key', 'x-goog-api-key', 'x-amz-security-token']) {
-    const value = headers.get(name);
-    if (value) out.push(value.trim());
-  }
-  if (url.includes('?'))
-    try {
-      const key = new URL(url).searchParams.get('key');
-      if (key) out.push(key);
-    } catch {
-      // not a URL: no query
-    }
-  return out.filter((v) => v !== '');
+export function placeholderNote(env: NodeJS.ProcessEnv): string {
+  const [name] = placeholderKeys(env);
+  if (name === undefined) return '';
+  return (
+    ` ${name} holds jest-understudy's replay placeholder (${JSON.stringify(env[name])}), not a key: replay sets it ` +
+    'before the test file loads, so SDK clients built at import time work, and so a guard on the variable ' +
+    `(\`process.env.${name} ? it : it.skip\`, \`it.skipIf(!process.env.${name})\`) does not skip. Write a test that ` +
+    "needs the real model with jest-understudy's `live(name, fn)`: it runs only in live mode (`npx understudy live`) " +
+    'with a real key, never on CI, and is skipped with the reason otherwise.'
+  );
+}
+
+/** Says which variable to set when no provider key is set at all (and why a guard did not skip, given `env`). */
+export function noKeyMessage(mode: UnderstudyMode, where: string, env: NodeJS.ProcessEnv = {}): string {
+  return (
+    `jest-understudy: ${where} runs in ${mode} mode, which calls the real provider with your key, but no ` +
+    'provider key is set. Set OPENAI_API_KEY (OpenAI), ANTHROPIC_API_KEY (Anthropic), GEMINI_API_KEY / ' +
+    'GOOGLE_API_KEY (Gemini) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (Bedrock) for the provider your agent calls.' +
+    placeholderNote(env)
+  );
 }

@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { matchKeysOf } from '../conversation';
-import { noteSecret, secretsInUse } from '../files/secrets';
+import { credentialsOf, noteSecret, secretsInUse } from '../files/secrets';
 import { writeFile } from '../files/write';
 import { writeFixtures } from '../fixtures/write';
 import type { ProviderCodec } from '../providers/codec';
@@ -22,7 +22,7 @@ import type { ProviderDefinition } from '../providers/definition';
 import { PROVIDERS } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import { fixturesFromCalls, type RecordedCall } from './build';
-import { ciRefusal, credentialsOf, isRealKey } from './mode';
+import { ciRefusal, isRealKey } from './mode';
 import { fingerprintOf } from './prompt-hash';
 
 export interface RecorderOptions {

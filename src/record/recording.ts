@@ -11,7 +11,7 @@
  */
 import type { Conversation, ConversationStore, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { type ErrorCode, isUnderstudyError } from '../errors';
-import { noteSecret, secretsInUse } from '../files/secrets';
+import { credentialsOf, noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, type RecordedRequest, type RedactHook, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
@@ -21,7 +21,7 @@ import { loadSseParserWith } from '../providers/sse';
 import { ageInWords } from './age';
 import type { BuildOptions, RecordedCall, ReplayStep } from './build';
 import type { CassetteChange } from './cassette';
-import { credentialsOf, isRealKey, KEY_VARIABLES, type UnderstudyMode } from './mode';
+import { isRealKey, KEY_VARIABLES, placeholderNote, type UnderstudyMode } from './mode';
 import { replaysCassette } from './paths';
 import { PiiScanner } from './pii';
 import { describeDrift, fingerprintOf } from './prompt-hash';
@@ -397,7 +397,8 @@ export class Recording {
         401,
         `jest-understudy: ${mode} mode sends ${wire.method} ${url} to the real provider, which needs your ` +
           `${codec.provider} key, but the request carries ${keys.length === 0 ? 'no key' : "only jest-understudy's replay placeholder key"}. ` +
-          `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).`,
+          `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).` +
+          placeholderNote(process.env),
       );
     }
     for (const k of real) noteSecret(k);

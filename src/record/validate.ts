@@ -1,7 +1,8 @@
 /**
  * What `understudy validate` checks in a cassette beyond the fixture schema: no credential
- * left in it (the pre-commit scan: keys in use, and anything that looks like a secret), and
- * metadata that says what the recording was made against.
+ * left in it (the pre-commit scan: keys in use, and anything that looks like a secret; fixture
+ * files get this scan too, since any of them can answer a model call), and metadata that says
+ * what the recording was made against.
  */
 import { readFileSync } from 'node:fs';
 import type { ErrorCode } from '../errors';
@@ -14,11 +15,12 @@ import { scrubText } from '../redact';
 
 export type CassetteIssueCode = Extract<ErrorCode, 'CASSETTE_SECRET' | 'CASSETTE_METADATA'>;
 
-/** Issues of a cassette that already passed the fixture schema (`loadFixtures`). */
-export function validateCassetteFile(path: string): FileIssue<CassetteIssueCode>[] {
-  const issues: FileIssue<CassetteIssueCode>[] = [];
-  const text = readFileSync(path, 'utf8');
-
+/**
+ * Credentials in a file that can answer model calls (a cassette or any fixture file): a key in
+ * use in any form (as is, escaped, base64 or hex), and anything shaped or named like a credential.
+ */
+export function secretIssues(path: string, text: string): FileIssue<'CASSETTE_SECRET'>[] {
+  const issues: FileIssue<'CASSETTE_SECRET'>[] = [];
   const leaked = findSecretInUse(text);
   if (leaked)
     issues.push({
@@ -40,11 +42,19 @@ export function validateCassetteFile(path: string): FileIssue<CassetteIssueCode>
       path: '$',
       line: i + 1,
       column: column + 1,
-      message: 'looks like a credential (a key, a token, a password); a committed cassette must not hold one',
+      message:
+        'looks like a credential (a key, a token, a password, a signed URL); a committed cassette or fixture file must not hold one',
       suggestion:
         'replace it with [REDACTED], or add a redact hook (understudy.model.redact) and record again',
     });
   });
+  return issues;
+}
+
+/** Issues of a cassette that already passed the fixture schema (`loadFixtures`). */
+export function validateCassetteFile(path: string): FileIssue<CassetteIssueCode>[] {
+  const text = readFileSync(path, 'utf8');
+  const issues: FileIssue<CassetteIssueCode>[] = secretIssues(path, text);
 
   const format = formatOf(path);
   if ('issue' in format) return issues;

@@ -101,7 +101,7 @@ export function createHarness<Input = string, Output = unknown>(
     if (realKeys(process.env).length === 0)
       throw new UnderstudyError(
         'RECORD_KEY_MISSING',
-        noKeyMessage(mode, `createAgentHarness({ ${mode}: true })`),
+        noKeyMessage(mode, `createAgentHarness({ ${mode}: true })`, process.env),
       );
   }
   const runtime = getHost();

@@ -2,7 +2,8 @@ import type { BrowserHost } from '../browser/route';
 import { abortReason, type Clock, createClock } from '../clock';
 import type { ConversationStore } from '../conversation';
 import { type ErrorCode, UnderstudyError } from '../errors';
-import { bodyTextOf, headerOf, methodOf, signalOf, urlOf } from '../fetch-input';
+import { bodyTextOf, eachHeaderOf, headerOf, methodOf, signalOf, urlOf } from '../fetch-input';
+import { noteCredentials } from '../files/secrets';
 import { MockModel } from '../model/mock-model';
 import type { ResolvedOptions } from '../options';
 import { ProviderRouter } from '../providers/registry';
@@ -56,6 +57,10 @@ class ServedModelRequest implements ModelRequest {
 
   headers(): Headers {
     return this.served.headers();
+  }
+
+  eachHeader(visit: (value: string, name: string) => void): void {
+    this.served.eachHeader(visit);
   }
 }
 
@@ -223,7 +228,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     const i = init as RequestInit | undefined;
     const target = url === undefined ? undefined : this.router.route(url, methodOf(input, i));
     // Not a provider: maybe a world HTTP route (undefined leaves it to msw).
-    if (!target && url !== undefined)
+    if (!target && url !== undefined) {
+      noteCredentials({ forEach: (visit) => eachHeaderOf(input, i, visit) }, url);
       return this.world.handleFetch(
         url,
         input,
@@ -232,6 +238,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         () => bodyTextOf(input, i),
         signalOf(input, i),
       );
+    }
     if (!target || url === undefined) return undefined;
     const signal = signalOf(input, i);
     if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -242,6 +249,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         readBody: () => bodyTextOf(input, i),
         header: (name) => headerOf(input, i, name),
         headers: () => new Headers((i?.headers ?? (input as Request | undefined)?.headers) as HeadersInit),
+        eachHeader: (visit) => eachHeaderOf(input, i, visit),
         signal,
       })
       .then((answer) => {
@@ -264,7 +272,10 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   private serveRequest(request: Request, url: string): Promise<Response | undefined> | undefined {
     const target = this.router.route(url, request.method);
     // A world HTTP route, else the test's own msw handlers, else undefined (the network policy decides).
-    if (!target) return this.world.handleRequest(request, url) ?? this.http.handle(request);
+    if (!target) {
+      noteCredentials(request.headers, url);
+      return this.world.handleRequest(request, url) ?? this.http.handle(request);
+    }
     if (request.signal.aborted) return Promise.reject(abortReason(request.signal));
     return this.server
       .serve(target, {
@@ -273,6 +284,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         readBody: () => request.text(),
         header: (name) => request.headers.get(name),
         headers: () => request.headers,
+        eachHeader: (visit) => request.headers.forEach(visit),
         signal: request.signal,
       })
       .then((answer) => {

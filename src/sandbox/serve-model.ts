@@ -25,7 +25,7 @@ import type { Clock } from '../clock';
 import { checkAnswer, checkRequest, describeViolation, enabledRules, type Violation } from '../contracts';
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import type { ErrorCode } from '../errors';
-import { noteSecret } from '../files/secrets';
+import { noteCredentials } from '../files/secrets';
 import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
 import type { MockModel, Resolution } from '../model/mock-model';
@@ -35,7 +35,6 @@ import type { ProviderCodec } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
 import type { EmbeddingCodec } from '../providers/embedding-codec';
 import { endpointsOf, optionNameOf, type RouteTarget } from '../providers/registry';
-import { credentialsOf } from '../record/mode';
 import type { Recording, WireRequest } from '../record/recording';
 import type { EvidenceLog } from '../run/evidence';
 import type { RunRecorder } from '../run/host';
@@ -65,6 +64,8 @@ export interface ModelRequest {
   header(name: string): string | null;
   /** All of them, for a call forwarded to the provider. */
   headers(): Headers;
+  /** Visits each header, as `Headers.forEach` does, without building a `Headers`. */
+  eachHeader(visit: (value: string, name: string) => void): void;
   /**
    * Aborts when the caller gives up. Read only where something waits on it (a latency, a paced
    * stream, the provider): the served port makes it on first read. An already aborted request
@@ -211,7 +212,7 @@ function shapingOf(fixture: Fixture): StreamShaping & Pacing {
 
 /** The request's body; the credentials it carries, whatever their shape, are blanked in every file written later. */
 function readNoting(request: ModelRequest): Promise<string> {
-  for (const key of credentialsOf({ get: (name) => request.header(name) }, request.url)) noteSecret(key);
+  noteCredentials({ forEach: (visit) => request.eachHeader(visit) }, request.url);
   return request.readBody();
 }
 

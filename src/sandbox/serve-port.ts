@@ -50,6 +50,14 @@ class NodeServedRequest implements ServedRequest {
     return headersOf(this.req);
   }
 
+  eachHeader(visit: (value: string, name: string) => void): void {
+    const { headers } = this.req;
+    for (const name in headers) {
+      const value = headers[name];
+      if (value !== undefined) visit(Array.isArray(value) ? value.join(', ') : value, name);
+    }
+  }
+
   async readBody(): Promise<string> {
     return (await this.bytes()).toString('utf8');
   }

@@ -15,6 +15,7 @@
  * serves, a token of a run that has ended, fail the test, whatever the child made of the answer.
  */
 import type { ErrorCode } from '../errors';
+import { noteCredentials } from '../files/secrets';
 import type { RunRecorder } from '../run/host';
 import type { RunScope } from '../run/scope';
 import type { WorldHost } from '../world/host';
@@ -36,6 +37,8 @@ export interface ServedRequest {
   readonly path: string;
   header(name: string): string | null;
   headers(): Headers;
+  /** Visits each header, as `Headers.forEach` does, without building a `Headers`. */
+  eachHeader(visit: (value: string, name: string) => void): void;
   readBody(): Promise<string>;
   /** Aborts when the client goes away before the answer is complete. */
   readonly signal: AbortSignal;
@@ -126,7 +129,11 @@ async function route(
     return at === -1 ? '' : path.slice(at);
   };
   let answer: Promise<WireAnswer | undefined> | WireAnswer | undefined;
-  if (Object.hasOwn(SERVED_PROVIDERS, first)) {
+  const model = Object.hasOwn(SERVED_PROVIDERS, first);
+  // A model request's credentials are noted where it is served; a tool call's here.
+  if (!model)
+    noteCredentials({ forEach: (visit) => request.eachHeader(visit) }, `http://served${path}${search}`);
+  if (model) {
     const { origin } = SERVED_PROVIDERS[first as ServedProvider];
     answer = host.serveModel(request, `${origin}${rest(1)}${search}`);
   } else if (first === 'world' && second !== '') {

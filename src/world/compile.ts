@@ -219,7 +219,10 @@ function treeDigests(trees: ReadonlyMap<string, FileTree>): Record<string, Recor
   const out: Record<string, Record<string, string>> = {};
   for (const [id, tree] of trees) {
     out[id] = {};
-    for (const [path, content] of tree) out[id][path] = createHash('sha256').update(content).digest('hex');
+    for (const [path, { mode, content }] of tree) {
+      const hash = createHash('sha256').update(content).digest('hex');
+      out[id][path] = mode === 'file' ? hash : `${mode}:${hash}`;
+    }
   }
   return out;
 }

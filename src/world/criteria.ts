@@ -21,7 +21,8 @@
 import picomatch from 'picomatch';
 import type { Criterion, OperationFilter, OperationRecord, WorldState } from './types';
 import { contains, deepEqual, parseStatePath, show, subset, valueAt } from './values';
-import { type FileTree, treeChanges } from './workspace/tree';
+import { treeChanges } from './workspace/changes';
+import type { FileTree, TreeEntry } from './workspace/tree';
 
 /** A workspace's files at the start and the end (packageId undefined: the world's only workspace). */
 export type WorkspaceFiles = (
@@ -87,7 +88,15 @@ function timesHold(times: Criterion['times'], n: number): boolean {
   return n >= (times.min ?? 0) && n <= (times.max ?? Number.POSITIVE_INFINITY);
 }
 
-const textOf = (content: Buffer | undefined) => content?.toString('utf8');
+/** A file's text; a symbolic link has none (what it points to is not the workspace's). */
+const textOf = (entry: TreeEntry | undefined) =>
+  entry === undefined || entry.mode === 'symlink' ? undefined : entry.content.toString('utf8');
+
+function foundAt(path: string, entry: TreeEntry | undefined): string {
+  if (entry === undefined) return `${path} does not exist`;
+  if (entry.mode === 'symlink') return `${path} is a symbolic link to ${entry.content.toString('utf8')}`;
+  return `${path} holds ${show(entry.content.toString('utf8'))}`;
+}
 
 function fileCriterion(
   criterion: Criterion,
@@ -97,8 +106,9 @@ function fileCriterion(
   const no = (d: string) => result(d, false, 'the world has no such workspace');
   if (criterion.file !== undefined) {
     const path = criterion.file;
-    const text = textOf(files?.current.get(path));
-    const there = text === undefined ? `${path} does not exist` : `${path} holds ${show(text)}`;
+    const entry = files?.current.get(path);
+    const text = textOf(entry);
+    const there = foundAt(path, entry);
     if (Object.hasOwn(criterion, 'equals')) {
       const d = `${path} equals ${show(criterion.equals)}`;
       return files ? result(d, text === criterion.equals, there) : no(d);
@@ -115,7 +125,7 @@ function fileCriterion(
     }
     const exists = criterion.exists !== false;
     const d = `${path} ${exists ? 'exists' : 'does not exist'}`;
-    return files ? result(d, (text !== undefined) === exists, there) : no(d);
+    return files ? result(d, (entry !== undefined) === exists, there) : no(d);
   }
   if (criterion.fileUnchanged !== undefined) {
     const path = criterion.fileUnchanged;

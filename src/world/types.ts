@@ -328,12 +328,20 @@ export type OperationRecord = {
   files?: FileChange[];
 };
 
-/** One file of a workspace that changed, as a unified diff (`--- a/path`, `+++ b/path`). */
+/**
+ * One entry of a workspace (a file or a symbolic link) that changed, as `git status` sees it,
+ * with a unified diff (`--- a/path`, `+++ b/path`, and git's mode lines when a mode changed or
+ * is not a plain file's).
+ */
 export interface FileChange {
   packageId: string;
   /** Relative to the workspace folder, with `/` separators. */
   path: string;
-  change: 'added' | 'modified' | 'deleted';
+  /**
+   * `modified` covers the content and the executable bit (`chmod +x`); `typechange` is a file
+   * that became a symbolic link or the other way round.
+   */
+  change: 'added' | 'modified' | 'deleted' | 'typechange';
   diff: string;
 }
 

@@ -21,27 +21,28 @@ export function registerValidate(program: Command): void {
     .option('--quiet', 'print problems only')
     .addHelpText(
       'after',
-      '\nExit codes: 0 every file is valid, 1 some file has problems, 2 bad usage (e.g. a pattern that matches nothing).',
+      "\nFixture files and cassettes are also scanned for credentials. A file named here whose kind cannot be told is a problem (a glob's matches of no known kind are skipped).\nExit codes: 0 every file is valid, 1 some file has problems or could not be checked, 2 bad usage (e.g. a pattern that matches nothing).",
     )
     .action((patterns: string[], options: { kind?: FileKind; quiet?: boolean }) => {
-      const files: string[] = [];
+      // Named files must be checked; a glob's matches of no known kind are only skipped.
+      const files: Array<{ file: string; named: boolean }> = [];
       for (const pattern of patterns) {
         if (/[*?[{]/.test(pattern)) {
           const found = globSync(pattern, { absolute: true }).sort();
           if (found.length === 0) return usage(`${pattern} matches no file`);
-          files.push(...found);
+          files.push(...found.map((file) => ({ file, named: false })));
         } else if (!existsSync(pattern)) {
           return usage(`${pattern} does not exist`);
         } else if (statSync(pattern).isDirectory()) {
           return usage(`${pattern} is a directory; pass files or a glob such as "${pattern}/**/*.json"`);
-        } else files.push(resolve(pattern));
+        } else files.push({ file: resolve(pattern), named: true });
       }
       let bad = 0;
       let problems = 0;
       let skipped = 0;
-      for (const file of files) {
+      for (const { file, named } of files) {
         const shown = display(file);
-        const verdict = validateFile(file, options.kind);
+        const verdict = validateFile(file, options.kind, named);
         if ('skipped' in verdict) {
           skipped++;
           process.stdout.write(`- ${shown} (${verdict.kind}): skipped, ${verdict.skipped}\n`);

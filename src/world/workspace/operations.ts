@@ -9,8 +9,9 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { dirname, join, relative, sep } from 'node:path';
 import { globSync } from 'tinyglobby';
 import type { DeclaredError, FileChange, OperationDef } from '../types';
+import { fileChange } from './changes';
 import { confine, type PathProblem, relativeSegments } from './paths';
-import { fileChange } from './tree';
+import { fileMode } from './tree';
 import type { Workspace } from './workspace';
 
 export const WORKSPACE_OPERATIONS = [
@@ -228,11 +229,18 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-function write(ws: Workspace, abs: string, rel: string, before: Buffer | undefined, text: string) {
+/**
+ * Writes a file of the workspace; its change is named by the file written (a path through a link
+ * inside the workspace names the link's target, as the folder's own changes do), mode kept.
+ */
+function write(ws: Workspace, abs: string, before: Buffer | undefined, text: string) {
   const after = Buffer.from(text, 'utf8');
+  const mode = before === undefined ? 'file' : fileMode(statSync(abs).mode);
   mkdirSync(dirname(abs), { recursive: true });
   writeFileSync(abs, after);
-  return before?.equals(after) ? [] : [fileChange(ws.packageId, rel, before, after)];
+  if (before?.equals(after)) return [];
+  const file = toPosix(relative(ws.dir, abs));
+  return [fileChange(ws.packageId, file, before && { mode, content: before }, { mode, content: after })];
 }
 
 const RUN: Record<WorkspaceOperation, (ws: Workspace, input: Input) => WorkspaceResult> = {
@@ -263,7 +271,7 @@ const RUN: Record<WorkspaceOperation, (ws: Workspace, input: Input) => Workspace
         });
     }
     const before = kind === 'file' ? readFileSync(at.abs) : undefined;
-    const changes = write(ws, at.abs, at.rel, before, input.content as string);
+    const changes = write(ws, at.abs, before, input.content as string);
     return { value: { path: at.rel, created: before === undefined }, changes };
   },
 
@@ -283,7 +291,7 @@ const RUN: Record<WorkspaceOperation, (ws: Workspace, input: Input) => Workspace
         code: 'EDIT_AMBIGUOUS',
         message: `old_string occurs ${count} times in ${at.rel}: give more of the surrounding text, or replace_all`,
       });
-    const changes = write(ws, at.abs, at.rel, before, parts.join(input.new_string as string));
+    const changes = write(ws, at.abs, before, parts.join(input.new_string as string));
     return { value: { path: at.rel, replacements: count }, changes };
   },
 

@@ -1,18 +1,34 @@
 /**
  * A workspace package's file tree as the world file declares it: a folder copied
- * (`from`, relative to the world file) and inline `files` written over it. Read once when
- * the world loads, so each test's copy comes from memory and the user's folder is only
- * ever read. Problems are findings at the package's JSON path.
+ * (`from`, relative to the world file, executable bits kept) and inline `files` written over
+ * it. Read once when the world loads, so each test's copy comes from memory and the user's
+ * folder is only ever read. Problems are findings at the package's JSON path.
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { PathSegment } from '../../file-format/json-path';
-import type { FileChange, PackageDef } from '../types';
+import type { PackageDef } from '../types';
 import { isInside, posixPath, relativeSegments } from './paths';
 
-/** The files of a tree: relative path (with `/`) → content. */
-export type FileTree = ReadonlyMap<string, Buffer>;
+/**
+ * What git records of an entry of a tree: a file, an executable file, or a symbolic link
+ * (whose content is the path it points to, never what is there).
+ */
+export type EntryMode = 'file' | 'executable' | 'symlink';
+
+export interface TreeEntry {
+  mode: EntryMode;
+  content: Buffer;
+}
+
+/** The entries of a tree: relative path (with `/`) → entry. Folders are not entries (git tracks none). */
+export type FileTree = ReadonlyMap<string, TreeEntry>;
+
+/** An ordinary file's entry. */
+export const fileEntry = (content: Buffer): TreeEntry => ({ mode: 'file', content });
+
+/** The entry mode of a file from its `stat` mode: executable when its owner may run it, as git has it. */
+export const fileMode = (statMode: number): EntryMode => ((statMode & 0o100) !== 0 ? 'executable' : 'file');
 
 /** A fixture folder bigger than this is most likely a whole repository, node_modules and all. */
 export const TREE_LIMITS = { files: 5_000, bytes: 50 * 1024 * 1024 };
@@ -23,8 +39,8 @@ export interface TreeFinding {
   suggestion?: string;
 }
 
-function readFolder(root: string, at: PathSegment[], findings: TreeFinding[]): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
+function readFolder(root: string, at: PathSegment[], findings: TreeFinding[]): Map<string, TreeEntry> {
+  const files = new Map<string, TreeEntry>();
   let bytes = 0;
   const walk = (dir: string, prefix: string[]): boolean => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
@@ -49,7 +65,7 @@ function readFolder(root: string, at: PathSegment[], findings: TreeFinding[]): M
       if (!entry.isFile()) continue;
       const content = readFileSync(path);
       bytes += content.length;
-      files.set(posixPath(rel), content);
+      files.set(posixPath(rel), { mode: fileMode(lstatSync(path).mode), content });
       if (files.size > TREE_LIMITS.files || bytes > TREE_LIMITS.bytes) {
         findings.push({
           segments: at,
@@ -72,7 +88,7 @@ export function readTree(
   at: PathSegment[],
 ): { tree: FileTree } | { findings: TreeFinding[] } {
   const findings: TreeFinding[] = [];
-  let files = new Map<string, Buffer>();
+  let files = new Map<string, TreeEntry>();
   if (pkg.from !== undefined) {
     const root = resolve(dir, pkg.from);
     let kind: 'folder' | 'other' | 'missing' = 'missing';
@@ -100,7 +116,9 @@ export function readTree(
       });
       continue;
     }
-    files.set(posixPath(segments), Buffer.from(text, 'utf8'));
+    const file = posixPath(segments);
+    // Written over a copied file, as a write would: its executable bit stays.
+    files.set(file, { mode: files.get(file)?.mode ?? 'file', content: Buffer.from(text, 'utf8') });
   }
   // A file cannot also be a folder of another file (`src` and `src/app.ts`).
   for (const path of files.keys()) {
@@ -120,44 +138,4 @@ export function readTree(
     }
   }
   return findings.length > 0 ? { findings } : { tree: files };
-}
-
-const isBinary = (content: Buffer) => content.subarray(0, 8000).includes(0);
-
-/** One file's change as a unified diff, git style (`/dev/null` for an added or deleted side). */
-export function fileChange(
-  packageId: string,
-  path: string,
-  before: Buffer | undefined,
-  after: Buffer | undefined,
-): FileChange {
-  const change = before === undefined ? 'added' : after === undefined ? 'deleted' : 'modified';
-  const from = before === undefined ? '/dev/null' : `a/${path}`;
-  const to = after === undefined ? '/dev/null' : `b/${path}`;
-  const diff =
-    (before && isBinary(before)) || (after && isBinary(after))
-      ? `Binary files ${from} and ${to} differ\n`
-      : createTwoFilesPatch(
-          from,
-          to,
-          before?.toString('utf8') ?? '',
-          after?.toString('utf8') ?? '',
-          undefined,
-          undefined,
-          { headerOptions: FILE_HEADERS_ONLY },
-        );
-  return { packageId, path, change, diff };
-}
-
-/** Every file that differs between two trees, in path order. */
-export function treeChanges(packageId: string, before: FileTree, after: FileTree): FileChange[] {
-  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-  const changes: FileChange[] = [];
-  for (const path of paths) {
-    const a = before.get(path);
-    const b = after.get(path);
-    if (a !== undefined && b !== undefined && a.equals(b)) continue;
-    changes.push(fileChange(packageId, path, a, b));
-  }
-  return changes;
 }

@@ -10,14 +10,17 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FileChange } from '../types';
-import { type FileTree, treeChanges } from './tree';
+import { treeChanges } from './changes';
+import { type FileTree, fileMode, type TreeEntry } from './tree';
 
 export class Workspace {
   /** The folder, with every link in its path resolved (what confinement compares against). */
@@ -32,10 +35,11 @@ export class Workspace {
     const safeId = packageId.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40);
     this.dir = realpathSync(mkdtempSync(join(tmpdir(), `understudy-${safeId}-`)));
     store.add(this);
-    for (const [path, content] of initial) {
+    for (const [path, entry] of initial) {
       const abs = join(this.dir, ...path.split('/'));
       mkdirSync(dirname(abs), { recursive: true });
-      writeFileSync(abs, content);
+      if (entry.mode === 'symlink') symlinkSync(entry.content.toString('utf8'), abs);
+      else writeFileSync(abs, entry.content, { mode: entry.mode === 'executable' ? 0o755 : 0o644 });
     }
   }
 
@@ -43,9 +47,13 @@ export class Workspace {
     return this.gone;
   }
 
-  /** The regular files in the folder now (links and other entries are not files of the tree). */
-  snapshot(): Map<string, Buffer> {
-    const files = new Map<string, Buffer>();
+  /**
+   * The entries in the folder now, as git would track them: files with their executable bit,
+   * and symbolic links by their target (never followed: a link may point anywhere). Folders are
+   * walked, not entries; other kinds (sockets, pipes) are left out, as git leaves them.
+   */
+  snapshot(): Map<string, TreeEntry> {
+    const files = new Map<string, TreeEntry>();
     const walk = (dir: string, prefix: string) => {
       let entries: string[];
       try {
@@ -58,14 +66,16 @@ export class Workspace {
         const rel = prefix ? `${prefix}/${name}` : name;
         const stat = lstatSync(abs, { throwIfNoEntry: false });
         if (stat?.isDirectory()) walk(abs, rel);
-        else if (stat?.isFile()) files.set(rel, readFileSync(abs));
+        else if (stat?.isFile()) files.set(rel, { mode: fileMode(stat.mode), content: readFileSync(abs) });
+        else if (stat?.isSymbolicLink())
+          files.set(rel, { mode: 'symlink', content: readlinkSync(abs, { encoding: 'buffer' }) });
       }
     };
     walk(this.dir, '');
     return files;
   }
 
-  /** What changed since `since` (default: the initial tree), file by file. */
+  /** What changed since `since` (default: the initial tree), entry by entry. */
   changes(since: FileTree = this.initial): FileChange[] {
     return treeChanges(this.packageId, since, this.snapshot());
   }

@@ -1,0 +1,1 @@
+exports.twice = (x) => x * 2;
