@@ -78,4 +78,16 @@ export interface Bridge {
   hostRequire?: (id: 'eventsource-parser') => unknown;
   /** Test functions `live()` registered as skipped, with the reason the reporter prints. */
   liveSkips?: Map<unknown, string>;
+  /**
+   * The test.concurrent test the current code runs in (told by async context), set when the file
+   * has any: jest-understudy refuses them (src/sandbox/concurrent.ts), and `fail` fails that test.
+   */
+  concurrentTest?: () => ConcurrentTest | undefined;
+}
+
+/** A test.concurrent test whose body is running. */
+export interface ConcurrentTest {
+  readonly name: string;
+  /** Fails this test (when it ends), whatever its body caught. */
+  fail(failure: Failure): void;
 }

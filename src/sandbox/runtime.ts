@@ -12,11 +12,12 @@ import type { CrashState } from '../run/crash';
 import { EvidenceLog } from '../run/evidence';
 import type { HarnessHost, RunRecorder } from '../run/host';
 import { OutcomeWatch } from '../run/outcomes';
-import { RunScope } from '../run/scope';
+import { Owner, RunScope, type ScopeHost } from '../run/scope';
 import type { RunSession } from '../run/session';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
+import { concurrentTestMessage } from './concurrent';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
@@ -60,11 +61,17 @@ class ServedModelRequest implements ModelRequest {
 }
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
-export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost, BrowserHost {
+export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost, BrowserHost, ScopeHost {
   readonly model: MockModel;
   readonly router: ProviderRouter;
   /** Which run a call belongs to (async context, else the only active run). */
-  readonly runs = new RunScope<RunRecorder>((message) => this.fail('RUN_UNATTRIBUTED', message));
+  readonly runs: RunScope<RunRecorder> = new RunScope<RunRecorder>(this);
+  /** The file's own calls (hooks outside tests, its top level). */
+  private readonly fileOwner = new Owner(undefined);
+  /** The test running now, else the file: whom its calls and failures belong to. */
+  private currentOwner = this.fileOwner;
+  /** Failures of no test: calls of a test that arrived after it ended fail the file, never the test running then. */
+  private fileFailures: Failure[] = [];
   /** Runs that ended errored or timed out, until the test (or file) that made them looked or ended. */
   readonly outcomes = new OutcomeWatch();
   readonly clock: Clock;
@@ -91,6 +98,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   ) {
     this.model = new MockModel({
       strictTurnIndex: options.strictTurnIndex,
+      // Fixtures registered from a concurrent test would answer the other tests' requests.
+      guard: (what) => this.refuseConcurrent(what),
       // The trace of a test then shows what came after the reset, and says what it let go.
       onReset: () => this.evidence.release(),
     });
@@ -110,7 +119,16 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     // Loads the configured world (option or @understudy-world pragma); a bad file fails the test file here.
     this.world = new WorldHost(
       {
-        currentRun: () => this.runs.attribute(() => 'a world operation'),
+        claim: (request) => {
+          const claim = this.claim(
+            () =>
+              `a world operation (${request.packageId}/${request.operationId}, transport: ${request.transport})`,
+          );
+          if (!claim.refused) return claim;
+          // Not an operation's failure: a failure of the test (see docs/errors.md, runs), answered as the engine's are.
+          const { code, status, message } = claim.refused;
+          return { refused: { code, message, retryable: false, status } };
+        },
         sleep: (ms, signal) => this.clock.sleep(ms, signal),
         fail: (code, message) => this.fail(code, message),
         currentTest: () => bridge?.currentTest,
@@ -163,7 +181,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
     }));
     this.world.fileFinished();
-    return [...unseen, ...(await this.recording.fileFinished(failedTests))];
+    const late = this.fileFailures.splice(0);
+    return [...unseen, ...late, ...(await this.recording.fileFinished(failedTests))];
   }
 
   /** The fake clock is about to change: the world clock reads what it was advanced by. */
@@ -315,7 +334,57 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     return this.bridge.refusal(method, url, transport);
   }
 
+  /** The test running now, else the file. */
+  owner(): Owner {
+    return this.currentOwner;
+  }
+
+  /** Fails `owner`'s test while it runs; a test that has ended (or the file's own work) fails the file. */
+  failOwner(owner: Owner, code: ErrorCode, message: string): void {
+    if (owner === this.currentOwner && owner.test !== undefined) {
+      this.fail(code, message);
+      return;
+    }
+    const failure = {
+      code,
+      message:
+        owner.test === undefined
+          ? message
+          : `${message} It fails the test file: the test "${owner.test}" had ended when it arrived.`,
+    };
+    if (this.fileFailures.some((f) => f.code === failure.code && f.message === failure.message)) return;
+    this.fileFailures.push(failure);
+  }
+
+  /**
+   * The run a model call or world operation belongs to, or why it is refused: it was made in a
+   * concurrent test, or after its run (or its run's test) ended. The failure is recorded here.
+   */
+  claim(what: () => string): RuntimeClaim {
+    const concurrent = this.refuseConcurrentCall(() => `made ${what()}`);
+    if (concurrent) return { refused: { code: 'CONCURRENT_TEST', status: 409, message: concurrent } };
+    const claim = this.runs.claim(what);
+    return claim.refused !== undefined
+      ? { refused: { code: 'RUN_ENDED', status: 410, message: claim.refused } }
+      : claim;
+  }
+
+  /** For a test.concurrent test: fails it and throws (see CONCURRENT_TEST). `what` names the use. */
+  refuseConcurrent(what: string): void {
+    const message = this.refuseConcurrentCall(() => what);
+    if (message) throw new UnderstudyError('CONCURRENT_TEST', message);
+  }
+
+  private refuseConcurrentCall(what: () => string): string | undefined {
+    const test = this.bridge?.concurrentTest?.();
+    if (!test) return undefined;
+    const message = concurrentTestMessage(test.name, what());
+    test.fail({ code: 'CONCURRENT_TEST', message });
+    return message;
+  }
+
   testStarted(name: string): void {
+    this.currentOwner = new Owner(name);
     this.runs.forgetActive();
     this.recording.testStarted(name);
     this.model.beginTest(name);
@@ -325,6 +394,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   testFinished(): void {
     for (const message of this.outcomes.take(true)) this.fail('RUN_UNOBSERVED', message);
+    this.currentOwner.ended = true;
+    this.currentOwner = this.fileOwner;
     this.runs.forgetActive();
     this.recording.testFinished();
     this.model.endTest();
@@ -360,8 +431,32 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
 const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
 
-/** This test file's runtime, created on first use; module resets do not create a second one. */
+/** The run a call belongs to, or why it is refused (see `SandboxRuntime.claim`). */
+export type RuntimeClaim =
+  | { run: RunRecorder | undefined; refused?: undefined }
+  | { refused: Refusal; run?: undefined };
+
+/** Why a model call or world operation was refused, with the status its answer carries. */
+export interface Refusal {
+  code: 'RUN_ENDED' | 'CONCURRENT_TEST';
+  status: number;
+  message: string;
+}
+
+/**
+ * This test file's runtime, for the API a test calls (`understudy`, harnesses, drills, sweeps):
+ * refused in a test.concurrent test (see CONCURRENT_TEST).
+ */
 export function getRuntime(): SandboxRuntime {
+  const runtime = loadRuntime();
+  runtime.refuseConcurrent(
+    'used jest-understudy (understudy.model, .world, .run, .serve, a harness or a drill)',
+  );
+  return runtime;
+}
+
+/** This test file's runtime, created on first use; module resets do not create a second one. */
+export function loadRuntime(): SandboxRuntime {
   const g = globalThis as Record<symbol, unknown>;
   const existing = g[RUNTIME_KEY] as SandboxRuntime | undefined;
   if (existing) return existing;

@@ -82,6 +82,12 @@ export interface ModelServerHost {
   readonly runs: RunScope<RunRecorder>;
   readonly evidence: EvidenceLog;
   readonly clock: Clock;
+  /** The run a call belongs to, or why it belongs to none and is refused (its failure already recorded). */
+  claim(
+    what: () => string,
+  ):
+    | { run: RunRecorder | undefined; refused?: undefined }
+    | { refused: { status: number; message: string }; run?: undefined };
   /** The current test (or file) must fail, even if the agent swallowed what it got. */
   fail(code: ErrorCode, message: string): void;
 }
@@ -271,7 +277,13 @@ export class ModelServer {
     const what = `this ${codec.protocol} request (POST ${url})`;
 
     // 4. Mode: record and live send every call to the provider; record-missing what no fixture matches.
-    const run = host.runs.attribute(() => `a ${codec.protocol} model call (POST ${url})`);
+    // A call of no run (its run or test ended, or a concurrent test's) is refused, and has failed its test.
+    const claim = host.claim(() => `a ${codec.protocol} model call (POST ${url})`);
+    if (claim.refused) {
+      const { status, message } = claim.refused;
+      return plainAnswer(codec.encodeError({ status, type: 'invalid_request_error', message }));
+    }
+    const run = claim.run;
     const mode = host.recording.modeFor(run);
     const fromProvider = mode === 'record' || mode === 'live';
 
