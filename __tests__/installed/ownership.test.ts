@@ -23,6 +23,9 @@ describe('calls made after their run ended, in process', () => {
       'a streamed Anthropic call a timer makes after its run ended': 'failed',
       'a mockTool call a timer makes after its run ended': 'failed',
       'an HTTP tool call a timer makes after its run ended': 'failed',
+      'a streamed Gemini call a timer makes after its run ended': 'failed',
+      'an embedding request a timer makes after its run ended': 'failed',
+      'an MCP tool call a timer makes after its run ended': 'failed',
       'an agent that waits for its follow-up passes': 'passed',
       'test 1: leaves a model call that arrives in the next test': 'passed',
       'test 2: runs while the call of test 1 arrives, and sees only its own': 'passed',
@@ -39,6 +42,15 @@ describe('calls made after their run ended, in process', () => {
     );
     expect(plain(messageOf(file, 'a mockTool call a timer makes after its run ended'))).toContain(
       'a world operation (refunds/refunds.issue, transport: direct) was made after a run of the test',
+    );
+    expect(plain(messageOf(file, 'a streamed Gemini call a timer makes after its run ended'))).toMatch(
+      /a gemini\.generateContent model call \(POST https:\/\/generativelanguage\.googleapis\.com\/v1\w*\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse\) was made after a run of the test/,
+    );
+    expect(plain(messageOf(file, 'an embedding request a timer makes after its run ended'))).toContain(
+      'an embedding request (POST https://api.openai.com/v1/embeddings) was made after a run of the test',
+    );
+    expect(plain(messageOf(file, 'an MCP tool call a timer makes after its run ended'))).toContain(
+      'a world operation (refunds/refunds.issue, transport: mcp) was made after a run of the test',
     );
     expect(plain(messageOf(file, 'an HTTP tool call a timer makes after its run ended'))).toContain(
       'a world operation (refunds/refunds.issue, transport: http) was made after a run of the test',

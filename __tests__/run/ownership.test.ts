@@ -85,6 +85,20 @@ describe('a call in the async context of a run', () => {
     expect(s.failed[0].owner).toBe(test);
   });
 
+  it('that belongs to no run (an embedding request) is refused only when late', () => {
+    const s = scope();
+    s.start('embeds');
+    const run = { id: 1 };
+    s.runs.run(run, () => undefined);
+    expect(s.runs.within(run, () => s.runs.refuseIfLate(what))).toBeUndefined();
+    expect(s.runs.refuseIfLate(what)).toBeUndefined();
+    s.runs.end(run);
+    expect(s.runs.within(run, () => s.runs.refuseIfLate(what))).toContain(
+      'was made after a run of the test "embeds"',
+    );
+    expect(s.failed).toHaveLength(1);
+  });
+
   it('of a crashed run is held by the crash, not refused', () => {
     const s = scope();
     s.start('crash');

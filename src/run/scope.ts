@@ -182,11 +182,8 @@ export class RunScope<Recorder extends object> {
   claim(what: () => string): Claim<Recorder> {
     const own = this.storage.getStore();
     if (own) {
-      const info = this.infos.get(own);
-      if (!info || info.cut || (!info.ended && !info.owner.ended)) return { run: own };
-      const message = lateMessage(what(), info);
-      this.host.failOwner(info.owner, 'RUN_ENDED', message);
-      return { refused: message };
+      const refused = this.refuseLate(own, what);
+      return refused === undefined ? { run: own } : { refused };
     }
     if (this.active.size > 1)
       this.host.fail(
@@ -197,6 +194,23 @@ export class RunScope<Recorder extends object> {
           'the run started, or run the agents one after another.',
       );
     return { run: this.only() };
+  }
+
+  /**
+   * For work that belongs to no run of its own (an embedding request): refused, and failed as
+   * `claim` says, when it was made in the context of a run that has ended; else undefined.
+   */
+  refuseIfLate(what: () => string): string | undefined {
+    const own = this.storage.getStore();
+    return own && this.refuseLate(own, what);
+  }
+
+  private refuseLate(own: Recorder, what: () => string): string | undefined {
+    const info = this.infos.get(own);
+    if (!info || info.cut || (!info.ended && !info.owner.ended)) return undefined;
+    const message = lateMessage(what(), info);
+    this.host.failOwner(info.owner, 'RUN_ENDED', message);
+    return message;
   }
 
   private only(): Recorder | undefined {

@@ -369,6 +369,14 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       : claim;
   }
 
+  /** Why a call that belongs to no run (an embedding request) is refused: as `claim`, without attributing it. */
+  admit(what: () => string): Refusal | undefined {
+    const concurrent = this.refuseConcurrentCall(() => `made ${what()}`);
+    if (concurrent) return { code: 'CONCURRENT_TEST', status: 409, message: concurrent };
+    const late = this.runs.refuseIfLate(what);
+    return late === undefined ? undefined : { code: 'RUN_ENDED', status: 410, message: late };
+  }
+
   /** For a test.concurrent test: fails it and throws (see CONCURRENT_TEST). `what` names the use. */
   refuseConcurrent(what: string): void {
     const message = this.refuseConcurrentCall(() => what);

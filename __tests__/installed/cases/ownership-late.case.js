@@ -8,6 +8,8 @@
 const { expect, it } = require('@jest/globals');
 const OpenAI = require('openai');
 const Anthropic = require('@anthropic-ai/sdk');
+const { GoogleGenAI } = require('@google/genai');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { mockTool, script, understudy } = require('jest-understudy');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -110,6 +112,67 @@ it('an HTTP tool call a timer makes after its run ended', async () => {
   await sleep(200);
   expect(await late).toBe(410);
   expect(Object.values(understudy.world.state.refunds.refunds).map((r) => r.orderId)).toEqual(['B-1']);
+});
+
+it('a streamed Gemini call a timer makes after its run ended', async () => {
+  understudy.model.use(hello).use(follows);
+  const ai = new GoogleGenAI({ apiKey: 'placeholder' });
+  let late;
+  const run = await understudy.run(async () => {
+    const first = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hello' });
+    setTimeout(() => {
+      late = (async () => {
+        let text = '';
+        for await (const chunk of await ai.models.generateContentStream({
+          model: 'gemini-2.5-flash',
+          contents: 'follow-up',
+        }))
+          text += chunk.text ?? '';
+        return text;
+      })().then(
+        (text) => `answered ${text}`,
+        (error) => error.status,
+      );
+    }, 20);
+    return first.text;
+  });
+  await sleep(200);
+  expect(run.output).toBe('hi there');
+  expect(await late).toBe(410);
+});
+
+it('an embedding request a timer makes after its run ended', async () => {
+  const client = new OpenAI({ maxRetries: 0 });
+  let late;
+  await understudy.run(async () => {
+    await client.embeddings.create({ model: 'text-embedding-3-small', input: 'refund policy' });
+    setTimeout(() => {
+      late = client.embeddings.create({ model: 'text-embedding-3-small', input: 'late' }).then(
+        () => 'answered',
+        (error) => error.status,
+      );
+    }, 20);
+  });
+  await sleep(200);
+  expect(await late).toBe(410);
+  // The test's own log holds only what its run did.
+  expect(understudy.model.embeddings).toHaveLength(1);
+});
+
+it('an MCP tool call a timer makes after its run ended', async () => {
+  const client = new Client({ name: 'refunds-agent', version: '1.0.0' });
+  await client.connect(understudy.world.mcpTransport('refunds'));
+  let late;
+  await understudy.run(async () => {
+    await client.callTool({ name: 'issue_refund', arguments: { orderId: 'C-1' } });
+    setTimeout(() => {
+      late = client.callTool({ name: 'issue_refund', arguments: { orderId: 'C-2' } });
+    }, 20);
+  });
+  await sleep(200);
+  expect(await late).toMatchObject({ isError: true });
+  expect(Object.values(understudy.world.state.refunds.refunds).map((r) => r.orderId)).toEqual(['C-1']);
+  await client.close();
 });
 
 it('an agent that waits for its follow-up passes', async () => {
