@@ -55,6 +55,8 @@ export async function startServing(host: ServedHost, onClose: () => void): Promi
   }
   let closed: Promise<void> | undefined;
   const urls = (): ServedUrls => {
+    // A child of a concurrent test would be served as the file's: its calls could not be told apart.
+    host.refuseConcurrent('read the served URLs (served.urls, served.env)');
     const token = host.runs.currentToken();
     const base = token ? `${port.origin}/run/${token}` : port.origin;
     const { http, mcp } = host.world.servedPackages();

@@ -51,6 +51,8 @@ export interface ServedHost {
   /** Serves a provider request as if it had been made to `url` (a provider's real URL). */
   serveModel(request: ServedRequest, url: string): Promise<WireAnswer | undefined> | undefined;
   fail(code: ErrorCode, message: string): void;
+  /** Throws (and fails the test) in a test.concurrent test: `what` names the use. */
+  refuseConcurrent(what: string): void;
 }
 
 function refused(host: ServedHost, code: ErrorCode, status: number, message: string): WireAnswer {

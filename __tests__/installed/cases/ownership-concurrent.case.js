@@ -5,7 +5,7 @@
  * as usual.
  * @understudy-world ./ownership.world.yaml
  */
-const { expect, it, test } = require('@jest/globals');
+const { beforeAll, expect, it, test } = require('@jest/globals');
 const OpenAI = require('openai');
 const { mockTool, script, understudy } = require('jest-understudy');
 
@@ -68,6 +68,15 @@ test.concurrent('a concurrent agent that swallows its refused model call', async
 
 test.concurrent('a concurrent tool call through a mockTool made at file level', async () => {
   await expect(issue('A-5')).rejects.toMatchObject({ code: 'CONCURRENT_TEST' });
+});
+
+let served;
+beforeAll(async () => {
+  served = await understudy.serve();
+});
+
+test.concurrent('a concurrent test that reads the URLs of a port served in beforeAll', async () => {
+  expect(served.env.OPENAI_BASE_URL).toContain('/openai/v1');
 });
 
 test.concurrent('a concurrent test that does not use jest-understudy', async () => {
