@@ -163,6 +163,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         // Handlers are added through the runtime: none exist before it does.
         handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
         fail: (message) => {
+          // A concurrent test's refused request is its own; one a run made after it ended, its test's or the file's.
+          const concurrent = this.concurrent.current();
+          if (concurrent) return concurrent.fail({ code: 'UNHANDLED_REQUEST', message });
+          if (bridge.runtime?.lateFailure?.('UNHANDLED_REQUEST', message)) return;
           // A client that retries a refused connection says the same thing once.
           if (!bridge.unhandled.some((f) => f.message === message))
             bridge.unhandled.push({ code: 'UNHANDLED_REQUEST', message });

@@ -29,6 +29,8 @@ describe('calls made after their run ended, in process', () => {
       'an agent that waits for its follow-up passes': 'passed',
       'test 1: leaves a model call that arrives in the next test': 'passed',
       'test 2: runs while the call of test 1 arrives, and sees only its own': 'passed',
+      'test 3: leaves a request to a host nothing serves, which arrives in the next test': 'passed',
+      'test 4: runs while the request of test 3 is refused, and is not failed for it': 'passed',
     });
     const model = plain(
       messageOf(file, 'a model call a timer makes after its run ended, while the test still runs'),
@@ -63,7 +65,13 @@ describe('calls made after their run ended, in process', () => {
     expect(message).toContain(
       'a openai.chat model call (POST https://api.openai.com/v1/chat/completions) was made after a run of the test "test 1: leaves a model call that arrives in the next test" had ended',
     );
-    expect(message).not.toContain('test 2');
+    expect(message).toContain(
+      'GET https://tracker.invalid/collect reached the network layer, but nothing mocks it (transport: fetch, host: tracker.invalid, port: 443).',
+    );
+    expect(message).toContain(
+      'It fails the test file: the test "test 3: leaves a request to a host nothing serves, which arrives in the next test" had ended when it arrived.',
+    );
+    expect(message).not.toMatch(/test [24]:/);
   });
 });
 
@@ -112,13 +120,23 @@ describe.each([
       'a concurrent agent that swallows its refused model call': 'failed',
       'a concurrent tool call through a mockTool made at file level': 'failed',
       'a concurrent test that reads the URLs of a port served in beforeAll': 'failed',
+      'a concurrent test whose request to a host nothing serves is refused': 'failed',
       'a concurrent test that does not use jest-understudy': 'passed',
       'a test after them uses the model and the world as usual': 'passed',
     });
-    for (const test of file.tests.filter((t) => t.status === 'failed')) {
+    // The network policy's refusal is the test's own, not the next test's.
+    expect(
+      plain(messageOf(file, 'a concurrent test whose request to a host nothing serves is refused')),
+    ).toContain(
+      'UnderstudyError [UNHANDLED_REQUEST]: GET https://tracker.invalid/collect reached the network layer',
+    );
+    for (const test of file.tests.filter(
+      (t) => t.status === 'failed' && !t.title.includes('nothing serves'),
+    )) {
       const message = plain(test.failureMessages.join('\n'));
       expect(message).toContain('CONCURRENT_TEST');
       expect(message).toContain(`the concurrent test "${test.title}" (test.concurrent)`);
+      expect(message).not.toContain('tracker.invalid');
     }
     expect(plain(messageOf(file, 'a concurrent agent that swallows its refused model call'))).toContain(
       'made a openai.chat model call (POST https://api.openai.com/v1/chat/completions)',

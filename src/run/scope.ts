@@ -205,9 +205,16 @@ export class RunScope<Recorder extends object> {
     return own && this.refuseLate(own, what);
   }
 
+  /** The owner of the run the current code belongs to, when that run (or its test) has ended. */
+  lateOwner(): Owner | undefined {
+    const own = this.storage.getStore();
+    const info = own && this.infos.get(own);
+    return info && isLate(info) ? info.owner : undefined;
+  }
+
   private refuseLate(own: Recorder, what: () => string): string | undefined {
     const info = this.infos.get(own);
-    if (!info || info.cut || (!info.ended && !info.owner.ended)) return undefined;
+    if (!info || !isLate(info)) return undefined;
     const message = lateMessage(what(), info);
     this.host.failOwner(info.owner, 'RUN_ENDED', message);
     return message;
@@ -218,6 +225,11 @@ export class RunScope<Recorder extends object> {
     for (const recorder of this.active) return recorder;
     return undefined;
   }
+}
+
+/** A run that has ended, or whose test has: what its context still makes is late (unless it crashed). */
+function isLate(info: RunInfo): boolean {
+  return !info.cut && (info.ended || info.owner.ended);
 }
 
 function lateMessage(what: string, info: RunInfo): string {

@@ -43,6 +43,11 @@ export interface BridgedRuntime {
   fileStats(): FileStats;
   /** Jest is about to install, remove or reset its fake clock: read what it was advanced by. */
   timersChanging?(): void;
+  /**
+   * A failure of the current code when it runs in the context of a run that has ended: recorded
+   * for that run's test (else the file), and true; false leaves it to the caller (the test running).
+   */
+  lateFailure?(code: ErrorCode, message: string): boolean;
 }
 
 export interface Bridge {

@@ -369,6 +369,14 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       : claim;
   }
 
+  /** A refused request (the network policy's) made in the context of a run that has ended: its test's, else the file's. */
+  lateFailure(code: ErrorCode, message: string): boolean {
+    const owner = this.runs.lateOwner();
+    if (!owner) return false;
+    this.failOwner(owner, code, message);
+    return true;
+  }
+
   /** Why a call that belongs to no run (an embedding request) is refused: as `claim`, without attributing it. */
   admit(what: () => string): Refusal | undefined {
     const concurrent = this.refuseConcurrentCall(() => `made ${what()}`);

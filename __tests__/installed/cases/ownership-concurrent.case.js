@@ -79,6 +79,11 @@ test.concurrent('a concurrent test that reads the URLs of a port served in befor
   expect(served.env.OPENAI_BASE_URL).toContain('/openai/v1');
 });
 
+test.concurrent('a concurrent test whose request to a host nothing serves is refused', async () => {
+  await sleep(20);
+  expect(await fetch('https://tracker.invalid/collect').catch(() => 'failed')).toBe('failed');
+});
+
 test.concurrent('a concurrent test that does not use jest-understudy', async () => {
   await sleep(10);
   expect(1 + 1).toBe(2);

@@ -207,3 +207,14 @@ it('test 2: runs while the call of test 1 arrives, and sees only its own', async
   expect(understudy.model.calls).toHaveLength(1);
   expect(run).toHaveFinalMessage('hi there');
 });
+
+it('test 3: leaves a request to a host nothing serves, which arrives in the next test', async () => {
+  await understudy.run(() => {
+    setTimeout(() => fetch('https://tracker.invalid/collect').catch(() => undefined), 150);
+  });
+});
+
+it('test 4: runs while the request of test 3 is refused, and is not failed for it', async () => {
+  const run = await understudy.run(() => sleep(400));
+  expect(run).toHaveTerminalState('succeeded');
+});
