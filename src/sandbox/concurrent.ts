@@ -5,6 +5,19 @@
  * concurrent test the running code belongs to (by async context, see bridge.concurrentTest);
  * every use of the model, the world or a run there is refused and fails that test.
  */
+import type { Bridge } from './bridge';
+
+/**
+ * When the current code runs in a concurrent test: fails that test (CONCURRENT_TEST) and returns
+ * why; else undefined. `what` names the use ("made a model call (POST …)").
+ */
+export function refuseInConcurrentTest(bridge: Bridge | undefined, what: () => string): string | undefined {
+  const test = bridge?.concurrentTest?.();
+  if (!test) return undefined;
+  const message = concurrentTestMessage(test.name, what());
+  test.fail({ code: 'CONCURRENT_TEST', message });
+  return message;
+}
 
 /** Why a concurrent test's use of jest-understudy (`what`: "made a model call (POST …)") was refused. */
 export function concurrentTestMessage(test: string, what: string): string {

@@ -17,7 +17,7 @@ import type { RunSession } from '../run/session';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
-import { concurrentTestMessage } from './concurrent';
+import { refuseInConcurrentTest } from './concurrent';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
@@ -361,7 +361,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
    * concurrent test, or after its run (or its run's test) ended. The failure is recorded here.
    */
   claim(what: () => string): RuntimeClaim {
-    const concurrent = this.refuseConcurrentCall(() => `made ${what()}`);
+    const concurrent = refuseInConcurrentTest(this.bridge, () => `made ${what()}`);
     if (concurrent) return { refused: { code: 'CONCURRENT_TEST', status: 409, message: concurrent } };
     const claim = this.runs.claim(what);
     return claim.refused !== undefined
@@ -379,7 +379,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   /** Why a call that belongs to no run (an embedding request) is refused: as `claim`, without attributing it. */
   admit(what: () => string): Refusal | undefined {
-    const concurrent = this.refuseConcurrentCall(() => `made ${what()}`);
+    const concurrent = refuseInConcurrentTest(this.bridge, () => `made ${what()}`);
     if (concurrent) return { code: 'CONCURRENT_TEST', status: 409, message: concurrent };
     const late = this.runs.refuseIfLate(what);
     return late === undefined ? undefined : { code: 'RUN_ENDED', status: 410, message: late };
@@ -387,16 +387,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   /** For a test.concurrent test: fails it and throws (see CONCURRENT_TEST). `what` names the use. */
   refuseConcurrent(what: string): void {
-    const message = this.refuseConcurrentCall(() => what);
+    const message = refuseInConcurrentTest(this.bridge, () => what);
     if (message) throw new UnderstudyError('CONCURRENT_TEST', message);
-  }
-
-  private refuseConcurrentCall(what: () => string): string | undefined {
-    const test = this.bridge?.concurrentTest?.();
-    if (!test) return undefined;
-    const message = concurrentTestMessage(test.name, what());
-    test.fail({ code: 'CONCURRENT_TEST', message });
-    return message;
   }
 
   testStarted(name: string): void {
