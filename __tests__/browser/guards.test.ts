@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { guardScript, REPORT_URL, WORKER_MARK } from '../../src/browser/guard-script';
 import { installGuards, workerScriptOf } from '../../src/browser/guards';
+import type { Routable } from '../../src/browser/playwright';
 import type { Routing } from '../../src/browser/routing';
 import { launchChromium } from '../support/chromium';
 
@@ -34,7 +35,7 @@ afterAll(async () => {
 
 /** A page with the guard (and nothing else of jest-understudy), and what it reported. */
 async function guarded(
-  blockServiceWorkers: boolean,
+  blockServiceWorkers: boolean | 'unless-chromium',
 ): Promise<{ context: BrowserContext; page: Page; reports: string[]; scripts: string[] }> {
   const context = await browser.newContext();
   const reports: string[] = [];
@@ -126,6 +127,23 @@ describe('the in-browser guard', () => {
     }
   });
 
+  it('leaves service workers to Chromium when the context names no browser (a persistent context)', async () => {
+    const { context, page, reports } = await guarded('unless-chromium');
+    try {
+      expect(
+        await page.evaluate(() =>
+          navigator.serviceWorker.register('/missing-sw.js').then(
+            () => 'registered',
+            (error: Error) => error.message,
+          ),
+        ),
+      ).not.toContain('jest-understudy'); // Chromium fetched it (an HTML page, so it failed): not refused by the guard
+      expect(reports).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('refuses registering a service worker where the browser cannot route them', async () => {
     const { context, page, reports } = await guarded(true);
     try {
@@ -138,6 +156,34 @@ describe('the in-browser guard', () => {
         ),
       ).toBe('SecurityError');
       expect(reports).toEqual([`a service worker (${origin}/sw.js) (in ${origin}/)`]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a context routed after its pages opened', () => {
+  it('puts the guard in the pages already open', async () => {
+    const context = await browser.newContext();
+    try {
+      const reports: string[] = [];
+      await context.route(`${REPORT_URL}*`, (route) => {
+        reports.push(route.request().postData() ?? '');
+        return route.fulfill({ status: 204, body: '' });
+      });
+      const page = await context.newPage();
+      await page.goto(origin);
+      const routing: Routing = {
+        host: {} as Routing['host'],
+        owner: { test: 'a test', ended: false },
+        fail: () => undefined,
+        late: () => undefined,
+        removed: false,
+      };
+      // Playwright's overloaded `on` is wider than the duck type names.
+      await installGuards(routing, context as unknown as Routable);
+      expect(await attempt(page, "new SharedWorker('/shared.js')")).toBe('SecurityError');
+      expect(reports).toEqual([`a SharedWorker (${origin}/shared.js) (in ${origin}/)`]);
     } finally {
       await context.close();
     }

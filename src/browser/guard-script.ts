@@ -24,8 +24,11 @@ export const REPORT_URL = 'https://jest-understudy.invalid/refused';
 export const WORKER_MARK = '__understudy_worker';
 
 export interface GuardOptions {
-  /** Refuse registering a service worker (a browser whose service workers Playwright cannot route). */
-  blockServiceWorkers: boolean;
+  /**
+   * Refuse registering a service worker (a browser whose service workers Playwright cannot route);
+   * `unless-chromium`: the page decides by its user agent (a context that names no browser).
+   */
+  blockServiceWorkers: boolean | 'unless-chromium';
 }
 
 /** The guard's source: an expression statement that runs the guard where it is evaluated. */
@@ -131,7 +134,10 @@ const GUARD = String.raw`function understudyGuard(settings) {
       });
     wrap(scope.RTCPeerConnection, 'RTCPeerConnection', function (args) { servers(args[0]); return args; });
   }
-  if (settings.blockServiceWorkers && typeof scope.ServiceWorkerContainer === 'function')
+  var blockServiceWorkers = settings.blockServiceWorkers === 'unless-chromium'
+    ? !/Chrom(e|ium)\//.test(String(scope.navigator && scope.navigator.userAgent))
+    : settings.blockServiceWorkers;
+  if (blockServiceWorkers && typeof scope.ServiceWorkerContainer === 'function')
     define(scope.ServiceWorkerContainer.prototype, 'register', function (url) {
       return Promise.reject(refuse('a service worker (' + absolute(url) + ')'));
     });

@@ -13,8 +13,10 @@ export interface Guards {
   reported(route: PlaywrightRoute): Promise<void>;
   /** A worker script that passes the policy: fetched, and fulfilled with the guard in front. */
   fulfillWorker(route: PlaywrightRoute, url: string): Promise<void>;
-  /** unroute(): what was refused no longer fails the test (the init script stays with the context). */
-  remove(): void;
+  /** A worker script the file answered (an msw handler of the test): the guard in front of its body. */
+  guardWorker(body: Buffer): Buffer;
+  /** unroute(): the guard leaves new pages, where Playwright can take it off, and reports fail nothing. */
+  remove(): Promise<void>;
 }
 
 /** The extra parts of a Route used to put the guard in front of a worker's script (Playwright 1.29+). */
@@ -26,8 +28,12 @@ interface FetchingRoute extends PlaywrightRoute {
 }
 
 export async function installGuards(routing: Routing, routable: Routable): Promise<Guards> {
-  const options: GuardOptions = { blockServiceWorkers: !routesServiceWorkers(routable) };
-  await routable.addInitScript?.({ content: guardScript(options) });
+  const options: GuardOptions = { blockServiceWorkers: blockServiceWorkers(routable) };
+  const source = guardScript(options);
+  const script = await routable.addInitScript?.({ content: source });
+  // Pages already open get it now; their workers already running are beyond reach.
+  for (const page of routable.pages?.() ?? [])
+    for (const frame of page.frames?.() ?? []) await frame.evaluate?.(source).catch(() => undefined);
   const onServiceWorker = (worker: PlaywrightWorker) => {
     if (routing.removed || serviceWorkerRouted(worker)) return;
     routing.fail(
@@ -38,7 +44,7 @@ export async function installGuards(routing: Routing, routable: Routable): Promi
         "with serviceWorkers: 'block', or use Playwright 1.57 or later.",
     );
   };
-  if (!options.blockServiceWorkers) {
+  if (options.blockServiceWorkers !== true) {
     routable.on?.('serviceworker', onServiceWorker as (value: never) => void);
     for (const worker of routable.serviceWorkers?.() ?? []) onServiceWorker(worker);
   }
@@ -61,8 +67,14 @@ export async function installGuards(routing: Routing, routable: Routable): Promi
       const response = await r.fetch({ url });
       await r.fulfill({ response, body: guardedWorkerScript(await response.text(), options) });
     },
-    remove() {
+    guardWorker(body) {
+      return Buffer.concat([Buffer.from(source), body]);
+    },
+    async remove() {
       routable.off?.('serviceworker', onServiceWorker as (value: never) => void);
+      // Playwright 1.54 and later return a Disposable from addInitScript.
+      const disposable = script as { dispose?: () => Promise<void> } | undefined;
+      if (typeof disposable?.dispose === 'function') await disposable.dispose().catch(() => undefined);
     },
   };
 }
@@ -83,13 +95,14 @@ export function workerScriptOf(url: string, headers: Record<string, string>): { 
 }
 
 /**
- * Whether the context's browser routes service workers' requests through the context: Chromium
- * does (Playwright 1.57 and later); Firefox and WebKit do not, so there registering one is refused.
- * A persistent context names no browser: Chromium is assumed, and each service worker is checked.
+ * Whether registering a service worker is refused: Chromium routes their requests through the
+ * context (Playwright 1.57 and later; each one is checked as it starts), Firefox and WebKit do not.
+ * A persistent context names no browser: the page tells by its user agent.
  */
-function routesServiceWorkers(routable: Routable): boolean {
+function blockServiceWorkers(routable: Routable): GuardOptions['blockServiceWorkers'] {
   const name = routable.browser?.()?.browserType?.()?.name?.();
-  return name === undefined || name === 'chromium';
+  if (name === undefined) return 'unless-chromium';
+  return name !== 'chromium';
 }
 
 /** Playwright 1.57 gave workers `waitForEvent` in the release that routes service workers in Chromium. */

@@ -51,10 +51,10 @@ export interface PlaywrightWorker {
 
 /** A Page or a BrowserContext. */
 export interface Routable {
-  route(url: string, handler: Handler): Promise<void>;
-  unroute?(url: string, handler?: Handler): Promise<void>;
+  route(url: string, handler: Handler): Promise<unknown>;
+  unroute?(url: string, handler?: Handler): Promise<unknown>;
   /** Playwright 1.48 and later. */
-  routeWebSocket?(url: (url: URL) => boolean, handler: SocketHandler): Promise<void>;
+  routeWebSocket?(url: (url: URL) => boolean, handler: SocketHandler): Promise<unknown>;
   addInitScript?(script: { content: string }): Promise<unknown>;
   on?(event: string, listener: (value: never) => void): unknown;
   off?(event: string, listener: (value: never) => void): unknown;
@@ -64,4 +64,6 @@ export interface Routable {
   serviceWorkers?(): PlaywrightWorker[];
   /** A BrowserContext's browser (null for a persistent context). */
   browser?(): { browserType?(): { name?(): string } } | null;
+  /** A BrowserContext's open pages, with their frames. */
+  pages?(): Array<{ frames?(): Array<{ evaluate?(expression: string): Promise<unknown> }> }>;
 }

@@ -58,7 +58,7 @@ export async function routeBrowser(host: BrowserHost, target: unknown): Promise<
   return {
     unroute: async () => {
       routing.removed = true;
-      guards?.remove();
+      await guards?.remove();
       await routable.unroute?.(PATTERN, handler);
     },
   };
@@ -132,6 +132,7 @@ async function answer(routing: Routing, guards: Guards | undefined, route: Playw
   } catch {
     return route.abort('connectionreset');
   }
+  if (worker && guards) body = guards.guardWorker(body);
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'transfer-encoding') out[name] = value;
