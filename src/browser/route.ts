@@ -38,7 +38,7 @@ export async function routeBrowser(host: BrowserHost, target: unknown): Promise<
   // A call comes from Playwright's connection, in whatever async context the browser was launched
   // in: it belongs to the run `route` was called in, else (the usual case) to the only active run.
   const inContext = AsyncLocalStorage.snapshot();
-  let guards: Guards | undefined;
+  const guards = await installGuards(routing, routable);
   const handler = (route: PlaywrightRoute) =>
     inContext(() => answer(routing, guards, route)).catch((error: unknown) => {
       // The page or context closed while its request was being answered: nobody is waiting for it.
@@ -48,7 +48,6 @@ export async function routeBrowser(host: BrowserHost, target: unknown): Promise<
         `${route.request().method()} ${route.request().url()} from the browser: ${String(error)}`,
       );
     });
-  guards = await installGuards(routing, routable);
   await routable.routeWebSocket!(ANY, (socket) =>
     inContext(() => answerSocket(routing, socket)).catch(() => {
       // A socket whose page closed while it was decided on.
@@ -58,7 +57,7 @@ export async function routeBrowser(host: BrowserHost, target: unknown): Promise<
   return {
     unroute: async () => {
       routing.removed = true;
-      await guards?.remove();
+      await guards.remove();
       await routable.unroute?.(PATTERN, handler);
     },
   };
@@ -86,12 +85,12 @@ function routableOf(target: unknown): Routable {
   return routable;
 }
 
-async function answer(routing: Routing, guards: Guards | undefined, route: PlaywrightRoute): Promise<void> {
+async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute): Promise<void> {
   const { host } = routing;
   const request = route.request();
   const url = request.url();
   const method = request.method();
-  if (url.startsWith(REPORT_URL)) return guards?.reported(route);
+  if (url.startsWith(REPORT_URL)) return guards.reported(route);
   if (!/^https?:/i.test(url)) return passOn(route);
   const headers = await headersOf(request);
   // A worker's script: the page guard marked it, so the worker gets the guard too (./guards).
@@ -99,7 +98,7 @@ async function answer(routing: Routing, guards: Guards | undefined, route: Playw
   const at = worker?.url ?? url;
   const origin = new URL(at).origin;
   const served = host.serves(origin);
-  const pass = () => (worker && guards ? guards.fulfillWorker(route, at) : passOn(route));
+  const pass = () => (worker ? guards.fulfillWorker(route, at) : passOn(route));
   if (routing.owner.ended) {
     // The test's own servers still take what the page sends; only what the file would answer or refuse is late.
     if (!served && host.refusal(method, at, TRANSPORT) === undefined) return pass();
@@ -132,7 +131,7 @@ async function answer(routing: Routing, guards: Guards | undefined, route: Playw
   } catch {
     return route.abort('connectionreset');
   }
-  if (worker && guards) body = guards.guardWorker(body);
+  if (worker) body = guards.guardWorker(body);
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'transfer-encoding') out[name] = value;
