@@ -14,6 +14,7 @@ import { BRIDGE_KEY, type Bridge, type Failure } from '../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
 import { codeKey } from './code-key';
+import { ConcurrentTests } from './concurrent';
 import { keepAsyncContext } from './fake-timers';
 import { hostServicesForWorker } from './host-services';
 import { type Containment, contain } from './network';
@@ -65,7 +66,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly bridge: Bridge;
   private containment: Containment | undefined;
   private readonly envTouched = new Map<string, string | undefined>();
+  /** What failed before a test started (beforeAll hooks, the file's top level), charged to the next test that ends. */
   private earlier: Failure[] = [];
+  /** test.concurrent tests: jest-understudy refuses them, and each one's failures are its own. */
+  private readonly concurrent = new ConcurrentTests();
   private readonly traces: TraceWriter;
   /** Credentials the test file's requests carried (its realm notes them here); no file written holds one. */
   private readonly secrets = new Set<string>();
@@ -169,6 +173,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         // Handlers are added through the runtime: none exist before it does.
         handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
         fail: (message) => {
+          // A concurrent test's refused request is its own; one a run made after it ended, its test's or the file's.
+          const concurrent = this.concurrent.current();
+          if (concurrent) return concurrent.fail({ code: 'UNHANDLED_REQUEST', message });
+          if (bridge.runtime?.lateFailure?.('UNHANDLED_REQUEST', message)) return;
           // A client that retries a refused connection says the same thing once.
           if (!bridge.unhandled.some((f) => f.message === message))
             bridge.unhandled.push({ code: 'UNHANDLED_REQUEST', message });
@@ -239,13 +247,19 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     switch (event.name) {
       case 'run_start':
         this.tagTests(state.rootDescribeBlock, this.bridge.options.tags);
+        if (this.concurrent.wrap(state.rootDescribeBlock, testName))
+          bridge.concurrentTest = () => this.concurrent.current();
         break;
       case 'test_start':
         // What failed in beforeAll hooks or at file level is charged to the next test.
-        this.earlier = drain().map((f) => ({
-          ...f,
-          message: `Before this test (in a beforeAll hook or at file level): ${f.message}`,
-        }));
+        this.earlier.push(
+          ...drain().map((f) => ({
+            ...f,
+            message: `Before this test (in a beforeAll hook or at file level): ${f.message}`,
+          })),
+        );
+        // A concurrent test is not the test running: its body runs beside others, refused by the runtime.
+        if (event.test.concurrent) break;
         bridge.currentTest = testName(event.test);
         bridge.runtime?.testStarted(bridge.currentTest);
         this.testStartedAt = performance.now();
@@ -273,16 +287,25 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         bridge.currentTest = undefined;
         break;
       case 'test_done': {
+        const earlier = this.earlier.splice(0);
+        if (event.test.concurrent) {
+          // A refusal the body did not catch failed the test already: it is said once.
+          const thrown = new Set(event.test.errors.map((e) => (errorOf(e) as Error | undefined)?.message));
+          for (const { code, message } of [...earlier, ...this.concurrent.take(event.test)]) {
+            const error = toError(code, scrubForWriting(message, this.secretsInUse()));
+            if (!thrown.has(error.message)) event.test.errors.push(error);
+          }
+          break;
+        }
         bridge.runtime?.testFinished();
         const name = bridge.currentTest ?? testName(event.test);
         bridge.currentTest = undefined;
         bridge.phase = undefined;
-        for (const { code, message } of [...this.earlier, ...drain()]) {
+        for (const { code, message } of [...earlier, ...drain()]) {
           const error = toError(code, scrubForWriting(message, this.secretsInUse()));
           this.errorPhases.set(error, 'understudy');
           event.test.errors.push(error);
         }
-        this.earlier = [];
         this.traceTest(event.test, name);
         break;
       }

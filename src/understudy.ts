@@ -45,17 +45,18 @@ export interface Understudy {
   /**
    * Serves this file's model (every protocol) and world (HTTP routes, MCP, tool calls) on a
    * loopback port for agents in other processes; closed when the file ends. Their calls belong
-   * to the run active when they arrive (the URLs read inside a run name it).
+   * to the run active when they arrive (the URLs read inside a run name it, read in a test the test).
    */
   serve(): Promise<Served>;
 }
 
 export interface UnderstudyBrowser {
   /**
-   * Routes a Playwright Page's or BrowserContext's requests: provider and world hosts are served by
-   * this file's model and world (with CORS), the test's own loopback servers and `network.allow`
-   * pass, anything else fails the test. Calls belong to the run `route` is called in, else to the
-   * only active run.
+   * Routes a Playwright BrowserContext (a Page's context) with its WebSockets, workers and service
+   * workers: provider and world hosts are served by this file's model and world (with CORS), the
+   * test's own loopback servers and `network.allow` pass, anything else fails the test, and what
+   * Playwright cannot route is refused in the browser. Calls belong to the run `route` is called in,
+   * else to the only active run; after the test it was called in ends, they fail the file.
    */
   route(pageOrContext: unknown): Promise<BrowserRouting>;
 }

@@ -111,15 +111,36 @@ describe('understudy.browser.route', () => {
     }
   });
 
-  it('unroute() takes the handler it registered off the page', async () => {
-    const routable = {
-      route: jest.fn(async (_url: string, _handler: unknown) => {}),
-      unroute: jest.fn(async (_url: string, _handler: unknown) => {}),
-    };
-    const routing = await understudy.browser.route(routable);
+  /** A BrowserContext as far as routing uses one, recording what was asked of it. */
+  const fakeContext = () => ({
+    route: jest.fn(async (_url: string, _handler: unknown) => {}),
+    unroute: jest.fn(async (_url: string, _handler: unknown) => {}),
+    routeWebSocket: jest.fn(async (_url: unknown, _handler: unknown) => {}),
+    addInitScript: jest.fn(async (_script: { content: string }) => {}),
+    on: jest.fn(),
+    off: jest.fn(),
+  });
+
+  it("routes a page's context, with its WebSockets, and unroute() takes the handler off", async () => {
+    const context = fakeContext();
+    const page = { route: jest.fn(), context: () => context };
+    const routing = await understudy.browser.route(page);
+    expect(page.route).not.toHaveBeenCalled();
+    expect(context.route).toHaveBeenCalledWith('**/*', expect.any(Function));
+    expect(context.routeWebSocket).toHaveBeenCalledWith(expect.any(Function), expect.any(Function));
+    expect(context.addInitScript).toHaveBeenCalledWith({
+      content: expect.stringContaining('understudyGuard'),
+    });
     await routing.unroute();
-    expect(routable.route).toHaveBeenCalledWith('**/*', expect.any(Function));
-    expect(routable.unroute).toHaveBeenCalledWith('**/*', routable.route.mock.calls[0][1]);
+    expect(context.unroute).toHaveBeenCalledWith('**/*', context.route.mock.calls[0][1]);
+  });
+
+  it("refuses a Playwright that cannot route WebSockets: a page's would reach the network unseen", async () => {
+    const { routeWebSocket: _, ...old } = fakeContext();
+    await expect(understudy.browser.route(old)).rejects.toThrow(
+      'understudy.browser.route(pageOrContext): this Playwright has no routeWebSocket (added in Playwright 1.48)',
+    );
+    expect(old.route).not.toHaveBeenCalled();
   });
 
   it('refuses what is not a page or a context, naming the argument', async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals';
 import { type Run, understudy } from 'jest-understudy';
 import { format } from 'pretty-format';
 import { OutcomeWatch, peek } from '../../src/run/outcomes';
-import { RunScope } from '../../src/run/scope';
+import { Owner, RunScope } from '../../src/run/scope';
 import { getRuntime } from '../../src/sandbox/runtime';
 
 const crash = async () => {
@@ -160,7 +160,13 @@ describe('a run that ended errored', () => {
 describe('a call that arrives without a run context', () => {
   const make = () => {
     const failures: string[] = [];
-    return { scope: new RunScope<{ id: number }>((m) => failures.push(m)), failures };
+    const file = new Owner(undefined);
+    const scope = new RunScope<{ id: number }>({
+      owner: () => file,
+      fail: (_code, message) => failures.push(message),
+      failOwner: (_owner, _code, message) => failures.push(message),
+    });
+    return { scope, failures };
   };
   const what = () => 'a test call';
 

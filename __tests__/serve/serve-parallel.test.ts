@@ -27,9 +27,9 @@ describe('serve mode in two workers at once', () => {
       ['passed', ''],
     ]);
     const [a, b] = ['a', 'b'].map((x) => JSON.parse(readFileSync(join(dir, `${x}.json`), 'utf8')));
-    expect(a.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(b.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(a.base).not.toBe(b.base);
+    expect(a.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/run\/t\d+$/);
+    expect(b.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/run\/t\d+$/);
+    expect(new URL(a.base).origin).not.toBe(new URL(b.base).origin);
     expect(a.pid).not.toBe(b.pid);
   }, 120_000);
 });

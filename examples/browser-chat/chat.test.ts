@@ -28,7 +28,7 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    // Chromium's own traffic (autofill, updates) is not a page's: page.route never sees it.
+    // Chromium's own traffic (autofill, updates) is not a page's: no route sees it.
     args: [
       '--no-sandbox',
       '--disable-background-networking',
@@ -48,8 +48,9 @@ afterAll(async () => {
 
 beforeEach(async () => {
   context = await browser.newContext();
+  // The whole context: its pages, popups, workers, service workers and WebSockets.
+  await understudy.browser.route(context);
   page = await context.newPage();
-  await understudy.browser.route(page);
 });
 
 afterEach(() => context.close());

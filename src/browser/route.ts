@@ -1,91 +1,126 @@
 /**
- * `understudy.browser.route(pageOrContext)`: a Playwright page's (or browser context's) requests
- * reach this file's model and world, as the agent's in-process calls do. Chromium makes them, not
- * this process, so no network guard sees them: each one is intercepted with Playwright's own
- * `route('**\/*')`, turned into a WHATWG Request and answered by the runtime; what nothing
- * answers goes to the network policy, which lets the test's own loopback servers and
- * `network.allow` through and fails the test for everything else.
+ * `understudy.browser.route(pageOrContext)`: a browser context's requests reach this file's model
+ * and world, as the agent's in-process calls do. Chromium makes them, not this process, so no
+ * network guard sees them: the context is routed (a page's context, which also catches its popups,
+ * its workers' requests and, in Chromium, its service workers'), every request turned into a
+ * WHATWG Request and answered by the runtime; what nothing answers goes to the network policy,
+ * which lets the test's own loopback servers and `network.allow` through and fails the test for
+ * everything else. WebSockets are routed through the same policy (./websockets); what Playwright
+ * cannot route at all is refused inside the browser (./guard-script, ./guards).
+ *
+ * A routing belongs to the test it was made in: a request that arrives through it after that test
+ * ended fails the file, never the test running then.
  *
  * Playwright is duck-typed (./playwright): `playwright` and `playwright-core` both work, and the
  * package never loads either.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ErrorCode } from '../errors';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
+import { REPORT_URL } from './guard-script';
+import { type Guards, installGuards, workerScriptOf } from './guards';
 import type { PlaywrightRequest, PlaywrightRoute, Routable } from './playwright';
+import { type BrowserHost, type Routing, routingOf, TRANSPORT } from './routing';
+import { answerSocket } from './websockets';
 
-/** How the refusal message names the transport: Chromium, driven by Playwright. */
-const TRANSPORT = 'browser';
-
-export interface BrowserHost {
-  /** A provider, world or own-handler answer; undefined when nothing of the file answers it. */
-  handleRequest(request: Request): Promise<Response | undefined> | undefined;
-  /** Whether the runtime serves this origin (provider and world hosts). */
-  serves(origin: string): boolean;
-  /** The policy's refusal message for a request nothing answered, or undefined when it passes. */
-  refusal(method: string, url: string, transport: string): string | undefined;
-  fail(code: ErrorCode, message: string): void;
-}
-
-/** What `route` returns: the routing stays until the page closes or `unroute()`. */
+/** What `route` returns: the routing stays until the context closes or `unroute()`. */
 export interface BrowserRouting {
   unroute(): Promise<void>;
 }
 
 const PATTERN = '**/*';
+const ANY = () => true;
+
+export type { BrowserHost } from './routing';
 
 export async function routeBrowser(host: BrowserHost, target: unknown): Promise<BrowserRouting> {
-  const routable = asRoutable(target);
+  const routable = routableOf(target);
+  const routing = routingOf(host);
   // A call comes from Playwright's connection, in whatever async context the browser was launched
   // in: it belongs to the run `route` was called in, else (the usual case) to the only active run.
   const inContext = AsyncLocalStorage.snapshot();
+  const guards = await installGuards(routing, routable);
   const handler = (route: PlaywrightRoute) =>
-    inContext(() => answer(host, route)).catch((error: unknown) => {
+    inContext(() => answer(routing, guards, route)).catch((error: unknown) => {
       // The page or context closed while its request was being answered: nobody is waiting for it.
       if (/closed/i.test(String((error as Error)?.message ?? error))) return;
-      host.fail(
+      routing.fail(
         'UNHANDLED_REQUEST',
         `${route.request().method()} ${route.request().url()} from the browser: ${String(error)}`,
       );
     });
+  await routable.routeWebSocket!(ANY, (socket) =>
+    inContext(() => answerSocket(routing, socket)).catch(() => {
+      // A socket whose page closed while it was decided on.
+    }),
+  );
   await routable.route(PATTERN, handler);
-  return { unroute: () => routable.unroute?.(PATTERN, handler) ?? Promise.resolve() };
+  return {
+    unroute: async () => {
+      routing.removed = true;
+      await guards.remove();
+      await routable.unroute?.(PATTERN, handler);
+    },
+  };
 }
 
-function asRoutable(target: unknown): Routable {
+/**
+ * What to route: a BrowserContext as it is; a Page's context, which catches every request of the
+ * page (popups, workers, service workers) where the page's own routes miss some.
+ */
+function routableOf(target: unknown): Routable {
   const t = target as Partial<Routable> | null;
   if (t === null || typeof t !== 'object' || typeof t.route !== 'function')
     throw new TypeError(
       'understudy.browser.route(pageOrContext): expected a Playwright Page or BrowserContext (an object with ' +
         `route(url, handler)), got ${t === null ? 'null' : typeof t}`,
     );
-  return t as Routable;
+  const context = typeof t.context === 'function' ? t.context() : undefined;
+  const routable = context && typeof context.route === 'function' ? context : (t as Routable);
+  if (typeof routable.routeWebSocket !== 'function')
+    throw new TypeError(
+      'understudy.browser.route(pageOrContext): this Playwright has no routeWebSocket (added in Playwright 1.48), ' +
+        "so a page's WebSockets would reach the network unseen: use Playwright 1.48 or later (1.57 or later routes " +
+        "a service worker's requests too).",
+    );
+  return routable;
 }
 
-async function answer(host: BrowserHost, route: PlaywrightRoute): Promise<void> {
+async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute): Promise<void> {
+  const { host } = routing;
   const request = route.request();
   const url = request.url();
   const method = request.method();
+  if (url.startsWith(REPORT_URL)) return guards.reported(route);
   if (!/^https?:/i.test(url)) return passOn(route);
   const headers = await headersOf(request);
-  const origin = new URL(url).origin;
+  // A worker's script: the page guard marked it, so the worker gets the guard too (./guards).
+  const worker = workerScriptOf(url, headers);
+  const at = worker?.url ?? url;
+  const origin = new URL(at).origin;
   const served = host.serves(origin);
+  const pass = () => (worker ? guards.fulfillWorker(route, at) : passOn(route));
+  if (routing.owner.ended) {
+    // The test's own servers still take what the page sends; only what the file would answer or refuse is late.
+    if (!served && host.refusal(method, at, TRANSPORT) === undefined) return pass();
+    routing.late(`${method} ${at}`);
+    return route.abort('blockedbyclient');
+  }
   // A page on another origin asks first; providers answer browsers with CORS.
   if (served && isPreflight(method, headers)) return route.fulfill(preflightResponse(headers));
   let response: Response | undefined;
   try {
-    response = await host.handleRequest(toRequest(url, method, headers, request.postDataBuffer()));
+    response = await host.handleRequest(toRequest(at, method, headers, request.postDataBuffer()));
   } catch (error) {
-    host.fail(
+    routing.fail(
       'UNHANDLED_REQUEST',
-      `${method} ${url} from the browser failed in jest-understudy: ${String(error)}`,
+      `${method} ${at} from the browser failed in jest-understudy: ${String(error)}`,
     );
     return route.abort('failed');
   }
   if (response === undefined) {
-    const refusal = host.refusal(method, url, TRANSPORT);
-    if (refusal === undefined) return passOn(route);
-    host.fail('UNHANDLED_REQUEST', refusal);
+    const refusal = host.refusal(method, at, TRANSPORT);
+    if (refusal === undefined) return pass();
+    routing.fail('UNHANDLED_REQUEST', refusal);
     return route.abort('blockedbyclient');
   }
   if (response.type === 'error') return route.abort('connectionreset');
@@ -96,6 +131,7 @@ async function answer(host: BrowserHost, route: PlaywrightRoute): Promise<void> 
   } catch {
     return route.abort('connectionreset');
   }
+  if (worker) body = guards.guardWorker(body);
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'content-length' && name !== 'transfer-encoding') out[name] = value;

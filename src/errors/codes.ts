@@ -134,8 +134,16 @@ export const ERROR_CODES = {
   RUN_ENDED: {
     area: 'runs',
     meaning:
-      'A call came over the served port with the token of a run that had already ended (a child process outlived its run).',
-    action: 'Wait for the child process to exit inside the agent function, before the run returns.',
+      'A model call or world operation was made after its run ended, or after the test that made it ended: in the async context of an ended run (a timer or background work the agent left behind), over the served port with the token of an ended run or test (a child process outlived it), or from a browser page routed in an ended test. It was refused; it fails the test it came from while that test runs, else the test file.',
+    action:
+      'Wait for the work inside the agent function (or the test), before it returns: await what the agent starts, wait for child processes to exit, close pages in afterEach. Start what several runs share (a server, a client with a queue) outside understudy.run().',
+  },
+  CONCURRENT_TEST: {
+    area: 'runs',
+    meaning:
+      "A test.concurrent test used jest-understudy (the model, the world, a run, a model call or a tool call). A test file has one mock model and one world, so concurrent tests would answer each other's requests; it is refused and fails that test.",
+    action:
+      'Write the test with test() or it(). To run several agents at once, run them inside one test: await Promise.all([understudy.run(a), understudy.run(b)]).',
   },
   HARNESS_CLOSED: {
     area: 'runs',

@@ -51,6 +51,8 @@ export interface MockModelOptions {
   chaosSeed?: number;
   /** Called after `reset()`, so what keeps evidence of the calls can let them go too. */
   onReset?: () => void;
+  /** Throws when fixtures may not be registered now (`what` names the call). */
+  guard?: (what: string) => void;
 }
 
 /** One test file's mock model: registered fixtures, selection, and the call log. */
@@ -132,6 +134,7 @@ export class MockModel {
    * validated like a fixture file; a bad one throws FixtureFileError and registers nothing.
    */
   use(source: FixtureSource, scope: Scope = this.scope): this {
+    this.options.guard?.('registered fixtures (understudy.model.use)');
     this.store.add(toFixtures(source), scope);
     return this;
   }

@@ -118,7 +118,8 @@ export async function executeRun<Input, Output>(
   try {
     if (pending.length > 0) await Promise.allSettled(pending);
   } finally {
-    runtime.runs.end(recorder);
+    // A crashed run's agent is cut off on purpose: what it still sends is held (never answered), not refused.
+    runtime.runs.end(recorder, crash?.fired === true);
   }
   const end = performance.now();
   if (crash && !crash.fired)

@@ -43,6 +43,11 @@ export interface BridgedRuntime {
   fileStats(): FileStats;
   /** Jest is about to install, remove or reset its fake clock: read what it was advanced by. */
   timersChanging?(): void;
+  /**
+   * A failure of the current code when it runs in the context of a run that has ended: recorded
+   * for that run's test (else the file), and true; false leaves it to the caller (the test running).
+   */
+  lateFailure?(code: ErrorCode, message: string): boolean;
 }
 
 export interface Bridge {
@@ -78,4 +83,16 @@ export interface Bridge {
   hostRequire?: (id: 'eventsource-parser') => unknown;
   /** Test functions `live()` registered as skipped, with the reason the reporter prints. */
   liveSkips?: Map<unknown, string>;
+  /**
+   * The test.concurrent test the current code runs in (told by async context), set when the file
+   * has any: jest-understudy refuses them (src/sandbox/concurrent.ts), and `fail` fails that test.
+   */
+  concurrentTest?: () => ConcurrentTest | undefined;
+}
+
+/** A test.concurrent test whose body is running. */
+export interface ConcurrentTest {
+  readonly name: string;
+  /** Fails this test (when it ends), whatever its body caught. */
+  fail(failure: Failure): void;
 }

@@ -13,11 +13,12 @@ import type { CrashState } from '../run/crash';
 import { EvidenceLog } from '../run/evidence';
 import type { HarnessHost, RunRecorder } from '../run/host';
 import { OutcomeWatch } from '../run/outcomes';
-import { RunScope } from '../run/scope';
+import { Owner, RunScope, type ScopeHost } from '../run/scope';
 import type { RunSession } from '../run/session';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
+import { refuseInConcurrentTest } from './concurrent';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
@@ -65,11 +66,17 @@ class ServedModelRequest implements ModelRequest {
 }
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
-export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost, BrowserHost {
+export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost, BrowserHost, ScopeHost {
   readonly model: MockModel;
   readonly router: ProviderRouter;
   /** Which run a call belongs to (async context, else the only active run). */
-  readonly runs = new RunScope<RunRecorder>((message) => this.fail('RUN_UNATTRIBUTED', message));
+  readonly runs: RunScope<RunRecorder> = new RunScope<RunRecorder>(this);
+  /** The file's own calls (hooks outside tests, its top level). */
+  private readonly fileOwner = new Owner(undefined);
+  /** The test running now, else the file: whom its calls and failures belong to. */
+  private currentOwner = this.fileOwner;
+  /** Failures of no test: calls of a test that arrived after it ended fail the file, never the test running then. */
+  private fileFailures: Failure[] = [];
   /** Runs that ended errored or timed out, until the test (or file) that made them looked or ended. */
   readonly outcomes = new OutcomeWatch();
   readonly clock: Clock;
@@ -96,6 +103,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
   ) {
     this.model = new MockModel({
       strictTurnIndex: options.strictTurnIndex,
+      // Fixtures registered from a concurrent test would answer the other tests' requests.
+      guard: (what) => this.refuseConcurrent(what),
       // The trace of a test then shows what came after the reset, and says what it let go.
       onReset: () => this.evidence.release(),
     });
@@ -115,7 +124,16 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     // Loads the configured world (option or @understudy-world pragma); a bad file fails the test file here.
     this.world = new WorldHost(
       {
-        currentRun: () => this.runs.attribute(() => 'a world operation'),
+        claim: (request) => {
+          const claim = this.claim(
+            () =>
+              `a world operation (${request.packageId}/${request.operationId}, transport: ${request.transport})`,
+          );
+          if (!claim.refused) return claim;
+          // Not an operation's failure: a failure of the test (see docs/errors.md, runs), answered as the engine's are.
+          const { code, status, message } = claim.refused;
+          return { refused: { code, message, retryable: false, status } };
+        },
         sleep: (ms, signal) => this.clock.sleep(ms, signal),
         fail: (code, message) => this.fail(code, message),
         currentTest: () => bridge?.currentTest,
@@ -168,7 +186,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       message: `A run made outside the tests (in a beforeAll/afterAll hook or at file level): ${message}`,
     }));
     this.world.fileFinished();
-    return [...unseen, ...(await this.recording.fileFinished(failedTests))];
+    const late = this.fileFailures.splice(0);
+    return [...unseen, ...late, ...(await this.recording.fileFinished(failedTests))];
   }
 
   /** The fake clock is about to change: the world clock reads what it was advanced by. */
@@ -327,7 +346,65 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
     return this.bridge.refusal(method, url, transport);
   }
 
+  /** The test running now, else the file. */
+  owner(): Owner {
+    return this.currentOwner;
+  }
+
+  /** Fails `owner`'s test while it runs; a test that has ended (or the file's own work) fails the file. */
+  failOwner(owner: Owner, code: ErrorCode, message: string): void {
+    if (owner === this.currentOwner && owner.test !== undefined) {
+      this.fail(code, message);
+      return;
+    }
+    const failure = {
+      code,
+      message:
+        owner.test === undefined
+          ? message
+          : `${message} It fails the test file: the test "${owner.test}" had ended when it arrived.`,
+    };
+    if (this.fileFailures.some((f) => f.code === failure.code && f.message === failure.message)) return;
+    this.fileFailures.push(failure);
+  }
+
+  /**
+   * The run a model call or world operation belongs to, or why it is refused: it was made in a
+   * concurrent test, or after its run (or its run's test) ended. The failure is recorded here.
+   */
+  claim(what: () => string): RuntimeClaim {
+    const concurrent = refuseInConcurrentTest(this.bridge, () => `made ${what()}`);
+    if (concurrent) return { refused: { code: 'CONCURRENT_TEST', status: 409, message: concurrent } };
+    const claim = this.runs.claim(what);
+    return claim.refused !== undefined
+      ? { refused: { code: 'RUN_ENDED', status: 410, message: claim.refused } }
+      : claim;
+  }
+
+  /** A refused request (the network policy's) made in the context of a run that has ended: its test's, else the file's. */
+  lateFailure(code: ErrorCode, message: string): boolean {
+    const owner = this.runs.lateOwner();
+    if (!owner) return false;
+    this.failOwner(owner, code, message);
+    return true;
+  }
+
+  /** Why a call that belongs to no run (an embedding request) is refused: as `claim`, without attributing it. */
+  admit(what: () => string): Refusal | undefined {
+    const concurrent = refuseInConcurrentTest(this.bridge, () => `made ${what()}`);
+    if (concurrent) return { code: 'CONCURRENT_TEST', status: 409, message: concurrent };
+    const late = this.runs.refuseIfLate(what);
+    return late === undefined ? undefined : { code: 'RUN_ENDED', status: 410, message: late };
+  }
+
+  /** For a test.concurrent test: fails it and throws (see CONCURRENT_TEST). `what` names the use. */
+  refuseConcurrent(what: string): void {
+    const message = refuseInConcurrentTest(this.bridge, () => what);
+    if (message) throw new UnderstudyError('CONCURRENT_TEST', message);
+  }
+
   testStarted(name: string): void {
+    this.currentOwner = new Owner(name);
     this.runs.forgetActive();
     this.recording.testStarted(name);
     this.model.beginTest(name);
@@ -337,6 +414,8 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
   testFinished(): void {
     for (const message of this.outcomes.take(true)) this.fail('RUN_UNOBSERVED', message);
+    this.currentOwner.ended = true;
+    this.currentOwner = this.fileOwner;
     this.runs.forgetActive();
     this.recording.testFinished();
     this.model.endTest();
@@ -372,8 +451,32 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
 
 const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
 
-/** This test file's runtime, created on first use; module resets do not create a second one. */
+/** The run a call belongs to, or why it is refused (see `SandboxRuntime.claim`). */
+export type RuntimeClaim =
+  | { run: RunRecorder | undefined; refused?: undefined }
+  | { refused: Refusal; run?: undefined };
+
+/** Why a model call or world operation was refused, with the status its answer carries. */
+export interface Refusal {
+  code: 'RUN_ENDED' | 'CONCURRENT_TEST';
+  status: number;
+  message: string;
+}
+
+/**
+ * This test file's runtime, for the API a test calls (`understudy`, harnesses, drills, sweeps):
+ * refused in a test.concurrent test (see CONCURRENT_TEST).
+ */
 export function getRuntime(): SandboxRuntime {
+  const runtime = loadRuntime();
+  runtime.refuseConcurrent(
+    'used jest-understudy (understudy.model, .world, .run, .serve, a harness or a drill)',
+  );
+  return runtime;
+}
+
+/** This test file's runtime, created on first use; module resets do not create a second one. */
+export function loadRuntime(): SandboxRuntime {
   const g = globalThis as Record<symbol, unknown>;
   const existing = g[RUNTIME_KEY] as SandboxRuntime | undefined;
   if (existing) return existing;

@@ -1,8 +1,9 @@
 /**
  * `understudy.serve()`: the file's model and world on a loopback port, for agents in another
  * process. The URLs (and the environment a child is started with) carry the token of the run
- * they are read in, so a child started inside `understudy.run()` has its calls credited to
- * that run even while other runs go on.
+ * they are read in (else of the test), so a child started inside `understudy.run()` has its calls
+ * credited to that run even while other runs go on, and a call that comes after its run or test
+ * ended is told apart.
  */
 import { UnderstudyError } from '../errors';
 import { listenServed, type ServedPort } from './serve-port';
@@ -12,7 +13,7 @@ import { answerServed, SERVED_PROVIDERS, type ServedHost } from './served';
 const PLACEHOLDER_KEY = 'understudy-placeholder-key';
 
 export interface ServedUrls {
-  /** The port's base for this run (`http://127.0.0.1:<port>[/run/<token>]`). */
+  /** The port's base for this run or test (`http://127.0.0.1:<port>[/run/<token>]`). */
   readonly base: string;
   /** OpenAI's base URL (…/openai/v1), for `OPENAI_BASE_URL` / `baseURL`. */
   readonly openai: string;
@@ -27,7 +28,7 @@ export interface ServedUrls {
 }
 
 export interface Served {
-  /** The URLs; read inside `understudy.run()` they carry the run's token. */
+  /** The URLs; read inside `understudy.run()` they carry the run's token, read in a test the test's. */
   readonly urls: ServedUrls;
   /**
    * What a child process needs, as variables: OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
@@ -54,6 +55,8 @@ export async function startServing(host: ServedHost, onClose: () => void): Promi
   }
   let closed: Promise<void> | undefined;
   const urls = (): ServedUrls => {
+    // A child of a concurrent test would be served as the file's: its calls could not be told apart.
+    host.refuseConcurrent('read the served URLs (served.urls, served.env)');
     const token = host.runs.currentToken();
     const base = token ? `${port.origin}/run/${token}` : port.origin;
     const { http, mcp } = host.world.servedPackages();

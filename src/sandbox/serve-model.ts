@@ -83,6 +83,14 @@ export interface ModelServerHost {
   readonly runs: RunScope<RunRecorder>;
   readonly evidence: EvidenceLog;
   readonly clock: Clock;
+  /** Why a request that belongs to no run (an embedding request) is refused (its failure recorded), if it is. */
+  admit(what: () => string): { code: string; status: number; message: string } | undefined;
+  /** The run a call belongs to, or why it belongs to none and is refused (its failure already recorded). */
+  claim(
+    what: () => string,
+  ):
+    | { run: RunRecorder | undefined; refused?: undefined }
+    | { refused: { code: string; status: number; message: string }; run?: undefined };
   /** The current test (or file) must fail, even if the agent swallowed what it got. */
   fail(code: ErrorCode, message: string): void;
 }
@@ -272,7 +280,11 @@ export class ModelServer {
     const what = `this ${codec.protocol} request (POST ${url})`;
 
     // 4. Mode: record and live send every call to the provider; record-missing what no fixture matches.
-    const run = host.runs.attribute(() => `a ${codec.protocol} model call (POST ${url})`);
+    // A call of no run (its run or test ended, or a concurrent test's) is refused, and has failed its test.
+    const claim = host.claim(() => `a ${codec.protocol} model call (POST ${url})`);
+    if (claim.refused)
+      return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...claim.refused }));
+    const run = claim.run;
     const mode = host.recording.modeFor(run);
     const fromProvider = mode === 'record' || mode === 'live';
 
@@ -431,6 +443,9 @@ export class ModelServer {
     request: ModelRequest,
   ): Promise<WireAnswer> {
     const { model, threads } = this.host;
+    // Embedding requests belong to the test, not to a run: only a late or concurrent one is refused.
+    const refused = this.host.admit(() => `an embedding request (POST ${request.url})`);
+    if (refused) return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...refused }));
     const text = await readNoting(request);
     return plainAnswer(
       embeddingServer().serveEmbedding(

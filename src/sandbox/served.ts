@@ -10,9 +10,11 @@
  *   [/run/<token>]/tools/<package>/<operation>          one operation by name (`understudy tool call`)
  *
  * A child process has no async context, so the run its calls belong to is named by the token
- * in the path; a call without one belongs to the only active run, as an in-process call made
- * outside every run's context does. Nothing that arrives here is let go quietly: a path nothing
- * serves, a token of a run that has ended, fail the test, whatever the child made of the answer.
+ * in the path (a run's; a test's for the URLs read in a test outside its runs); a call without a
+ * run's token belongs to the only active run, as an in-process call made outside every run's
+ * context does. Nothing that arrives here is let go quietly: a path nothing serves fails the
+ * test, and the token of a run or test that has ended fails that test while it runs, else the
+ * file (never the test running then), whatever the child made of the answer.
  */
 import type { ErrorCode } from '../errors';
 import { noteCredentials } from '../files/secrets';
@@ -52,10 +54,16 @@ export interface ServedHost {
   /** Serves a provider request as if it had been made to `url` (a provider's real URL). */
   serveModel(request: ServedRequest, url: string): Promise<WireAnswer | undefined> | undefined;
   fail(code: ErrorCode, message: string): void;
+  /** Throws (and fails the test) in a test.concurrent test: `what` names the use. */
+  refuseConcurrent(what: string): void;
 }
 
 function refused(host: ServedHost, code: ErrorCode, status: number, message: string): WireAnswer {
   host.fail(code, message);
+  return plainRefusal(code, status, message);
+}
+
+function plainRefusal(code: ErrorCode, status: number, message: string): WireAnswer {
   return {
     kind: 'plain',
     status,
@@ -94,15 +102,17 @@ export function answerServed(host: ServedHost, request: ServedRequest): Promise<
   if (!token) return host.runs.outside(() => route(host, request, path, search));
   const run = host.runs.ofToken(decodeURIComponent(token[1]));
   const what = `${request.method} ${path}`;
-  if (run.state === 'ended')
-    return Promise.resolve(
-      refused(
-        host,
-        'RUN_ENDED',
-        410,
-        `jest-understudy: ${what} arrived over the served port for a run that has already ended, so it belongs to no run and nothing checks it. A child process outlived the understudy.run() that started it: wait for it to exit inside the agent function.`,
-      ),
-    );
+  if (run.state === 'ended') {
+    // It fails the test it came from while that test runs, else the file: never the test running now.
+    const message =
+      run.of === 'run'
+        ? `jest-understudy: ${what} arrived over the served port for a run that has already ended (a run of ${run.owner.label}), so it belongs to no run and nothing checks it. A child process outlived the understudy.run() that started it: wait for it to exit inside the agent function.`
+        : `jest-understudy: ${what} arrived over the served port with the token of ${run.owner.label}, which has already ended, so it belongs to no run and nothing checks it. A child process outlived the test that started it: wait for it to exit (or stop it) before the test ends.`;
+    host.runs.failLate(run.owner, message);
+    return Promise.resolve(plainRefusal('RUN_ENDED', 410, message));
+  }
+  // A test's token, while the test runs: as a call without a token, which it is but for its owner.
+  if (run.state === 'test') return host.runs.outside(() => route(host, request, token[2] ?? '/', search));
   if (run.state !== 'active')
     return Promise.resolve(
       refused(

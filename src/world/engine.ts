@@ -61,7 +61,8 @@ export interface CallRequest {
 }
 
 export interface CallResult {
-  record: OperationRecord;
+  /** Absent for a call that was refused before it ran (it belongs to no run: see EngineHooks.claim). */
+  record?: OperationRecord;
   outcome: OperationOutcome;
   /** Simulated latency an async transport waits before answering. */
   delayMs: number;
@@ -79,11 +80,19 @@ export interface EngineSetup {
   seed?: number;
 }
 
+/** Which run a call belongs to; a refused call belongs to none and runs nothing. */
+export type RunClaim =
+  | { run?: object; refused?: undefined }
+  | { refused: ToolErrorEnvelope; run?: undefined };
+
 export interface EngineHooks {
-  /** The current run (an object identifying it), for per-run budgets. */
-  runKey?(): object | undefined;
   /**
-   * Every operation made inside a run (`run` is what runKey returned), as it lands in the
+   * The run a call belongs to (an object identifying it), for per-run budgets and evidence; or the
+   * envelope it is refused with (a call of a run that has ended), before anything of it runs.
+   */
+  claim?(request: Pick<CallRequest, 'packageId' | 'operationId' | 'transport'>): RunClaim;
+  /**
+   * Every operation made inside a run (`run` is what claim named), as it lands in the
    * evidence; `toolNames` are the operation's; `startedAt` is performance.now() when the call arrived.
    */
   onOperation?(record: OperationRecord, toolNames: readonly string[], run: object, startedAt: number): void;
@@ -342,8 +351,11 @@ export class WorldEngine {
   // ── The call path ───────────────────────────────────────────────────────────
 
   call(request: CallRequest): CallResult {
+    const claim = this.hooks.claim?.(request);
+    // Refused: it touches no state and leaves no evidence, since it belongs to no run or test now.
+    if (claim?.refused) return { outcome: { kind: 'error', error: { ...claim.refused } }, delayMs: 0 };
     // Timing and run attribution only inside runs (they cost a few µs per call).
-    const run = this.hooks.runKey?.();
+    const run = claim?.run;
     const startedAt = run ? performance.now() : 0;
     this.settle();
     const op = this.operation(request.packageId, request.operationId);
@@ -501,7 +513,7 @@ export class WorldEngine {
     toolNames: readonly string[],
     startedAt: number,
   ): OperationRecord {
-    const run = this.hooks.runKey?.();
+    const run = this.hooks.claim?.(call).run;
     const record: OperationRecord = {
       seq: ++this.seq,
       packageId: call.packageId,

@@ -7,7 +7,7 @@
 import type { ErrorCode } from '../errors';
 import { headerOf } from '../fetch-input';
 import type { WorldDefinition } from './compile';
-import type { EngineHooks, EngineSetup, WorldEngine } from './engine';
+import type { CallRequest, EngineHooks, EngineSetup, RunClaim, WorldEngine } from './engine';
 import { WorldError } from './errors';
 import {
   type Binding,
@@ -58,7 +58,8 @@ export interface RunScopeLike {
 }
 
 export interface WorldHostDeps {
-  currentRun(): RunScopeLike | undefined;
+  /** The run a call belongs to, or the envelope it is refused with (see EngineHooks.claim). */
+  claim(request: Pick<CallRequest, 'packageId' | 'operationId' | 'transport'>): RunClaim;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   fail(code: ErrorCode, message: string): void;
   /** The running test's name; undefined in hooks outside tests and at file level. */
@@ -163,7 +164,7 @@ export class WorldHost {
 
   hooks(onDefect?: (message: string) => void): EngineHooks {
     return {
-      runKey: () => this.deps.currentRun(),
+      claim: (request) => this.deps.claim(request),
       onOperation: (record, toolNames, run, startedAt) =>
         this.collect(record, toolNames, run as RunScopeLike, startedAt),
       inject: (call) => this.deps.inject?.(call),

@@ -105,7 +105,7 @@ export function mockTool<Args extends unknown[], Out>(
       const envelope = result.outcome.error;
       const error = options.error
         ? options.error(envelope, ...args)
-        : new ToolMockError(envelope, ref, result.record.seq);
+        : new ToolMockError(envelope, ref, result.record?.seq);
       return { error, delayMs: result.delayMs };
     }
     const value = options.output
