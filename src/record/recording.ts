@@ -9,8 +9,11 @@
  * files answered (for `understudy fixtures check --unused`), and at the end of the file
  * writes the cassette of a record-mode run.
  */
+
+import { offeredToolsOf } from '../contracts/offered-tools';
 import type { Conversation, ConversationStore, MatchKeys, NeutralError, NeutralReply } from '../conversation';
 import { type ErrorCode, isUnderstudyError } from '../errors';
+import { suggestName } from '../file-format/suggest';
 import { noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, type RecordedRequest, type RedactHook, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
@@ -266,16 +269,24 @@ export class Recording {
       (source?.file ? ` (${source.file} ${source.path ?? ''})`.replace(/ \)$/, ')') : '') +
       (meta.test ? ` recorded in test "${meta.test}"` : '');
 
-    const offered = conversation.tools.map((t) => t.name);
+    // Anthropic's client tools with fixed names (bash, the text editor) have no schema in the conversation.
+    const fixed =
+      typeof body === 'object' && body !== null
+        ? (offeredToolsOf(conversation.protocol, body as Record<string, unknown>)?.client ?? [])
+        : [];
+    const offered = [...new Set([...conversation.tools.map((t) => t.name), ...fixed])];
     const gone = (answer.reply?.toolCalls ?? []).find((c) => !offered.includes(c.name));
-    if (gone)
+    if (gone) {
+      const renamed = suggestName(gone.name, offered);
       this.host.fail(
         'CASSETTE_TOOL_MISSING',
         `jest-understudy: ${name} answered ${what()} with a call to ${JSON.stringify(gone.name)}, but the request ` +
-          `offers ${offered.length === 0 ? 'no tools' : `only ${offered.map((t) => JSON.stringify(t)).join(', ')}`}: ` +
+          `offers ${offered.length === 0 ? 'no tools' : `only ${offered.map((t) => JSON.stringify(t)).join(', ')}`}` +
+          `${renamed ? ` (renamed to ${JSON.stringify(renamed)}?)` : ''}: ` +
           'the tool was renamed or removed since the recording, and a model cannot call a tool it was not given, so ' +
           'this answer cannot be right. Record it again (`understudy record --stale`, or `understudy record -- <test file> -t "<test name>"`).',
       );
+    }
 
     const reasons: string[] = [];
     if (meta.request) {
