@@ -13,6 +13,7 @@ import { checkKnownModel } from './known-models';
 import { checkOfferedTools } from './offered-tools';
 import { checkChat } from './openai-chat';
 import { checkResponses } from './openai-responses';
+import { checkParameters } from './parameters';
 import type { ContractRule } from './rules';
 import { checkReply, outputContractOf } from './structured-output';
 import type { RequestFacts, Violation } from './violation';
@@ -25,7 +26,7 @@ export {
   RULE_IDS,
   settingProblem,
 } from './rules';
-export { describeViolation, type Violation } from './violation';
+export { describeViolation, type Violation, violation } from './violation';
 
 export interface RequestCheck {
   protocol: string;
@@ -34,6 +35,8 @@ export interface RequestCheck {
   store: ConversationStore;
   /** See `RequestFacts.soleIssuer`. */
   soleIssuer: boolean;
+  /** See `RequestFacts.header`. */
+  header?: (name: string) => string | null;
 }
 
 /** The first contract the request breaks (in the order the APIs check), or undefined. */
@@ -43,8 +46,11 @@ export function checkRequest(check: RequestCheck, rules: ReadonlySet<ContractRul
     body: check.body as Record<string, any>,
     store: check.store,
     soleIssuer: check.soleIssuer,
+    ...(check.header && { header: check.header }),
   };
   const on = (rule: ContractRule) => rules.has(rule);
+  const parameters = checkParameters(check.protocol, facts, on, check.conversation.model);
+  if (parameters) return parameters;
   switch (check.protocol) {
     case 'openai.chat':
       return checkChat(facts, on);
