@@ -192,6 +192,33 @@ describe('the replies it refuses', () => {
     expect(problem('openai.chat', {}, searching)).toBeUndefined();
   });
 
+  it('every hosted tool of each API, by its name or its versioned type', () => {
+    const hosted: Array<[string, Record<string, unknown>, string]> = [
+      ['openai.responses', { tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] }, 'file_search'],
+      [
+        'openai.responses',
+        { tools: [{ type: 'code_interpreter', container: { type: 'auto' } }] },
+        'code_interpreter',
+      ],
+      ['openai.responses', { tools: [{ type: 'web_search_2025_08_26' }] }, 'web_search'],
+      ['openai.responses', { tools: [{ type: 'web_search_preview_2025_03_11' }] }, 'web_search'],
+      [
+        'anthropic.messages',
+        { tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] },
+        'code_execution',
+      ],
+      ['anthropic.messages', { tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] }, 'web_fetch'],
+      ['gemini.generateContent', { tools: [{ googleSearch: {} }] }, 'google_search'],
+      ['gemini.generateContent', { tools: [{ codeExecution: {} }] }, 'code_execution'],
+    ];
+    for (const [protocol, body, name] of hosted)
+      expect(problem(protocol, body, calling(name))).toContain('not as a function the client runs');
+    // A search the request offers under a versioned type is a search.
+    expect(
+      problem('openai.responses', { tools: [{ type: 'web_search_2025_08_26' }] }, searching),
+    ).toBeUndefined();
+  });
+
   it('any name when Gemini computer use is offered (its actions are predefined functions)', () => {
     expect(
       problem('gemini.generateContent', { tools: [{ computerUse: {} }] }, calling('click_at')),

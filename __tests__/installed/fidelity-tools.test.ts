@@ -58,11 +58,15 @@ describe('a fixture that calls a tool the request does not offer fails the test'
     ]);
   });
 
-  it('on the Responses API, and for a hosted tool called as a function', () => {
-    expectRefused('responses: a fixture calls get_wether', [
-      'this openai.responses request',
-      `the fixture calls "get_wether", ${OFFERED} Did you mean "get_weather"?`,
-    ]);
+  it('on the Responses API, plain and streamed, and for a hosted tool called as a function', () => {
+    for (const title of [
+      'responses: a fixture calls get_wether',
+      'responses streamed: a fixture calls get_wether',
+    ])
+      expectRefused(title, [
+        'this openai.responses request',
+        `the fixture calls "get_wether", ${OFFERED} Did you mean "get_weather"?`,
+      ]);
     expectRefused('responses: a fixture calls the hosted web_search as a function', [
       'the fixture calls "web_search", which the request offers only as the built-in tool web_search, not as a function the client runs',
       'a fixture says the model searched the web with `webSearches: ["<query>"]`',
@@ -78,22 +82,33 @@ describe('a fixture that calls a tool the request does not offer fails the test'
         'this anthropic.messages request',
         `the fixture calls "get_wether", ${OFFERED} Did you mean "get_weather"?`,
       ]);
+    expectRefused('anthropic: a fixture calls the web_search server tool as a function', [
+      'the fixture calls "web_search", which the request offers only as the built-in tool web_search_20250305, not as a function the client runs',
+    ]);
     expectRefused(
       'anthropic: a fixture says the model searched the web, and the request offers no search tool',
       ['response.webSearches', 'the request offers no web search tool (a `web_search_20250305` server tool)'],
     );
   });
 
-  it('on Gemini, plain and streamed, and Bedrock Converse', () => {
+  it('on Gemini and Bedrock Converse, plain and streamed, and Gemini Search called as a function', () => {
     for (const title of ['gemini: a fixture calls get_wether', 'gemini streamed: a fixture calls get_wether'])
       expectRefused(title, [
         'this gemini.generateContent request',
         `the fixture calls "get_wether", ${OFFERED} Did you mean "get_weather"?`,
       ]);
-    expectRefused('bedrock: a fixture calls get_wether', [
-      'this bedrock.converse request',
-      `the fixture calls "get_wether", ${OFFERED} Did you mean "get_weather"?`,
-    ]);
+    expectRefused(
+      'gemini: a fixture calls google_search, which the request offers only as the built-in googleSearch',
+      ['the fixture calls "google_search", which the request offers only as the built-in tool googleSearch'],
+    );
+    for (const title of [
+      'bedrock: a fixture calls get_wether',
+      'bedrock streamed: a fixture calls get_wether',
+    ])
+      expectRefused(title, [
+        'this bedrock.converse request',
+        `the fixture calls "get_wether", ${OFFERED} Did you mean "get_weather"?`,
+      ]);
   });
 
   it("names the Agents SDK's handoff tool, whose name is case-sensitive", () => {

@@ -153,7 +153,8 @@ const SEARCH_TOOL: Record<string, string> = {
 };
 
 const quoted = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
-const dateless = (type: string) => type.replace(/_\d{8}$/, '').replace(/_preview$/, '');
+/** A tool type without its version: `web_search_20250305`, `web_search_2025_08_26`, `web_search_preview_2025_03_11`. */
+const dateless = (type: string) => type.replace(/(?:_(?:\d{8}|\d{4}_\d{2}_\d{2}|preview))+$/, '');
 const fold = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 
 function didYouMean(name: string, candidates: readonly string[]): string {

@@ -10,7 +10,11 @@ const { expect, it } = require('@jest/globals');
 const OpenAI = require('openai');
 const Anthropic = require('@anthropic-ai/sdk');
 const { GoogleGenAI } = require('@google/genai');
-const { BedrockRuntimeClient, ConverseCommand } = require('@aws-sdk/client-bedrock-runtime');
+const {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+} = require('@aws-sdk/client-bedrock-runtime');
 const { Agent, run: runAgent } = require('@openai/agents');
 const { understudy, script, loadFixtures } = require('jest-understudy');
 
@@ -78,23 +82,28 @@ it('chat: tool_choice "none" and a fixture that calls get_weather', async () => 
   expect(run.terminalState).toBe('failed');
 });
 
-it('responses: a fixture calls get_wether', async () => {
-  understudy.model.use(wrongCall());
-  const run = await understudy.run(async () => {
-    const response = await new OpenAI({ maxRetries: 0 }).responses.create({
-      model: 'gpt-4o',
-      input: 'Weather in Paris?',
-      tools: NAMES.map((name) => ({
-        type: 'function',
-        name,
-        parameters: { type: 'object', properties: {} },
-        strict: false,
-      })),
+for (const stream of [false, true])
+  it(`responses${stream ? ' streamed' : ''}: a fixture calls get_wether`, async () => {
+    understudy.model.use(wrongCall());
+    const run = await understudy.run(async () => {
+      const body = {
+        model: 'gpt-4o',
+        input: 'Weather in Paris?',
+        tools: NAMES.map((name) => ({
+          type: 'function',
+          name,
+          parameters: { type: 'object', properties: {} },
+          strict: false,
+        })),
+      };
+      const client = new OpenAI({ maxRetries: 0 });
+      const response = stream
+        ? await client.responses.stream(body).finalResponse()
+        : await client.responses.create(body);
+      return response.output;
     });
-    return response.output;
+    expect(run.terminalState).toBe('failed');
   });
-  expect(run.terminalState).toBe('failed');
-});
 
 it('responses: a fixture calls the hosted web_search as a function', async () => {
   understudy.model.use(wrongCall('web_search'));
@@ -129,6 +138,20 @@ for (const stream of [false, true])
     });
     expect(run.terminalState).toBe('failed');
   });
+
+it('anthropic: a fixture calls the web_search server tool as a function', async () => {
+  understudy.model.use(wrongCall('web_search'));
+  const run = await understudy.run(async () => {
+    const message = await new Anthropic({ maxRetries: 0 }).messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 512,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [...anthropicTools, { type: 'web_search_20250305', name: 'web_search', max_uses: 3 }],
+    });
+    return message.content;
+  });
+  expect(run.terminalState).toBe('failed');
+});
 
 it('anthropic: a fixture says the model searched the web, and the request offers no search tool', async () => {
   understudy.model.use([
@@ -169,23 +192,40 @@ for (const stream of [false, true])
     expect(run.terminalState).toBe('failed');
   });
 
-it('bedrock: a fixture calls get_wether', async () => {
-  understudy.model.use(wrongCall());
+it('gemini: a fixture calls google_search, which the request offers only as the built-in googleSearch', async () => {
+  understudy.model.use(wrongCall('google_search'));
   const run = await understudy.run(async () => {
-    const client = new BedrockRuntimeClient({ region: 'us-east-1' });
-    const out = await client.send(
-      new ConverseCommand({
+    const response = await new GoogleGenAI({ apiKey: 'gemini-key' }).models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'Weather in Paris?',
+      config: { tools: [{ googleSearch: {} }] },
+    });
+    return response.functionCalls;
+  });
+  expect(run.terminalState).toBe('failed');
+});
+
+for (const stream of [false, true])
+  it(`bedrock${stream ? ' streamed' : ''}: a fixture calls get_wether`, async () => {
+    understudy.model.use(wrongCall());
+    const run = await understudy.run(async () => {
+      const client = new BedrockRuntimeClient({ region: 'us-east-1' });
+      const input = {
         modelId: 'anthropic.claude-sonnet-4-5-20250929-v1:0',
         messages: [{ role: 'user', content: [{ text: 'Weather in Paris?' }] }],
         toolConfig: {
           tools: NAMES.map((name) => ({ toolSpec: { name, inputSchema: { json: { type: 'object' } } } })),
         },
-      }),
-    );
-    return out.output.message.content;
+      };
+      if (!stream) return (await client.send(new ConverseCommand(input))).output.message.content;
+      const out = await client.send(new ConverseStreamCommand(input));
+      const names = [];
+      for await (const event of out.stream)
+        if (event.contentBlockStart?.start?.toolUse) names.push(event.contentBlockStart.start.toolUse.name);
+      return names;
+    });
+    expect(run.terminalState).toBe('failed');
   });
-  expect(run.terminalState).toBe('failed');
-});
 
 /** A triage agent that hands off to the support agent (the Agents SDK names the tool transfer_to_Customer_Support_Agent). */
 function triage() {
