@@ -88,9 +88,105 @@ describe('OpenAI Chat', () => {
       false,
     );
   });
+
+  it('an empty tool list; a tool choice or parallel calls with no tools; stream options without a stream', () => {
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
+    const at = (extra: Record<string, unknown>) =>
+      check('openai.chat', { model: 'gpt-4o', messages: ask, ...extra })?.error;
+    expect(at({ tools: [] })).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      message:
+        "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      param: 'tools',
+      code: 'empty_array',
+    });
+    expect(at({ tool_choice: 'auto' })).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      message: "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+      param: 'tool_choice',
+    });
+    expect(at({ tool_choice: 'none' })?.param).toBe('tool_choice');
+    expect(at({ parallel_tool_calls: false })).toMatchObject({
+      message: "Invalid value for 'parallel_tool_calls': only allowed when 'tools' are specified.",
+      param: 'parallel_tool_calls',
+    });
+    expect(at({ stream_options: { include_usage: true } })).toMatchObject({
+      message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      param: 'stream_options',
+    });
+    expect(at({ stream_options: { include_usage: true }, stream: false })?.param).toBe('stream_options');
+    // What the APIs accept: each beside what it needs, and nulls a client sends for "unset".
+    expect(
+      at({ tools, tool_choice: 'required', parallel_tool_calls: false, stream: true, stream_options: {} }),
+    ).toBeUndefined();
+    expect(at({ tool_choice: null, parallel_tool_calls: null, stream_options: null })).toBeUndefined();
+  });
+
+  it('JSON mode with no word of JSON in the messages', () => {
+    const format = { response_format: { type: 'json_object' } };
+    const v = check('openai.chat', { model: 'gpt-4o', messages: ask, ...format });
+    expect(v).toMatchObject({ rule: 'parameters', at: 'response_format' });
+    expect(v?.error).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      message:
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+      param: 'messages',
+    });
+    // Any message, in any case, in text parts too.
+    const system = { role: 'system', content: [{ type: 'text', text: 'Answer in JSON.' }] };
+    expect(check('openai.chat', { model: 'gpt-4o', messages: [system, ...ask], ...format })).toBeUndefined();
+    expect(
+      check('openai.chat', {
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Reply as json' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } },
+      }),
+    ).toBeUndefined();
+  });
 });
 
 describe('OpenAI Responses', () => {
+  it('tool_choice "required" with no tools', () => {
+    expect(
+      check('openai.responses', { model: 'gpt-4o', input: 'hi', tool_choice: 'required' })?.error,
+    ).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      message: "Tool choice 'required' must be specified with 'tools' parameter.",
+      param: 'tool_choice',
+    });
+    const tools = [{ type: 'function', name: 'get_weather', parameters: { type: 'object' } }];
+    expect(
+      check('openai.responses', { model: 'gpt-4o', input: 'hi', tools, tool_choice: 'required' }),
+    ).toBeUndefined();
+    expect(check('openai.responses', { model: 'gpt-4o', input: 'hi', tool_choice: 'auto' })).toBeUndefined();
+  });
+
+  it('JSON mode needs the word in the input messages: the instructions do not count', () => {
+    const body = {
+      model: 'gpt-4o',
+      instructions: 'Answer in JSON.',
+      text: { format: { type: 'json_object' } },
+    };
+    expect(check('openai.responses', { ...body, input: 'hi' })?.error).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      message:
+        "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+      param: 'text.format',
+    });
+    expect(check('openai.responses', { ...body, input: 'hi, as JSON' })).toBeUndefined();
+    expect(
+      check('openai.responses', {
+        ...body,
+        input: [{ role: 'user', content: [{ type: 'input_text', text: 'give me json' }] }],
+      }),
+    ).toBeUndefined();
+  });
+
   it('ranges, max_output_tokens of at least 16, temperature on o-series', () => {
     expect(
       check('openai.responses', { model: 'gpt-4o', input: 'hi', max_output_tokens: 10 })?.error?.message,

@@ -57,6 +57,38 @@ describe('a request the real API refuses fails the test, though the agent swallo
     ]);
   });
 
+  it('OpenAI Chat: an empty tool list, a tool choice with no tools (streamed), stream options without a stream', () => {
+    expectRefused('chat: an empty tool list (an agent with no tools registered)', [
+      'At: tools',
+      'tools is an empty list (leave it out when there are none)',
+      "400 invalid_request_error: Invalid 'tools': empty array.",
+    ]);
+    expectRefused('chat streamed: a tool choice kept on a side call with no tools', [
+      'At: tool_choice',
+      'tool_choice is set, but the request offers no tools',
+      "'tool_choice' is only allowed when 'tools' are specified.",
+    ]);
+    expectRefused('chat: stream options on a request that does not stream', [
+      'At: stream_options',
+      "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+    ]);
+  });
+
+  it('OpenAI Chat and Responses: JSON mode with no word of JSON in the prompt; Responses tool_choice required alone', () => {
+    expectRefused('chat: JSON mode, and no message says json', [
+      'At: response_format',
+      'the request asks for JSON mode (json_object), but no message says "json"',
+      "'messages' must contain the word 'json' in some form",
+    ]);
+    expectRefused('responses streamed: JSON mode said in the instructions only', [
+      'At: text.format',
+      "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+    ]);
+    expectRefused('responses: tool_choice "required" with no tools', [
+      "Tool choice 'required' must be specified with 'tools' parameter.",
+    ]);
+  });
+
   it('OpenAI Responses: a function_call_output as an object, temperature on o3', () => {
     expectRefused('responses: a function_call_output sent as an object', [
       'At: input[0].output',

@@ -1,8 +1,10 @@
 /**
  * The request parameters each API validates before it answers, and that agents get wrong: an
- * empty conversation, a tool result passed as an object (a forgotten `JSON.stringify`), sampling
- * values out of the API's range or sent as strings, `max_tokens` and `temperature` on OpenAI's
- * reasoning models, Anthropic's extended-thinking limits. Each with the provider's own 400.
+ * empty conversation or tool list, a tool result passed as an object (a forgotten
+ * `JSON.stringify`), sampling values out of the API's range or sent as strings, `max_tokens` and
+ * `temperature` on OpenAI's reasoning models, a tool choice with no tools, stream options without
+ * a stream, JSON mode with no word of JSON in the prompt, Anthropic's extended-thinking limits.
+ * Each with the provider's own 400.
  */
 import type { NeutralError } from '../conversation';
 import { anthropicError } from '../providers/anthropic-messages/errors';
@@ -14,12 +16,12 @@ type Body = Record<string, any>;
 const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 const field = (obj: Body | undefined, camel: string, snake: string) => obj?.[camel] ?? obj?.[snake];
 
-const openai = (message: string, param: string | null, code: string): NeutralError => ({
+const openai = (message: string, param: string | null, code: string | null): NeutralError => ({
   status: 400,
   type: 'invalid_request_error',
   message,
   ...(param !== null ? { param } : {}),
-  code,
+  ...(code !== null ? { code } : {}),
 });
 
 /** How OpenAI's validation names the JSON type it got. */
@@ -129,21 +131,111 @@ function chatContent(messages: unknown[]): Violation | undefined {
   return undefined;
 }
 
-function chatParameters(body: Body): Violation | undefined {
-  const messages = body.messages;
-  if (Array.isArray(messages) && messages.length === 0)
+/** An array parameter the API wants with at least one element: `messages`, `tools`. */
+function emptyArray(body: Body, param: string, problem: string): Violation | undefined {
+  if (!Array.isArray(body[param]) || body[param].length > 0) return undefined;
+  return violation(
+    'parameters',
+    param,
+    problem,
+    openai(
+      `Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`,
+      param,
+      'empty_array',
+    ),
+  );
+}
+
+const present = (value: unknown) => value !== undefined && value !== null;
+
+/**
+ * Parameters that mean something only beside another one, which the API refuses alone: a tool
+ * choice or parallel calls with no tools (an agent's tool-less side call that kept its
+ * defaults), stream options on a request that does not stream.
+ */
+function chatDependencies(body: Body): Violation | undefined {
+  const tools = Array.isArray(body.tools) && body.tools.length > 0;
+  if (present(body.tool_choice) && !tools)
     return violation(
       'parameters',
-      'messages',
-      'the request has no messages',
+      'tool_choice',
+      'tool_choice is set, but the request offers no tools',
       openai(
-        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
-        'messages',
-        'empty_array',
+        "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+        'tool_choice',
+        null,
       ),
     );
+  if (present(body.parallel_tool_calls) && !tools)
+    return violation(
+      'parameters',
+      'parallel_tool_calls',
+      'parallel_tool_calls is set, but the request offers no tools',
+      openai(
+        "Invalid value for 'parallel_tool_calls': only allowed when 'tools' are specified.",
+        'parallel_tool_calls',
+        null,
+      ),
+    );
+  if (present(body.stream_options) && body.stream !== true)
+    return violation(
+      'parameters',
+      'stream_options',
+      'stream_options is set, but the request does not stream',
+      openai(
+        "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+        'stream_options',
+        null,
+      ),
+    );
+  return undefined;
+}
+
+/** The text of a Chat message or Responses input item, its parts joined. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ');
+}
+
+/**
+ * JSON mode (`json_object`) needs the prompt to ask for JSON: the API refuses a request whose
+ * messages never say the word (in any case), so a model is never left to guess the format.
+ */
+function jsonModeWithoutTheWord(
+  format: unknown,
+  texts: string[],
+  param: string,
+  error: NeutralError,
+): Violation | undefined {
+  if (!isObject(format) || format.type !== 'json_object') return undefined;
+  if (texts.some((t) => /json/i.test(t))) return undefined;
+  return violation(
+    'parameters',
+    param,
+    'the request asks for JSON mode (json_object), but no message says "json"',
+    error,
+  );
+}
+
+function chatParameters(body: Body): Violation | undefined {
+  const messages = body.messages;
   return firstOf([
+    () => emptyArray(body, 'messages', 'the request has no messages'),
+    () => emptyArray(body, 'tools', 'tools is an empty list (leave it out when there are none)'),
     () => (Array.isArray(messages) ? chatContent(messages) : undefined),
+    () => chatDependencies(body),
+    () =>
+      jsonModeWithoutTheWord(
+        body.response_format,
+        (Array.isArray(messages) ? messages : []).map((m) => textOf(isObject(m) ? m.content : undefined)),
+        'response_format',
+        openai(
+          "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+          'messages',
+          null,
+        ),
+      ),
     ...SAMPLING_CHAT.map(
       ([param, range]) =>
         () =>
@@ -179,7 +271,32 @@ function chatParameters(body: Body): Violation | undefined {
 }
 
 function responsesParameters(body: Body): Violation | undefined {
+  // The input messages must say it: the instructions alone do not count.
+  const input = body.input;
+  const texts =
+    typeof input === 'string'
+      ? [input]
+      : (Array.isArray(input) ? input : []).map((item) =>
+          isObject(item) && (item.type === undefined || item.type === 'message') ? textOf(item.content) : '',
+        );
   return firstOf([
+    () =>
+      body.tool_choice === 'required' && !(Array.isArray(body.tools) && body.tools.length > 0)
+        ? violation(
+            'parameters',
+            'tool_choice',
+            'tool_choice "required" asks for a tool call, but the request offers no tools',
+            openai("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', null),
+          )
+        : undefined,
+    () =>
+      jsonModeWithoutTheWord(isObject(body.text) ? body.text.format : undefined, texts, 'text.format', {
+        status: 400,
+        type: 'invalid_request_error',
+        message:
+          "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+        param: 'text.format',
+      }),
     () => openaiNumber(body, 'temperature', { min: 0, max: 2 }),
     () => openaiNumber(body, 'top_p', { min: 0, max: 1 }),
     () => openaiNumber(body, 'top_logprobs', { min: 0, max: 20, integer: true }),

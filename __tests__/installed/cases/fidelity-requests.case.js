@@ -117,6 +117,100 @@ it('chat: temperature read from the environment as a string', async () => {
   );
 });
 
+it('chat: an empty tool list (an agent with no tools registered)', async () => {
+  understudy.model.use(answer);
+  const error = await swallowed(() =>
+    openai().chat.completions.create({ model: 'gpt-4o', messages: ask, tools: [] }),
+  );
+  expect(error.error).toEqual({
+    message:
+      "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    type: 'invalid_request_error',
+    param: 'tools',
+    code: 'empty_array',
+  });
+});
+
+it('chat streamed: a tool choice kept on a side call with no tools', async () => {
+  understudy.model.use(answer);
+  const error = await swallowed(() =>
+    openai()
+      .chat.completions.stream({ model: 'gpt-4o', messages: ask, tool_choice: 'auto' })
+      .finalChatCompletion(),
+  );
+  expect(error.error).toEqual({
+    message: "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+    type: 'invalid_request_error',
+    param: 'tool_choice',
+    code: null,
+  });
+});
+
+it('chat: stream options on a request that does not stream', async () => {
+  understudy.model.use(answer);
+  const error = await swallowed(() =>
+    openai().chat.completions.create({
+      model: 'gpt-4o',
+      messages: ask,
+      stream_options: { include_usage: true },
+    }),
+  );
+  expect(error.error).toMatchObject({
+    message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+    param: 'stream_options',
+  });
+});
+
+it('chat: JSON mode, and no message says json', async () => {
+  understudy.model.use([{ match: {}, response: { content: '{"tempC":18}' } }]);
+  const error = await swallowed(() =>
+    openai().chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'system', content: 'Answer with the temperature.' }, ...ask],
+      response_format: { type: 'json_object' },
+    }),
+  );
+  expect(error.error).toEqual({
+    message:
+      "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+    type: 'invalid_request_error',
+    param: 'messages',
+    code: null,
+  });
+});
+
+it('responses streamed: JSON mode said in the instructions only', async () => {
+  understudy.model.use([{ match: {}, response: { content: '{"tempC":18}' } }]);
+  const error = await swallowed(() =>
+    openai()
+      .responses.stream({
+        model: 'gpt-4o',
+        instructions: 'Answer in JSON.',
+        input: 'Weather in Paris?',
+        text: { format: { type: 'json_object' } },
+      })
+      .finalResponse(),
+  );
+  expect(error.error).toEqual({
+    message:
+      "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+    type: 'invalid_request_error',
+    param: 'text.format',
+    code: null,
+  });
+});
+
+it('responses: tool_choice "required" with no tools', async () => {
+  understudy.model.use(answer);
+  const error = await swallowed(() =>
+    openai().responses.create({ model: 'gpt-4o', input: 'Weather in Paris?', tool_choice: 'required' }),
+  );
+  expect(error.error).toMatchObject({
+    message: "Tool choice 'required' must be specified with 'tools' parameter.",
+    param: 'tool_choice',
+  });
+});
+
 it('responses: a function_call_output sent as an object', async () => {
   understudy.model.use([
     {
@@ -357,4 +451,23 @@ it('control: requests the APIs accept', async () => {
     encoding_format: 'float',
   });
   expect(embedded.data).toHaveLength(2048);
+  // Each parameter beside what it needs.
+  understudy.model.reset();
+  understudy.model.use([{ match: {}, response: { content: '{"tempC":18}' } }]);
+  await openai()
+    .chat.completions.stream({
+      model: 'gpt-4o',
+      messages: [{ role: 'system', content: 'Reply in json.' }, ...ask],
+      tools: [weatherTool],
+      tool_choice: 'none',
+      parallel_tool_calls: false,
+      stream_options: { include_usage: true },
+      response_format: { type: 'json_object' },
+    })
+    .finalChatCompletion();
+  await openai().responses.create({
+    model: 'gpt-4o',
+    input: 'Weather in Paris, as JSON?',
+    text: { format: { type: 'json_object' } },
+  });
 });
