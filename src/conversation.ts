@@ -110,6 +110,11 @@ export interface NeutralReply {
   /** Reasoning text to send before the answer, where the protocol has a place for it. */
   reasoning?: string;
   /**
+   * Responses: the reasoning summary's parts, when the provider split it in several (`reasoning`
+   * is them joined by a blank line).
+   */
+  reasoningParts?: string[];
+  /**
    * The provider's token for the reasoning (a recorded one), sent instead of a made one: the
    * Anthropic and Bedrock thinking signature, the Responses reasoning item's `encrypted_content`,
    * the `thoughtSignature` on a Gemini answer's text.

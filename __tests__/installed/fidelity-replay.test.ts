@@ -111,6 +111,8 @@ describe('record against a stand-in provider, then replay at once', () => {
       text: '',
       thoughtSignature: expect.stringMatching(/^CiQB0e2Kb/),
     });
+    // A reasoning summary in parts, streamed part by part.
+    expect(read('replay', 'responses-streamed').returned[1].output[0].summary).toHaveLength(2);
     const responses = read('replay', 'responses-plain').returned;
     expect(responses[0].output[0]).toEqual({
       id: expect.stringMatching(/^rs_0b8f/),

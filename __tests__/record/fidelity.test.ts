@@ -40,7 +40,7 @@ const CASES: Array<{ codec: ProviderCodec; path: string; body: Record<string, un
       input: QUESTION,
       store: false,
       include: ['reasoning.encrypted_content'],
-      reasoning: { effort: 'medium' },
+      reasoning: { effort: 'medium', summary: 'auto' },
       tools: [{ type: 'function', name: 'get_weather', parameters, strict: false }],
     },
   },
@@ -148,5 +148,11 @@ describe('a recorded reply replays as the provider sent it', () => {
       completedAt: expect.any(Number),
     });
     expect(responses.toolCalls?.[0].itemId).toMatch(/^fc_/);
+    // A summary the provider sent in parts is kept in parts.
+    const summarised = roundTrip(CASES[1].codec, CASES[1].path, CASES[1].body, false).fixture.response;
+    expect(summarised.reasoning).toEqual([
+      expect.stringMatching(/^\*\*Reading the tool result\*\*/),
+      expect.stringMatching(/^\*\*Answering\*\*/),
+    ]);
   });
 });

@@ -4,7 +4,7 @@
  * completion times, system fingerprints and service tiers, prompt-cache reads and writes
  * (Anthropic's `cache_creation_input_tokens`), thinking with the provider's
  * signature, Gemini `thoughtSignature`s (on calls and on answers) and function calls without an `id`, Responses reasoning
- * items with `encrypted_content` and an empty summary, Bedrock's reasoning signature and latency.
+ * items with `encrypted_content` and a summary in parts (or none), Bedrock's reasoning signature and latency.
  * Every body is written here by hand, not by the package's encoders, so a replay that loses a
  * field shows.
  *
@@ -146,8 +146,18 @@ function responses(t: Turn, conversation: Conversation, body: Json): Reply {
   const reasoningId = `rs_0b8f6e2d4a1c9e7f5${t.n}`;
   const created = 1761823931 + t.n;
   const encrypted = `gAAAAABo8xTq${Buffer.from(`reasoning-${t.n}`).toString('base64url')}Zm9yLXRoZS1yZWNvcmQ=`;
-  // A reasoning item with no summary (none was asked for), whose reasoning comes back encrypted.
-  const reasoning = { id: reasoningId, type: 'reasoning', summary: [], encrypted_content: encrypted };
+  // The reasoning comes back encrypted; its summary, when one is asked for, in parts (none before
+  // a bare tool call).
+  const summary =
+    body.reasoning?.summary && !t.call
+      ? ['**Reading the tool result**\n\nThe tool says 18 C.', '**Answering**\n\nA short answer will do.']
+      : [];
+  const reasoning = {
+    id: reasoningId,
+    type: 'reasoning',
+    summary: summary.map((text) => ({ type: 'summary_text', text })),
+    encrypted_content: encrypted,
+  };
   const output: Json[] = [reasoning];
   if (t.call)
     output.push({
@@ -194,7 +204,7 @@ function responses(t: Turn, conversation: Conversation, body: Json): Reply {
     previous_response_id: null,
     prompt_cache_key: null,
     prompt_cache_retention: null,
-    reasoning: { effort: 'medium', summary: null },
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
     safety_identifier: null,
     service_tier: final ? 'default' : 'auto',
     store: false,
@@ -232,7 +242,14 @@ function responses(t: Turn, conversation: Conversation, body: Json): Reply {
     events.push(named(type, { type, ...fields, sequence_number: seq++ }));
   emit('response.created', { response: response(false) });
   emit('response.in_progress', { response: response(false) });
-  emit('response.output_item.added', { output_index: 0, item: reasoning });
+  emit('response.output_item.added', { output_index: 0, item: { ...reasoning, summary: [] } });
+  summary.forEach((text, summary_index) => {
+    const at = { item_id: reasoningId, output_index: 0, summary_index };
+    emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+    for (const delta of pieces(text, 7)) emit('response.reasoning_summary_text.delta', { ...at, delta });
+    emit('response.reasoning_summary_text.done', { ...at, text });
+    emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+  });
   emit('response.output_item.done', { output_index: 0, item: reasoning });
   const last = output[1];
   if (t.call) {

@@ -64,13 +64,16 @@ export function replyFrom(
   });
   const texts = blocks?.flatMap((b) => (b.type === 'text' ? [b.text] : []));
   const content = texts ? (texts.length > 0 ? texts.join('') : null) : (r.content ?? null);
-  const reasoning = r.reasoning;
+  // A summary in parts (Responses) is one text elsewhere.
+  const parts = Array.isArray(r.reasoning) ? r.reasoning : undefined;
+  const reasoning = Array.isArray(r.reasoning) ? r.reasoning.join('\n\n') : r.reasoning;
   // Reasoning the provider showed no text of still has its token (a recorded signature).
   const signed = typeof reasoning === 'string' && r.reasoningSignature !== undefined;
   const wire = wireOverridesOf(r);
   return {
     content: content === null && toolCalls.length === 0 && r.refusal === undefined ? '' : content,
     ...(reasoning || signed ? { reasoning } : {}),
+    ...(parts && parts.length > 1 ? { reasoningParts: parts } : {}),
     ...(signed ? { reasoningSignature: r.reasoningSignature } : {}),
     ...(r.redactedThinking?.length ? { redactedThinking: r.redactedThinking } : {}),
     ...(r.webSearches?.length ? { webSearches: r.webSearches } : {}),

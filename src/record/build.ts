@@ -122,8 +122,10 @@ function responseOf(call: RecordedCall): FixtureResponse {
     out.content = pii ? pii.replace(content) : content;
   }
   if (toolCalls.length > 0) out.toolCalls = toolCalls;
-  if (r.reasoning || (r.reasoning !== undefined && r.reasoningSignature !== undefined))
-    out.reasoning = pii ? pii.replace(r.reasoning) : r.reasoning;
+  const scrub = (text: string) => (pii ? pii.replace(text) : text);
+  if (r.reasoningParts) out.reasoning = r.reasoningParts.map(scrub);
+  else if (r.reasoning || (r.reasoning !== undefined && r.reasoningSignature !== undefined))
+    out.reasoning = scrub(r.reasoning);
   // The provider's signed reasoning, as it came: the next request must hand back these very bytes.
   if (r.reasoningSignature !== undefined && out.reasoning !== undefined)
     out.reasoningSignature = r.reasoningSignature;

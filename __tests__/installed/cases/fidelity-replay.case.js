@@ -70,7 +70,7 @@ async function responsesLoop(stream, urls) {
       tools,
       store: false,
       include: ['reasoning.encrypted_content'],
-      reasoning: { effort: 'medium' },
+      reasoning: { effort: 'medium', summary: 'auto' },
     };
     const response = stream
       ? await client.responses.stream(body).finalResponse()

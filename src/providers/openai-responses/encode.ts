@@ -72,6 +72,10 @@ function usageOf(reply: NeutralReply) {
 const outputText = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
 const refusalPart = (refusal: string) => ({ type: 'refusal', refusal });
 
+/** The reasoning summary's parts: as the provider split them (a recorded reply), else one. */
+const summaryOf = (reply: NeutralReply): string[] =>
+  reply.reasoningParts ?? (reply.reasoning ? [reply.reasoning] : []);
+
 /**
  * A reasoning item; with `encrypted` (the request included `reasoning.encrypted_content`, or the
  * fixture recorded it) it carries the encrypted form a stateless client sends back, noted in the
@@ -79,13 +83,13 @@ const refusalPart = (refusal: string) => ({ type: 'refusal', refusal });
  */
 function reasoningItem(
   id: string,
-  text: string | null,
+  summary: string[],
   encrypted?: { full: string; ctx: EncodeContext; recorded?: string },
 ) {
   const item: Record<string, unknown> = {
     id,
     type: 'reasoning',
-    summary: text === null || text === '' ? [] : [{ type: 'summary_text', text }],
+    summary: summary.map((text) => ({ type: 'summary_text', text })),
   };
   if (encrypted) {
     const token = encrypted.recorded ?? responsesEncryptedContent(id, encrypted.full);
@@ -135,7 +139,7 @@ function outputOf(
   encrypted?: { full: string; ctx: EncodeContext },
 ): unknown[] {
   const output: unknown[] = [];
-  if (hasReasoningItem(reply)) output.push(reasoningItem(ids.reasoning, reply.reasoning ?? null, encrypted));
+  if (hasReasoningItem(reply)) output.push(reasoningItem(ids.reasoning, summaryOf(reply), encrypted));
   (reply.webSearches ?? []).forEach((query, i) => {
     output.push(searchItem(ids.search(i), query, true));
   });
@@ -225,7 +229,7 @@ function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeCo
   if (reply.toolCalls.length > 0) message.toolCalls = reply.toolCalls.map((c) => ({ ...c }));
   if (hasReasoningItem(reply)) {
     if (reply.reasoning) message.reasoning = reply.reasoning;
-    message.opaque = [reasoningItem(ids.reasoning, reply.reasoning ?? null)];
+    message.opaque = [reasoningItem(ids.reasoning, summaryOf(reply))];
     ctx.store.set(ids.reasoning, [
       {
         role: 'assistant',
@@ -306,24 +310,24 @@ export function encodeResponsesStream(
 
   let index = 0;
   if (hasReasoningItem(reply)) {
-    const text = reply.reasoning ?? '';
-    const at = { item_id: ids.reasoning, output_index: index, summary_index: 0 };
+    const summary = summaryOf(reply);
     const encrypted = encryptionOf(reply, conversation, ctx);
     emit('response.output_item.added', {
       output_index: index,
-      item: reasoningItem(ids.reasoning, null, encrypted),
+      item: reasoningItem(ids.reasoning, [], encrypted),
     });
-    // A reasoning item without a summary is added and done, with nothing between.
-    if (text !== '') {
+    // Each part of the summary in turn; a reasoning item without one is added and done, nothing between.
+    summary.forEach((text, summaryIndex) => {
+      const at = { item_id: ids.reasoning, output_index: index, summary_index: summaryIndex };
       emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
       for (const delta of chunkText(text, size))
         emit('response.reasoning_summary_text.delta', { ...at, delta });
       emit('response.reasoning_summary_text.done', { ...at, text });
       emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
-    }
+    });
     emit('response.output_item.done', {
       output_index: index,
-      item: reasoningItem(ids.reasoning, text, encrypted),
+      item: reasoningItem(ids.reasoning, summary, encrypted),
     });
     index++;
   }

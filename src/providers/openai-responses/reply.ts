@@ -95,6 +95,7 @@ function replyOfResponse(response: Record<string, any>): ReplyDecodeResult {
       content,
       // A reasoning item whose summary was not asked for still comes back, encrypted.
       ...(reasoning.length > 0 || encrypted !== undefined ? { reasoning: reasoning.join('\n\n') } : {}),
+      ...(reasoning.length > 1 ? { reasoningParts: reasoning } : {}),
       ...(encrypted !== undefined ? { reasoningSignature: encrypted } : {}),
       toolCalls,
       finishReason: finishOf(response, toolCalls.length > 0),
