@@ -96,6 +96,18 @@ export const isOpenAIReasoning = (model: unknown) =>
 const fixedTemperature = (model: unknown) =>
   typeof model === 'string' && /^(?:o\d(?:-|$)|gpt-5(?:-(?!chat)|$))/.test(model);
 
+/** A `temperature` other than 1 on a model that samples only at 1, refused with the API's `error`. */
+function fixedTemperatureBreach(body: Body, error: NeutralError): Violation | undefined {
+  if (typeof body.temperature !== 'number' || body.temperature === 1 || !fixedTemperature(body.model))
+    return undefined;
+  return violation(
+    'parameters',
+    'temperature',
+    `${body.model} samples only at the default temperature, 1`,
+    error,
+  );
+}
+
 const SAMPLING_CHAT: Array<[string, Range]> = [
   ['temperature', { min: 0, max: 2 }],
   ['top_p', { min: 0, max: 1 }],
@@ -255,18 +267,14 @@ function chatParameters(body: Body): Violation | undefined {
           )
         : undefined,
     () =>
-      typeof body.temperature === 'number' && body.temperature !== 1 && fixedTemperature(body.model)
-        ? violation(
-            'parameters',
-            'temperature',
-            `${body.model} samples only at the default temperature, 1`,
-            openai(
-              `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
-              'temperature',
-              'unsupported_value',
-            ),
-          )
-        : undefined,
+      fixedTemperatureBreach(
+        body,
+        openai(
+          `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+          'temperature',
+          'unsupported_value',
+        ),
+      ),
   ]);
 }
 
@@ -302,18 +310,14 @@ function responsesParameters(body: Body): Violation | undefined {
     () => openaiNumber(body, 'top_logprobs', { min: 0, max: 20, integer: true }),
     () => openaiNumber(body, 'max_output_tokens', { min: 16, integer: true }),
     () =>
-      typeof body.temperature === 'number' && body.temperature !== 1 && fixedTemperature(body.model)
-        ? violation(
-            'parameters',
-            'temperature',
-            `${body.model} samples only at the default temperature, 1`,
-            openai(
-              "Unsupported parameter: 'temperature' is not supported with this model.",
-              'temperature',
-              'unsupported_parameter',
-            ),
-          )
-        : undefined,
+      fixedTemperatureBreach(
+        body,
+        openai(
+          "Unsupported parameter: 'temperature' is not supported with this model.",
+          'temperature',
+          'unsupported_parameter',
+        ),
+      ),
   ]);
 }
 
