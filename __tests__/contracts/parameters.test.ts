@@ -149,6 +149,55 @@ describe('OpenAI Chat', () => {
 });
 
 describe('OpenAI Responses', () => {
+  it('what code ported from Chat Completions sends, in the API words', () => {
+    const at = (extra: Record<string, unknown>) =>
+      check('openai.responses', { model: 'gpt-4o', input: 'hi', ...extra });
+    expect(at({ max_tokens: 300 })).toMatchObject({
+      at: 'max_tokens',
+      problem: 'max_tokens is a Chat Completions parameter: Responses takes max_output_tokens',
+      error: {
+        message: "Unknown parameter: 'max_tokens'.",
+        param: 'max_tokens',
+        code: 'unknown_parameter',
+      },
+    });
+    expect(at({ stop: ['\n'] })?.error?.message).toBe("Unknown parameter: 'stop'. Did you mean 'store'?");
+    expect(at({ stop: ['\n'], store: false })?.error?.message).toBe("Unknown parameter: 'stop'.");
+    expect(at({ response_format: { type: 'json_object' } })?.error?.param).toBe('response_format');
+    expect(at({ stream: true, stream_options: { include_usage: true } })?.error).toMatchObject({
+      message: "Unknown parameter: 'stream_options.include_usage'.",
+      param: 'stream_options.include_usage',
+    });
+    expect(
+      at({
+        tools: [{ type: 'function', name: 'f' }],
+        tool_choice: { type: 'function', function: { name: 'f' } },
+      })?.error,
+    ).toMatchObject({
+      message: "Missing required parameter: 'tool_choice.name'.",
+      param: 'tool_choice.name',
+      code: 'missing_required_parameter',
+    });
+    expect(
+      check('openai.responses', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })?.error,
+    ).toMatchObject({
+      code: 'unsupported_parameter',
+      message: expect.stringContaining("In the Responses API, this parameter has moved to 'input'."),
+    });
+    // The Responses shapes of the same things.
+    expect(
+      at({
+        max_output_tokens: 300,
+        text: { format: { type: 'text' } },
+        stream: true,
+        stream_options: { include_obfuscation: false },
+        tools: [{ type: 'function', name: 'f' }],
+        tool_choice: { type: 'function', name: 'f' },
+        store: false,
+      }),
+    ).toBeUndefined();
+  });
+
   it('tool_choice "required" with no tools', () => {
     expect(
       check('openai.responses', { model: 'gpt-4o', input: 'hi', tool_choice: 'required' })?.error,
@@ -193,10 +242,16 @@ describe('OpenAI Responses', () => {
     ).toBe(
       "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 10 instead.",
     );
-    expect(check('openai.responses', { model: 'o3', input: 'hi', temperature: 0.5 })?.error).toMatchObject({
+    expect(check('openai.responses', { model: 'o3', input: 'hi', temperature: 0.5 })?.error).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
       message: "Unsupported parameter: 'temperature' is not supported with this model.",
-      code: 'unsupported_parameter',
+      param: 'temperature',
     });
+    expect(check('openai.responses', { model: 'o3', input: 'hi', top_p: 0.5 })?.error?.message).toBe(
+      "Unsupported parameter: 'top_p' is not supported with this model.",
+    );
+    expect(check('openai.responses', { model: 'gpt-4o', input: 'hi', top_p: 0.5 })).toBeUndefined();
     expect(check('openai.responses', { model: 'gpt-4o', input: 'hi', temperature: 0.5 })).toBeUndefined();
   });
 });

@@ -89,12 +89,20 @@ describe('a request the real API refuses fails the test, though the agent swallo
     ]);
   });
 
-  it('OpenAI Responses: a function_call_output as an object, temperature on o3', () => {
+  it('OpenAI Responses: a function_call_output as an object, temperature on o3, what code ported from Chat sends', () => {
     expectRefused('responses: a function_call_output sent as an object', [
       'At: input[0].output',
       "400 invalid_request_error: Invalid type for 'input[0].output': expected one of a string or an array of content parts, but got an object instead.",
     ]);
     expectRefused('responses: temperature 0.2 on o3', ['o3 samples only at the default temperature, 1']);
+    expectRefused('responses streamed: code ported from Chat (max_tokens)', [
+      'At: max_tokens',
+      'max_tokens is a Chat Completions parameter: Responses takes max_output_tokens',
+      "400 invalid_request_error: Unknown parameter: 'max_tokens'.",
+    ]);
+    expectRefused('responses: Chat messages instead of input', [
+      'the request sends Chat Completions messages: Responses takes input',
+    ]);
   });
 
   it('Anthropic: temperature out of range, no messages, the thinking limits, a tool_result as an object', () => {

@@ -278,6 +278,66 @@ function chatParameters(body: Body): Violation | undefined {
   ]);
 }
 
+/** Chat Completions parameters the Responses API does not know (code ported from Chat keeps them). */
+const CHAT_ONLY: Record<string, string> = {
+  max_tokens: 'Responses takes max_output_tokens',
+  max_completion_tokens: 'Responses takes max_output_tokens',
+  response_format: 'Responses takes text.format',
+  n: 'Responses makes one response',
+  stop: 'Responses has no stop sequences',
+  seed: 'Responses takes no seed',
+  logprobs: 'Responses asks for them with include: ["message.output_text.logprobs"]',
+};
+
+const unknownParameter = (param: string, hint = '') =>
+  openai(`Unknown parameter: '${param}'.${hint}`, param, 'unknown_parameter');
+
+/** What a Responses request carries from Chat Completions, refused as the API refuses it. */
+function chatShapes(body: Body): Violation | undefined {
+  if (body.messages !== undefined)
+    return violation(
+      'parameters',
+      'messages',
+      'the request sends Chat Completions messages: Responses takes input',
+      {
+        status: 400,
+        type: 'invalid_request_error',
+        message:
+          "Unsupported parameter: 'messages'. In the Responses API, this parameter has moved to 'input'. Try again with the new parameter. See the API documentation for more information: https://platform.openai.com/docs/api-reference/responses/create.",
+        code: 'unsupported_parameter',
+      },
+    );
+  for (const [param, instead] of Object.entries(CHAT_ONLY))
+    if (body[param] !== undefined)
+      return violation(
+        'parameters',
+        param,
+        `${param} is a Chat Completions parameter: ${instead}`,
+        // The API offers the closest key it knows that the request does not already send.
+        unknownParameter(param, param === 'stop' && body.store === undefined ? " Did you mean 'store'?" : ''),
+      );
+  if (isObject(body.stream_options) && body.stream_options.include_usage !== undefined)
+    return violation(
+      'parameters',
+      'stream_options.include_usage',
+      'stream_options.include_usage is a Chat Completions option: a Responses stream reports usage in response.completed',
+      unknownParameter('stream_options.include_usage'),
+    );
+  const choice = body.tool_choice;
+  if (isObject(choice) && choice.type === 'function' && typeof choice.name !== 'string')
+    return violation(
+      'parameters',
+      'tool_choice',
+      `tool_choice is Chat-shaped (${JSON.stringify(choice)}): Responses names the function as tool_choice.name`,
+      openai(
+        "Missing required parameter: 'tool_choice.name'.",
+        'tool_choice.name',
+        'missing_required_parameter',
+      ),
+    );
+  return undefined;
+}
+
 function responsesParameters(body: Body): Violation | undefined {
   // The input messages must say it: the instructions alone do not count.
   const input = body.input;
@@ -288,6 +348,7 @@ function responsesParameters(body: Body): Violation | undefined {
           isObject(item) && (item.type === undefined || item.type === 'message') ? textOf(item.content) : '',
         );
   return firstOf([
+    () => chatShapes(body),
     () =>
       body.tool_choice === 'required' && !(Array.isArray(body.tools) && body.tools.length > 0)
         ? violation(
@@ -312,12 +373,17 @@ function responsesParameters(body: Body): Violation | undefined {
     () =>
       fixedTemperatureBreach(
         body,
-        openai(
-          "Unsupported parameter: 'temperature' is not supported with this model.",
-          'temperature',
-          'unsupported_parameter',
-        ),
+        openai("Unsupported parameter: 'temperature' is not supported with this model.", 'temperature', null),
       ),
+    () =>
+      typeof body.top_p === 'number' && body.top_p !== 1 && fixedTemperature(body.model)
+        ? violation(
+            'parameters',
+            'top_p',
+            `${body.model} samples only at the default top_p, 1`,
+            openai("Unsupported parameter: 'top_p' is not supported with this model.", 'top_p', null),
+          )
+        : undefined,
   ]);
 }
 

@@ -245,6 +245,32 @@ it('responses: temperature 0.2 on o3', async () => {
     message: "Unsupported parameter: 'temperature' is not supported with this model.",
     type: 'invalid_request_error',
     param: 'temperature',
+    code: null,
+  });
+});
+
+it('responses streamed: code ported from Chat (max_tokens)', async () => {
+  understudy.model.use(answer);
+  const error = await swallowed(() =>
+    openai()
+      .responses.stream({ model: 'gpt-4o', input: 'Weather in Paris?', max_tokens: 300 })
+      .finalResponse(),
+  );
+  expect(error.error).toEqual({
+    message: "Unknown parameter: 'max_tokens'.",
+    type: 'invalid_request_error',
+    param: 'max_tokens',
+    code: 'unknown_parameter',
+  });
+});
+
+it('responses: Chat messages instead of input', async () => {
+  understudy.model.use(answer);
+  const error = await swallowed(() => openai().responses.create({ model: 'gpt-4o', messages: ask }));
+  expect(error.error).toMatchObject({
+    message: expect.stringMatching(
+      /^Unsupported parameter: 'messages'. In the Responses API, this parameter has moved to 'input'./,
+    ),
     code: 'unsupported_parameter',
   });
 });
