@@ -68,6 +68,8 @@ const CONTRACT_RULES = [
   'tool-definitions',
   'known-models',
   'structured-output',
+  'offered-tools',
+  'parameters',
 ] as const satisfies readonly ContractRule[];
 // A rule added in src/contracts/rules.ts and not listed above fails to compile here.
 type Unlisted = Exclude<ContractRule, (typeof CONTRACT_RULES)[number]>;

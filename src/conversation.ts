@@ -10,6 +10,15 @@ export interface NeutralToolCall {
   name: string;
   /** JSON text exactly as the model produced it. */
   arguments: string;
+  /**
+   * Gemini: the provider sent the call without an id. `id` is the one the codec derives for such
+   * calls (so the run links the call to its result), and none goes on the wire.
+   */
+  anonymous?: boolean;
+  /** Gemini: the `thoughtSignature` the provider sent on this call's part. */
+  signature?: string;
+  /** Responses: the id of the call's output item (`fc_…`). */
+  itemId?: string;
 }
 
 export interface NeutralMessage {
@@ -64,6 +73,8 @@ export interface NeutralUsage {
   cachedInputTokens: number;
   /** Of the output tokens, those spent on reasoning. */
   reasoningTokens: number;
+  /** Of the input tokens, those written to the prompt cache (Anthropic, Bedrock). */
+  cacheWriteInputTokens?: number;
 }
 
 /** `pause_turn`: Anthropic paused a long server-tool turn; the client sends the reply back to continue. */
@@ -83,6 +94,14 @@ export interface WireOverrides {
   nativeFinishReason?: string;
   /** Chat: usage fields sent as given (OpenRouter `cost`, `is_byok`, token details…). */
   usage?: Record<string, unknown>;
+  /** The tier that served the reply: Chat and Responses `service_tier`, Anthropic `usage.service_tier`. */
+  serviceTier?: string;
+  /** Responses: `completed_at` (Unix seconds). */
+  completedAt?: number;
+  /** Responses: the ids of the reasoning and message output items (`rs_…`, `msg_…`). */
+  items?: { reasoning?: string; message?: string };
+  /** Bedrock: `metrics.latencyMs`. */
+  latencyMs?: number;
 }
 
 /** What the mock model answers, before a codec puts it on the wire. */
@@ -90,7 +109,16 @@ export interface NeutralReply {
   content: string | null;
   /** Reasoning text to send before the answer, where the protocol has a place for it. */
   reasoning?: string;
-  /** Anthropic: the signature to send with the thinking block (a recorded one), instead of a made one. */
+  /**
+   * Responses: the reasoning summary's parts, when the provider split it in several (`reasoning`
+   * is them joined by a blank line).
+   */
+  reasoningParts?: string[];
+  /**
+   * The provider's token for the reasoning (a recorded one), sent instead of a made one: the
+   * Anthropic and Bedrock thinking signature, the Responses reasoning item's `encrypted_content`,
+   * the `thoughtSignature` on a Gemini answer's text.
+   */
   reasoningSignature?: string;
   /** Anthropic: `redacted_thinking` blocks (their encrypted `data`) to send before the thinking. */
   redactedThinking?: string[];
@@ -176,4 +204,12 @@ export function matchKeysOf(conversation: Conversation): MatchKeys {
     ...(conversation.responseFormat !== undefined ? { responseFormat: conversation.responseFormat } : {}),
     ...(conversation.context !== undefined ? { context: conversation.context } : {}),
   };
+}
+
+/**
+ * Whether the reply shows reasoning: text, or a reasoning block the provider sent with no
+ * visible text but its token (Anthropic's omitted thinking, a Responses item without summary).
+ */
+export function showsReasoning(reply: NeutralReply): boolean {
+  return !!reply.reasoning || reply.reasoningSignature !== undefined;
 }

@@ -277,6 +277,9 @@ describe('provider-shaped errors', () => {
 
   it('a request without max_tokens gets the API 400 naming the field, not retried', async () => {
     understudy.model.use(script().user('hi').replies('hello'));
+    // The test sends what the API refuses on purpose: the 400 is what it checks.
+    understudy.model.contracts({ parameters: false });
+
     const error = await new Anthropic().messages
       .create({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }] } as never)
       .catch((e: unknown) => e);

@@ -225,6 +225,9 @@ describe('truncation', () => {
         'web_search_tool_result',
         'text',
       ]);
+      // Without a web search tool the model pauses without searching.
+      understudy.model.reset();
+      understudy.model.use([{ match: {}, response: { content: 'Searching', finishReason: 'pause_turn' } }]);
       const ai = await generateText({ model: aiSdkModels.anthropic(), prompt: 'x', tools: {} });
       expect(ai.finishReason).toBe('stop');
     });

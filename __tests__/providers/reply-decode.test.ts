@@ -24,12 +24,29 @@ const calls = (prefix: string) => [
   { id: `${prefix}b`, name: 'get_time', arguments: '{"tz":"Europe/Paris"}' },
 ];
 
-/** The replies the goldens were encoded from (see each codec's own test). */
-const GOLDEN: Array<{ name: string; codec: ProviderCodec; reply: NeutralReply }> = [
+/**
+ * The replies the goldens were encoded from (see each codec's own test), and what the golden
+ * carries beyond them that recording keeps so a replay sends it back: the ids, times and tier
+ * the mock made for it, the signature it made for the reasoning.
+ */
+const GOLDEN: Array<{
+  name: string;
+  codec: ProviderCodec;
+  reply: NeutralReply;
+  kept: Partial<NeutralReply>;
+}> = [
   {
     name: 'openai-chat',
     codec: openaiChat,
     reply: { content: null, toolCalls: calls('call_'), finishReason: 'tool_calls', usage, model: 'gpt-4o' },
+    kept: {
+      wire: {
+        id: 'chatcmpl-understudy000003',
+        created: 1767225600,
+        serviceTier: 'default',
+        systemFingerprint: 'fp_understudy',
+      },
+    },
   },
   {
     name: 'openai-responses',
@@ -41,6 +58,16 @@ const GOLDEN: Array<{ name: string; codec: ProviderCodec; reply: NeutralReply }>
       finishReason: 'tool_calls',
       usage,
       model: 'gpt-4o-2024-08-06',
+    },
+    kept: {
+      toolCalls: calls('call_').map((c, i) => ({ ...c, itemId: `fc_understudy000003_${i}` })),
+      wire: {
+        id: 'resp_understudy000003',
+        created: 1767225600,
+        completedAt: 1767225600,
+        serviceTier: 'default',
+        items: { reasoning: 'rs_understudy000003' },
+      },
     },
   },
   {
@@ -54,6 +81,10 @@ const GOLDEN: Array<{ name: string; codec: ProviderCodec; reply: NeutralReply }>
       usage,
       model: 'claude-sonnet-4-6',
     },
+    kept: {
+      reasoningSignature: expect.stringMatching(/^Ek/) as unknown as string,
+      wire: { id: 'msg_understudy000003', serviceTier: 'standard' },
+    },
   },
   {
     name: 'gemini',
@@ -66,6 +97,7 @@ const GOLDEN: Array<{ name: string; codec: ProviderCodec; reply: NeutralReply }>
       usage,
       model: 'gemini-2.5-flash',
     },
+    kept: { wire: { id: 'understudy000003' } },
   },
 ];
 
@@ -93,21 +125,21 @@ const ctx = (chunkSize: number) => ({
   store: createConversationStore(),
 });
 
-describe.each(GOLDEN)('$name reply decoder', ({ name, codec, reply }) => {
+describe.each(GOLDEN)('$name reply decoder', ({ name, codec, reply, kept }) => {
   const decoder = decoderOf(codec);
 
-  it('reads the golden plain reply back into the reply it was encoded from', () => {
+  it('reads the golden plain reply back into the reply it was encoded from, with what identifies it', () => {
     expect(decoder.decodeReply(JSON.parse(golden(name, 'reply-tool-calls.json')))).toEqual({
       ok: true,
       complete: true,
-      reply,
+      reply: { ...reply, ...kept },
       ...(name === 'openai-responses' ? { raw: expect.any(Object) } : {}),
     });
   });
 
-  it('reads the golden SSE stream back into the same reply', () => {
+  it('reads the golden SSE stream back into the same reply, with what identifies it', () => {
     const result = decoder.decodeStream(golden(name, 'stream-tool-calls.sse'));
-    expect(result).toMatchObject({ ok: true, complete: true, reply });
+    expect(result).toMatchObject({ ok: true, complete: true, reply: { ...reply, ...kept } });
   });
 
   it('marks a stream cut before its terminal event as incomplete', () => {

@@ -164,6 +164,11 @@ describe('record mode', () => {
         ],
         usage: { inputTokens: 31, outputTokens: 9 },
         model: 'gpt-4o-2026-01-01',
+        // What identified the completion on the wire, so the SDK returns it again on replay.
+        id: 'chatcmpl-understudy000500',
+        created: 1767225600,
+        systemFingerprint: 'fp_understudy',
+        serviceTier: 'default',
       },
       metadata: {
         test: 'openai.chat plain > looks two orders up in parallel and answers',

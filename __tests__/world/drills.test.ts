@@ -19,6 +19,10 @@ import {
 import OpenAI from 'openai';
 
 const SAVE = { packageId: 'record-store', operationId: 'records.save' } as const;
+const tool = (name: string) => ({
+  type: 'function' as const,
+  function: { name, parameters: { type: 'object' } },
+});
 const ARCHIVE = { packageId: 'record-store', operationId: 'records.archive' } as const;
 
 describe('runDrills', () => {
@@ -134,7 +138,11 @@ describe('reproduction from build + seed', () => {
     const client = new OpenAI({ maxRetries: 0 });
     const messages: any[] = [{ role: 'user', content: task.instruction }];
     for (let step = 0; step < 6; step++) {
-      const { choices } = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+      const { choices } = await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages,
+        tools: [tool('save_record')],
+      });
       const message = choices[0].message;
       messages.push(message);
       if (!message.tool_calls?.length) return message.content;
@@ -240,7 +248,11 @@ describe('runs see the world', () => {
         const client = new OpenAI({ maxRetries: 0 });
         const messages: any[] = [{ role: 'user', content: question }];
         for (;;) {
-          const { choices } = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+          const { choices } = await client.chat.completions.create({
+            model: 'gpt-4o-mini',
+            messages,
+            tools: [tool('get_record')],
+          });
           const message = choices[0].message;
           messages.push(message);
           if (!message.tool_calls?.length) return message.content;

@@ -10,8 +10,10 @@ import { checkMessages } from './anthropic-messages';
 import { checkConverse } from './bedrock-converse';
 import { checkGemini } from './gemini';
 import { checkKnownModel } from './known-models';
+import { checkOfferedTools } from './offered-tools';
 import { checkChat } from './openai-chat';
 import { checkResponses } from './openai-responses';
+import { checkParameters } from './parameters';
 import type { ContractRule } from './rules';
 import { checkReply, outputContractOf } from './structured-output';
 import type { RequestFacts, Violation } from './violation';
@@ -24,7 +26,7 @@ export {
   RULE_IDS,
   settingProblem,
 } from './rules';
-export { describeViolation, type Violation } from './violation';
+export { describeViolation, type Violation, violation } from './violation';
 
 export interface RequestCheck {
   protocol: string;
@@ -33,6 +35,8 @@ export interface RequestCheck {
   store: ConversationStore;
   /** See `RequestFacts.soleIssuer`. */
   soleIssuer: boolean;
+  /** See `RequestFacts.header`. */
+  header?: (name: string) => string | null;
 }
 
 /** The first contract the request breaks (in the order the APIs check), or undefined. */
@@ -42,8 +46,11 @@ export function checkRequest(check: RequestCheck, rules: ReadonlySet<ContractRul
     body: check.body as Record<string, any>,
     store: check.store,
     soleIssuer: check.soleIssuer,
+    ...(check.header && { header: check.header }),
   };
   const on = (rule: ContractRule) => rules.has(rule);
+  const parameters = checkParameters(check.protocol, facts, on, check.conversation.model);
+  if (parameters) return parameters;
   switch (check.protocol) {
     case 'openai.chat':
       return checkChat(facts, on);
@@ -102,9 +109,14 @@ function fixtureLabel(fixture: Fixture, order: number): string {
   return `fixture #${order}${fixture.id ? ` (${JSON.stringify(fixture.id)})` : ''}`;
 }
 
+/** A cassette's fixture: recording checks its tool calls against the request (`CASSETTE_TOOL_MISSING`). */
+const recorded = (fixture: Fixture) =>
+  typeof fixture.metadata?.promptHash === 'string' || fixture.metadata?.request !== undefined;
+
 /**
  * What is wrong with answering the request with this fixture: a model the fixture's file
- * does not know (the API's 404), or a reply that breaks the output the request asked for.
+ * does not know (the API's 404), a call to a tool the request does not offer, or a reply
+ * that breaks the output the request asked for.
  */
 export function checkAnswer(check: AnswerCheck, rules: ReadonlySet<ContractRule>): Violation | undefined {
   if (rules.has('known-models')) {
@@ -115,6 +127,21 @@ export function checkAnswer(check: AnswerCheck, rules: ReadonlySet<ContractRule>
       check.path,
     );
     if (unknown) return unknown;
+  }
+  if (
+    check.reply &&
+    rules.has('offered-tools') &&
+    typeof check.body === 'object' &&
+    check.body !== null &&
+    !recorded(check.fixture)
+  ) {
+    const unoffered = checkOfferedTools(
+      check.protocol,
+      check.body as Record<string, any>,
+      check.reply,
+      fixtureLabel(check.fixture, check.order),
+    );
+    if (unoffered) return unoffered;
   }
   if (!check.reply || !rules.has('structured-output') || !asksForOutput(check.body)) return undefined;
   const contract = outputContractOf(check.protocol, check.body as Record<string, any>);

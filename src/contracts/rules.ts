@@ -14,6 +14,10 @@ export const CONTRACT_RULES = {
   'known-models': 'the model is one the fixture file declares in `models`',
   'structured-output':
     "a fixture's reply fits the schema the request asked for (response format, forced or strict tool)",
+  'offered-tools':
+    "a fixture's reply calls only tools the request lets the model call, and searches the web only when it offers a search tool",
+  parameters:
+    'request parameters have the type and range the API accepts and the model supports (sampling values, token limits, message content, thinking settings)',
 } as const;
 
 export type ContractRule = keyof typeof CONTRACT_RULES;

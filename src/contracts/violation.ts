@@ -24,6 +24,8 @@ export interface RequestFacts {
    * did not issue is forged; in record-missing mode a real provider may have issued it.
    */
   soleIssuer: boolean;
+  /** A request header (the `anthropic-beta` features a request turns on), when the transport has them. */
+  header?: (name: string) => string | null;
 }
 
 export function violation(

@@ -1,5 +1,6 @@
 /** An embedding request from the wire to the wire: decode, answer from the fixtures, log, encode. */
 
+import type { NeutralError } from '../conversation';
 import type { Fixture } from '../fixtures/types';
 import type { EmbeddingCall } from '../model/call';
 import type { DecodeContext, WireResponse } from '../providers/codec';
@@ -14,6 +15,8 @@ export function serveEmbedding(
   url: string,
   fixtures: readonly Fixture[],
   log: (call: EmbeddingCall) => void,
+  /** A request the API refuses (out-of-range dimensions, too many inputs…): told before the 400 goes back. */
+  refused?: (error: NeutralError) => void,
 ): WireResponse {
   let body: unknown;
   try {
@@ -26,7 +29,10 @@ export function serveEmbedding(
     });
   }
   const decoded = codec.decode(body, ctx);
-  if (!decoded.ok) return codec.encodeError(decoded.error);
+  if (!decoded.ok) {
+    refused?.(decoded.error);
+    return codec.encodeError(decoded.error);
+  }
   const { request } = decoded;
   const base = {
     protocol: codec.protocol,

@@ -5,32 +5,19 @@
  * similarity grows with the words in common). Vectors are unit length, as the providers' are,
  * and `dimensions` keeps the leading components and normalizes again (as OpenAI's do).
  */
+import { fullDimensionsOf } from '../providers/embedding-codec';
 import { seededRandom } from '../random';
 
 // Built-ins read once: in Jest's sandbox every global name lookup goes through the context's interceptors.
 const { imul, fround, sqrt, max } = Math;
 const F64 = Float64Array;
 
-/** The vector length of each model when the request names none. */
-const DIMENSIONS: Record<string, number> = {
-  'text-embedding-3-small': 1536,
-  'text-embedding-3-large': 3072,
-  'text-embedding-ada-002': 1536,
-  'gemini-embedding-001': 3072,
-  'gemini-embedding-exp-03-07': 3072,
-  'text-embedding-004': 768,
-  'text-embedding-005': 768,
-  'text-multilingual-embedding-002': 768,
-  'embedding-001': 768,
-  'amazon.titan-embed-text-v2:0': 1024,
-};
-
 /** OpenAI-compatible servers and unknown models get OpenAI's small model's length. */
 export const DEFAULT_DIMENSIONS = 1536;
 
+/** The vector length of `model` when the request names none. */
 export function dimensionsOf(model: string): number {
-  const name = model.replace(/^models\//, '');
-  return DIMENSIONS[name] ?? DEFAULT_DIMENSIONS;
+  return fullDimensionsOf(model) ?? DEFAULT_DIMENSIONS;
 }
 
 function seed(text: string): number {

@@ -7,6 +7,7 @@ import type {
   WireOverrides,
 } from '../conversation';
 import type { AimockOverrides, Fixture } from '../fixtures/types';
+import { derivedCallId } from '../providers/gemini/ids';
 import { usageFor } from './usage';
 
 /** FNV-1a, base36: short, stable ids without a crypto dependency on the hot path. */
@@ -47,19 +48,33 @@ export function replyFrom(
   // aimock's ordered blocks, when given, are the reply (the loader checked the text comes first).
   const blocks = r.blocks?.length ? r.blocks : undefined;
   const calls = blocks ? blocks.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : (r.toolCalls ?? []);
-  const toolCalls: NeutralToolCall[] = calls.map((c, i) => ({
-    id: c.id ?? toolCallId(key, keys, i, c.name, idPrefix),
-    name: c.name,
-    arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
-  }));
+  const toolCalls: NeutralToolCall[] = calls.map((c, i) => {
+    const call: NeutralToolCall = {
+      // A call the provider sent without an id gets the one Gemini's codec derives for it.
+      id:
+        c.id ??
+        (c.id === null ? derivedCallId(keys.turnIndex, i) : toolCallId(key, keys, i, c.name, idPrefix)),
+      name: c.name,
+      arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+    };
+    if (c.id === null) call.anonymous = true;
+    if ('thoughtSignature' in c && c.thoughtSignature !== undefined) call.signature = c.thoughtSignature;
+    if ('itemId' in c && c.itemId !== undefined) call.itemId = c.itemId;
+    return call;
+  });
   const texts = blocks?.flatMap((b) => (b.type === 'text' ? [b.text] : []));
   const content = texts ? (texts.length > 0 ? texts.join('') : null) : (r.content ?? null);
-  const reasoning = r.reasoning;
+  // A summary in parts (Responses) is one text elsewhere.
+  const parts = Array.isArray(r.reasoning) ? r.reasoning : undefined;
+  const reasoning = Array.isArray(r.reasoning) ? r.reasoning.join('\n\n') : r.reasoning;
+  // Reasoning the provider showed no text of still has its token (a recorded signature).
+  const signed = typeof reasoning === 'string' && r.reasoningSignature !== undefined;
   const wire = wireOverridesOf(r);
   return {
     content: content === null && toolCalls.length === 0 && r.refusal === undefined ? '' : content,
-    ...(reasoning ? { reasoning } : {}),
-    ...(reasoning && r.reasoningSignature ? { reasoningSignature: r.reasoningSignature } : {}),
+    ...(reasoning || signed ? { reasoning } : {}),
+    ...(parts && parts.length > 1 ? { reasoningParts: parts } : {}),
+    ...(signed ? { reasoningSignature: r.reasoningSignature } : {}),
     ...(r.redactedThinking?.length ? { redactedThinking: r.redactedThinking } : {}),
     ...(r.webSearches?.length ? { webSearches: r.webSearches } : {}),
     toolCalls,
@@ -83,6 +98,10 @@ function wireOverridesOf(r: Fixture['response']): WireOverrides | undefined {
   if (a.systemFingerprint !== undefined) wire = { ...wire, systemFingerprint: a.systemFingerprint };
   if (a.provider !== undefined) wire = { ...wire, provider: a.provider };
   if (a.nativeFinishReason !== undefined) wire = { ...wire, nativeFinishReason: a.nativeFinishReason };
+  if (r.serviceTier !== undefined) wire = { ...wire, serviceTier: r.serviceTier };
+  if (r.completedAt !== undefined) wire = { ...wire, completedAt: r.completedAt };
+  if (r.itemIds !== undefined) wire = { ...wire, items: { ...r.itemIds } };
+  if (r.latencyMs !== undefined) wire = { ...wire, latencyMs: r.latencyMs };
   const given = r.usage as Record<string, unknown> | undefined;
   if (given)
     for (const key of USAGE_EXTRAS)

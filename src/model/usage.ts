@@ -45,5 +45,6 @@ export function usageFor(
     totalTokens,
     cachedInputTokens: given?.cachedInputTokens ?? given?.prompt_tokens_details?.cached_tokens ?? 0,
     reasoningTokens: given?.reasoningTokens ?? given?.completion_tokens_details?.reasoning_tokens ?? 0,
+    ...(given?.cacheWriteInputTokens ? { cacheWriteInputTokens: given.cacheWriteInputTokens } : {}),
   };
 }

@@ -82,6 +82,8 @@ export interface ReplyDecoder {
   decodeStream(text: string): ReplyDecodeResult;
   /** The content type of a stream that is not SSE but binary frames (Bedrock's event stream). */
   binaryStream?: string;
+  /** The response header that carries the reply's id, where the body has none (Bedrock's request id). */
+  idHeader?: string;
   /** An error response (status ≥ 400); `retryAfter` from the `retry-after` header, in seconds. */
   decodeError(status: number, body: unknown, retryAfter?: number): NeutralError;
   /**

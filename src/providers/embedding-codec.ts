@@ -2,6 +2,26 @@
 import type { NeutralError, ProviderId } from '../conversation';
 import type { DecodeContext, WireResponse } from './codec';
 
+/** The vector length of each known embedding model (what a request for fewer `dimensions` shortens). */
+const DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+  'gemini-embedding-001': 3072,
+  'gemini-embedding-exp-03-07': 3072,
+  'text-embedding-004': 768,
+  'text-embedding-005': 768,
+  'text-multilingual-embedding-002': 768,
+  'embedding-001': 768,
+  'amazon.titan-embed-text-v2:0': 1024,
+};
+
+/** The full vector length of a known model, or undefined. */
+export function fullDimensionsOf(model: string): number | undefined {
+  const name = model.replace(/^models\//, '');
+  return Object.hasOwn(DIMENSIONS, name) ? DIMENSIONS[name] : undefined;
+}
+
 /** An embedding request, read from any protocol's wire body. */
 export interface EmbeddingRequest {
   model: string;

@@ -3,7 +3,7 @@
  * (with eventsource-parser, so CRLF framing, comments and multi-line data are handled as a
  * client would), and small readers for the JSON they carry.
  */
-import type { FinishReason, NeutralError, NeutralUsage } from '../conversation';
+import type { FinishReason, NeutralError, NeutralUsage, WireOverrides } from '../conversation';
 
 type Parser = typeof import('eventsource-parser');
 let parser: Parser | undefined;
@@ -63,6 +63,7 @@ export function usage(
   totalTokens: number | undefined,
   cachedInputTokens: number,
   reasoningTokens: number,
+  cacheWriteInputTokens = 0,
 ): NeutralUsage {
   return {
     inputTokens,
@@ -70,8 +71,13 @@ export function usage(
     totalTokens: totalTokens ?? inputTokens + outputTokens,
     cachedInputTokens,
     reasoningTokens,
+    ...(cacheWriteInputTokens > 0 ? { cacheWriteInputTokens } : {}),
   };
 }
+
+/** `{ wire }` for a reply, when there are wire values to keep. */
+export const withWire = (wire: WireOverrides | undefined): { wire?: WireOverrides } =>
+  wire && Object.keys(wire).length > 0 ? { wire } : {};
 
 export function finishOr(value: unknown, fallback: FinishReason): FinishReason {
   return value === 'stop' || value === 'tool_calls' || value === 'length' || value === 'content_filter'

@@ -15,6 +15,7 @@ import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../con
 import { UnderstudyError } from '../errors';
 import { recordedFrom, tagRecorded } from '../fixtures/metadata';
 import type {
+  AimockOverrides,
   Fixture,
   FixtureMatch,
   FixtureResponse,
@@ -78,7 +79,24 @@ function toolCallOf(call: NeutralReply['toolCalls'][number], pii?: PiiScanner): 
   return {
     name: call.name,
     arguments: args,
-    ...(call.id && !DERIVED_ID.test(call.id) ? { id: call.id } : {}),
+    // A call the provider sent without an id replays without one.
+    ...(call.anonymous ? { id: null } : call.id && !DERIVED_ID.test(call.id) ? { id: call.id } : {}),
+    ...(call.signature !== undefined ? { thoughtSignature: call.signature } : {}),
+    ...(call.itemId !== undefined ? { itemId: call.itemId } : {}),
+  };
+}
+
+/** What identifies the reply on the wire (ids, times, tier), so a replay sends it back as recorded. */
+function identityOf(wire: NeutralReply['wire']): Partial<FixtureResponse & AimockOverrides> {
+  if (!wire) return {};
+  return {
+    ...(wire.id !== undefined ? { id: wire.id } : {}),
+    ...(wire.created !== undefined ? { created: wire.created } : {}),
+    ...(wire.completedAt !== undefined ? { completedAt: wire.completedAt } : {}),
+    ...(wire.systemFingerprint !== undefined ? { systemFingerprint: wire.systemFingerprint } : {}),
+    ...(wire.serviceTier !== undefined ? { serviceTier: wire.serviceTier } : {}),
+    ...(wire.items !== undefined ? { itemIds: { ...wire.items } } : {}),
+    ...(wire.latencyMs !== undefined ? { latencyMs: wire.latencyMs } : {}),
   };
 }
 
@@ -104,7 +122,14 @@ function responseOf(call: RecordedCall): FixtureResponse {
     out.content = pii ? pii.replace(content) : content;
   }
   if (toolCalls.length > 0) out.toolCalls = toolCalls;
-  if (r.reasoning) out.reasoning = pii ? pii.replace(r.reasoning) : r.reasoning;
+  const scrub = (text: string) => (pii ? pii.replace(text) : text);
+  if (r.reasoningParts) out.reasoning = r.reasoningParts.map(scrub);
+  else if (r.reasoning || (r.reasoning !== undefined && r.reasoningSignature !== undefined))
+    out.reasoning = scrub(r.reasoning);
+  // The provider's signed reasoning, as it came: the next request must hand back these very bytes.
+  if (r.reasoningSignature !== undefined && out.reasoning !== undefined)
+    out.reasoningSignature = r.reasoningSignature;
+  if (r.redactedThinking?.length) out.redactedThinking = [...r.redactedThinking];
   if (r.finishReason !== (toolCalls.length > 0 ? 'tool_calls' : 'stop')) out.finishReason = r.finishReason;
   const u = r.usage;
   out.usage = {
@@ -112,9 +137,11 @@ function responseOf(call: RecordedCall): FixtureResponse {
     outputTokens: u.outputTokens,
     ...(u.totalTokens !== u.inputTokens + u.outputTokens ? { totalTokens: u.totalTokens } : {}),
     ...(u.cachedInputTokens > 0 ? { cachedInputTokens: u.cachedInputTokens } : {}),
+    ...(u.cacheWriteInputTokens ? { cacheWriteInputTokens: u.cacheWriteInputTokens } : {}),
     ...(u.reasoningTokens > 0 ? { reasoningTokens: u.reasoningTokens } : {}),
   };
   if (r.model && r.model !== call.conversation.model) out.model = r.model;
+  Object.assign(out, identityOf(r.wire));
   return out;
 }
 
@@ -175,9 +202,21 @@ function sameKeys(a: MatchKeys, b: MatchKeys): boolean {
   );
 }
 
-/** Same answer for replay purposes: what the agent sees, usage and reported model aside. */
+/** What identifies one reply on the wire (its ids and times), not part of what it answers. */
+const IDENTITY = new Set([
+  'id',
+  'created',
+  'completedAt',
+  'systemFingerprint',
+  'serviceTier',
+  'itemIds',
+  'latencyMs',
+]);
+
+/** Same answer for replay purposes: what the agent sees, usage, reported model and wire identity aside. */
 function sameAnswer(a: Fixture, b: Fixture): boolean {
-  const strip = ({ usage: _u, model: _m, ...rest }: FixtureResponse) => JSON.stringify(rest);
+  const strip = ({ usage: _u, model: _m, ...rest }: FixtureResponse) =>
+    JSON.stringify(Object.fromEntries(Object.entries(rest).filter(([k]) => !IDENTITY.has(k))));
   return strip(a.response) === strip(b.response);
 }
 

@@ -9,14 +9,25 @@
  * files answered (for `understudy fixtures check --unused`), and at the end of the file
  * writes the cassette of a record-mode run.
  */
-import type { Conversation, ConversationStore, MatchKeys, NeutralError, NeutralReply } from '../conversation';
+
+import { offeredToolsOf } from '../contracts/offered-tools';
+import {
+  type Conversation,
+  type ConversationStore,
+  type MatchKeys,
+  matchKeysOf,
+  type NeutralError,
+  type NeutralReply,
+} from '../conversation';
 import { type ErrorCode, isUnderstudyError } from '../errors';
+import { suggestName } from '../file-format/suggest';
 import { credentialsOf, noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, type RecordedRequest, type RedactHook, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
 import type { ResolvedOptions } from '../options';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
+import { derivedCallId } from '../providers/gemini/ids';
 import { loadSseParserWith } from '../providers/sse';
 import { ageInWords } from './age';
 import type { BuildOptions, RecordedCall, ReplayStep } from './build';
@@ -132,6 +143,27 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * A recorded reply as the run and the cassette keep it: the requested model when the provider
+ * names none, the reply id a header carried, and, for calls the provider sent without an id
+ * (Gemini), the id the codec derives for them when the request that answers them comes back.
+ */
+function withIdentity(
+  reply: NeutralReply,
+  conversation: Conversation,
+  replyId: string | undefined,
+): NeutralReply {
+  const out: NeutralReply = reply.model ? { ...reply } : { ...reply, model: conversation.model };
+  if (replyId !== undefined && out.wire?.id === undefined) out.wire = { ...out.wire, id: replyId };
+  if (out.toolCalls.some((c) => c.anonymous)) {
+    const { turnIndex } = matchKeysOf(conversation);
+    out.toolCalls = out.toolCalls.map((c, i) =>
+      c.anonymous ? { ...c, id: derivedCallId(turnIndex, i) } : c,
+    );
+  }
+  return out;
 }
 
 export class Recording {
@@ -266,16 +298,24 @@ export class Recording {
       (source?.file ? ` (${source.file} ${source.path ?? ''})`.replace(/ \)$/, ')') : '') +
       (meta.test ? ` recorded in test "${meta.test}"` : '');
 
-    const offered = conversation.tools.map((t) => t.name);
+    // Anthropic's client tools with fixed names (bash, the text editor) have no schema in the conversation.
+    const fixed =
+      typeof body === 'object' && body !== null
+        ? (offeredToolsOf(conversation.protocol, body as Record<string, unknown>)?.client ?? [])
+        : [];
+    const offered = [...new Set([...conversation.tools.map((t) => t.name), ...fixed])];
     const gone = (answer.reply?.toolCalls ?? []).find((c) => !offered.includes(c.name));
-    if (gone)
+    if (gone) {
+      const renamed = suggestName(gone.name, offered);
       this.host.fail(
         'CASSETTE_TOOL_MISSING',
         `jest-understudy: ${name} answered ${what()} with a call to ${JSON.stringify(gone.name)}, but the request ` +
-          `offers ${offered.length === 0 ? 'no tools' : `only ${offered.map((t) => JSON.stringify(t)).join(', ')}`}: ` +
+          `offers ${offered.length === 0 ? 'no tools' : `only ${offered.map((t) => JSON.stringify(t)).join(', ')}`}` +
+          `${renamed ? ` (renamed to ${JSON.stringify(renamed)}?)` : ''}: ` +
           'the tool was renamed or removed since the recording, and a model cannot call a tool it was not given, so ' +
           'this answer cannot be right. Record it again (`understudy record --stale`, or `understudy record -- <test file> -t "<test name>"`).',
       );
+    }
 
     const reasons: string[] = [];
     if (meta.request) {
@@ -445,7 +485,10 @@ export class Recording {
     const type = upstream.headers.get('content-type') ?? '';
     const binary = codec.reply?.binaryStream !== undefined && type.includes(codec.reply.binaryStream);
     const streamed = type.includes('text/event-stream') || binary;
-    const capture = (text: string) => this.capture(codec, call, rec, text, status, streamed, retryAfter);
+    const idHeader = codec.reply?.idHeader;
+    const replyId = idHeader ? (upstream.headers.get(idHeader) ?? undefined) : undefined;
+    const capture = (text: string) =>
+      this.capture(codec, call, rec, text, { status, streamed, retryAfter, replyId });
 
     if (!streamed || status >= 400 || !upstream.body) {
       const text = await upstream.text();
@@ -470,10 +513,9 @@ export class Recording {
     call: ModelCall,
     rec: RecordedCall,
     text: string,
-    status: number,
-    streamed: boolean,
-    retryAfter: number | undefined,
+    response: { status: number; streamed: boolean; retryAfter: number | undefined; replyId?: string },
   ): void {
+    const { status, streamed, retryAfter } = response;
     call.durationMs = performance.now() - call.startedAt;
     rec.endedAt = performance.now();
     const decoder = codec.reply;
@@ -509,9 +551,7 @@ export class Recording {
       );
       return;
     }
-    const reply: NeutralReply = result.reply.model
-      ? result.reply
-      : { ...result.reply, model: call.conversation.model };
+    const reply: NeutralReply = withIdentity(result.reply, call.conversation, response.replyId);
     call.response = reply;
     rec.reply = reply;
     this.countRecorded(codec.provider, call);

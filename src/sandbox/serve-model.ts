@@ -22,7 +22,14 @@
  * and the test fails through `fail` (the environment turns it into a test error).
  */
 import type { Clock } from '../clock';
-import { checkAnswer, checkRequest, describeViolation, enabledRules, type Violation } from '../contracts';
+import {
+  checkAnswer,
+  checkRequest,
+  describeViolation,
+  enabledRules,
+  type Violation,
+  violation,
+} from '../contracts';
 import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
 import type { ErrorCode } from '../errors';
 import { noteCredentials } from '../files/secrets';
@@ -31,7 +38,7 @@ import type { ModelCall } from '../model/call';
 import type { MockModel, Resolution } from '../model/mock-model';
 import { type Pacing, pacingOf } from '../model/pacing';
 import type { ResolvedOptions } from '../options';
-import type { ProviderCodec } from '../providers/codec';
+import type { ProviderCodec, WireResponse } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
 import type { EmbeddingCodec } from '../providers/embedding-codec';
 import { endpointsOf, optionNameOf, type RouteTarget } from '../providers/registry';
@@ -261,18 +268,16 @@ export class ModelServer {
     try {
       body = JSON.parse(text);
     } catch {
-      return plainAnswer(
-        codec.encodeError({
-          status: 400,
-          type: 'invalid_request_error',
-          message: 'the request body is not valid JSON',
-        }),
-      );
+      return this.unreadable(codec.protocol, url, codec.encodeError, {
+        status: 400,
+        type: 'invalid_request_error',
+        message: 'the request body is not valid JSON',
+      });
     }
 
     // 3. Decode.
     const decoded = codec.decode(body, { path: target.path, query: target.query, store: host.threads });
-    if (!decoded.ok) return plainAnswer(codec.encodeError(decoded.error));
+    if (!decoded.ok) return this.unreadable(codec.protocol, url, codec.encodeError, decoded.error);
     const { conversation } = decoded;
     // aimock's fixture routing header (fixtures with `match.context`).
     const context = request.header('x-aimock-context');
@@ -299,6 +304,7 @@ export class ModelServer {
             conversation,
             store: host.threads,
             soleIssuer: mode === 'replay',
+            header: (name) => request.header(name),
           },
           rules,
         );
@@ -436,6 +442,34 @@ export class ModelServer {
     return response;
   }
 
+  /**
+   * A request the codec refuses to read (a body that is not JSON, a field of the wrong type): the
+   * API's 400 goes back, and with the `parameters` rule on the test fails too, even if the agent
+   * swallows the error.
+   */
+  private unreadable(
+    protocol: string,
+    url: string,
+    encodeError: (error: NeutralError) => WireResponse,
+    error: NeutralError,
+  ): WireAnswer {
+    this.refused(protocol, url, error);
+    return plainAnswer(encodeError(error));
+  }
+
+  /** Fails the test for a request the API refuses before reading it, unless the `parameters` rule is off. */
+  private refused(protocol: string, url: string, error: NeutralError): void {
+    const rules = enabledRules(this.host.model.contractSettings(this.host.options.contracts));
+    if (!rules.has('parameters')) return;
+    this.host.fail(
+      'CONTRACT_BREACH',
+      describeViolation(
+        violation('parameters', error.param ?? 'body', error.message.trim(), error),
+        `this ${protocol} request (POST ${url})`,
+      ),
+    );
+  }
+
   /** An embedding request: answered from the embedding fixtures, logged in `understudy.model.embeddings`. */
   private async serveEmbedding(
     codec: EmbeddingCodec,
@@ -444,9 +478,11 @@ export class ModelServer {
   ): Promise<WireAnswer> {
     const { model, threads } = this.host;
     // Embedding requests belong to the test, not to a run: only a late or concurrent one is refused.
-    const refused = this.host.admit(() => `an embedding request (POST ${request.url})`);
-    if (refused) return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...refused }));
+    const late = this.host.admit(() => `an embedding request (POST ${request.url})`);
+    if (late) return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...late }));
     const text = await readNoting(request);
+    // The API's 400 goes back either way; with the rule on, the test fails too, as for a chat request.
+    const refused = (error: NeutralError) => this.refused(codec.protocol, request.url, error);
     return plainAnswer(
       embeddingServer().serveEmbedding(
         codec,
@@ -455,6 +491,7 @@ export class ModelServer {
         request.url,
         model.embeddingFixtures,
         (call) => model.embeddings.push(call),
+        refused,
       ),
     );
   }

@@ -87,7 +87,7 @@ const thinkingFixtures = [
   },
   { match: { userMessage: 'Oslo', hasToolResult: true }, response: { content: 'Cold.' } },
 ];
-const thinkingOn = { ...base, thinking: { type: 'enabled' as const, budget_tokens: 1024 } };
+const thinkingOn = { ...base, max_tokens: 2048, thinking: { type: 'enabled' as const, budget_tokens: 1024 } };
 
 it('anthropic: thinking on, the tool-use turn sent back without its thinking block', async () => {
   understudy.model.use(thinkingFixtures);

@@ -1,4 +1,4 @@
-import type { Conversation, FinishReason, NeutralReply } from '../../conversation';
+import { type Conversation, type FinishReason, type NeutralReply, showsReasoning } from '../../conversation';
 import {
   chunkText,
   DEFAULT_CHUNK_SIZE,
@@ -47,9 +47,10 @@ function stopOf(reply: NeutralReply) {
  */
 function usageOf(reply: NeutralReply) {
   const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens } = reply.usage;
+  const written = reply.usage.cacheWriteInputTokens ?? 0;
   return {
-    input_tokens: Math.max(0, inputTokens - cachedInputTokens),
-    cache_creation_input_tokens: 0,
+    input_tokens: Math.max(0, inputTokens - cachedInputTokens - written),
+    cache_creation_input_tokens: written,
     cache_read_input_tokens: cachedInputTokens,
     output_tokens: outputTokens,
     ...(reasoningTokens > 0 ? { output_tokens_details: { thinking_tokens: reasoningTokens } } : {}),
@@ -59,6 +60,12 @@ function usageOf(reply: NeutralReply) {
   };
 }
 
+/** The cache writes by lifetime: the default five-minute cache holds them. */
+const cacheCreationOf = (reply: NeutralReply) => ({
+  ephemeral_5m_input_tokens: reply.usage.cacheWriteInputTokens ?? 0,
+  ephemeral_1h_input_tokens: 0,
+});
+
 /**
  * The blocks of the final message: redacted thinking, thinking, text, then one `tool_use` per
  * call. The thinking signature (the fixture's, or one made for it) is noted in the file's
@@ -67,11 +74,12 @@ function usageOf(reply: NeutralReply) {
 function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string, unknown>> {
   const content: Array<Record<string, unknown>> = [];
   for (const data of reply.redactedThinking ?? []) content.push({ type: 'redacted_thinking', data });
-  if (reply.reasoning) {
-    const signature = reply.reasoningSignature ?? anthropicSignature(ctx.callIndex, reply.reasoning);
-    issueToken(ctx.store, 'anthropic.signature', signature, reply.reasoning);
+  if (showsReasoning(reply)) {
+    const thinking = reply.reasoning ?? '';
+    const signature = reply.reasoningSignature ?? anthropicSignature(ctx.callIndex, thinking);
+    issueToken(ctx.store, 'anthropic.signature', signature, thinking);
     for (const call of reply.toolCalls) noteThinkingBeforeTool(ctx.store, call.id, signature);
-    content.push({ type: 'thinking', thinking: reply.reasoning, signature });
+    content.push({ type: 'thinking', thinking, signature });
   }
   // Web searches the model ran (fixture `webSearches`): the server tool's call and its result.
   (reply.webSearches ?? []).forEach((query, i) => {
@@ -129,9 +137,9 @@ export function encodeMessagesReply(
       input_tokens,
       cache_creation_input_tokens,
       cache_read_input_tokens,
-      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+      cache_creation: cacheCreationOf(reply),
       ...rest,
-      service_tier: 'standard',
+      service_tier: reply.wire?.serviceTier ?? 'standard',
     },
   };
   return { status: 200, headers: headersOf(ctx, 'application/json'), body: JSON.stringify(body) };
@@ -167,9 +175,9 @@ export function encodeMessagesStream(
           input_tokens: usage.input_tokens,
           cache_creation_input_tokens: usage.cache_creation_input_tokens,
           cache_read_input_tokens: usage.cache_read_input_tokens,
-          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+          cache_creation: cacheCreationOf(reply),
           output_tokens: Math.min(1, usage.output_tokens),
-          service_tier: 'standard',
+          service_tier: reply.wire?.serviceTier ?? 'standard',
         },
       },
     }),

@@ -1,7 +1,23 @@
 /** Anthropic Messages responses read back into neutral replies, for recording. */
-import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
+import type {
+  FinishReason,
+  NeutralError,
+  NeutralReply,
+  NeutralToolCall,
+  WireOverrides,
+} from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
-import { argumentsText, finishIn, isObject, jsonOf, num, parseSse, unknownError, usage } from '../sse';
+import {
+  argumentsText,
+  finishIn,
+  isObject,
+  jsonOf,
+  num,
+  parseSse,
+  unknownError,
+  usage,
+  withWire,
+} from '../sse';
 
 const FINISH: Record<string, FinishReason> = {
   end_turn: 'stop',
@@ -19,8 +35,25 @@ const finishOf = (stop: unknown, hasCalls: boolean) => finishIn(FINISH, stop, ha
 function usageOf(u: unknown): NeutralReply['usage'] {
   const x = isObject(u) ? u : {};
   const cached = num(x.cache_read_input_tokens);
-  const input = num(x.input_tokens) + cached + num(x.cache_creation_input_tokens);
-  return usage(input, num(x.output_tokens), undefined, cached, num(x.output_tokens_details?.thinking_tokens));
+  const written = num(x.cache_creation_input_tokens);
+  const input = num(x.input_tokens) + cached + written;
+  return usage(
+    input,
+    num(x.output_tokens),
+    undefined,
+    cached,
+    num(x.output_tokens_details?.thinking_tokens),
+    written,
+  );
+}
+
+/** The message id and the tier that served it, kept so a replay sends them back. */
+function wireOf(id: unknown, rawUsage: unknown): WireOverrides | undefined {
+  const wire: WireOverrides = {};
+  if (typeof id === 'string') wire.id = id;
+  const tier = isObject(rawUsage) ? rawUsage.service_tier : undefined;
+  if (typeof tier === 'string') wire.serviceTier = tier;
+  return wire;
 }
 
 /** `{ type: 'error', error: { type, message, details? } }`. */
@@ -37,15 +70,25 @@ export function decodeAnthropicError(status: number, body: unknown, retryAfter?:
   };
 }
 
-function replyOfBlocks(blocks: unknown[], stop: unknown, rawUsage: unknown, model: unknown): NeutralReply {
+function replyOfBlocks(
+  blocks: unknown[],
+  stop: unknown,
+  rawUsage: unknown,
+  model: unknown,
+  id: unknown,
+): NeutralReply {
   let content: string | null = null;
   let reasoning: string | undefined;
+  let signature: string | undefined;
+  const redacted: string[] = [];
   const toolCalls: NeutralToolCall[] = [];
   for (const b of blocks) {
     if (!isObject(b)) continue;
     if (b.type === 'text' && typeof b.text === 'string') content = (content ?? '') + b.text;
-    else if (b.type === 'thinking' && typeof b.thinking === 'string')
+    else if (b.type === 'thinking' && typeof b.thinking === 'string') {
       reasoning = (reasoning ?? '') + b.thinking;
+      if (typeof b.signature === 'string' && b.signature !== '') signature ??= b.signature;
+    } else if (b.type === 'redacted_thinking' && typeof b.data === 'string') redacted.push(b.data);
     else if (b.type === 'tool_use')
       toolCalls.push({
         id: String(b.id ?? ''),
@@ -55,11 +98,15 @@ function replyOfBlocks(blocks: unknown[], stop: unknown, rawUsage: unknown, mode
   }
   return {
     content,
-    ...(reasoning ? { reasoning } : {}),
+    // Thinking the API signed comes back with its signature, its text shown or not.
+    ...(reasoning || signature !== undefined ? { reasoning: reasoning ?? '' } : {}),
+    ...(signature !== undefined ? { reasoningSignature: signature } : {}),
+    ...(redacted.length > 0 ? { redactedThinking: redacted } : {}),
     toolCalls,
     finishReason: finishOf(stop, toolCalls.length > 0),
     usage: usageOf(rawUsage),
     model: String(model ?? ''),
+    ...withWire(wireOf(id, rawUsage)),
   };
 }
 
@@ -69,7 +116,7 @@ export function decodeMessagesReply(body: unknown): ReplyDecodeResult {
   return {
     ok: true,
     complete: true,
-    reply: replyOfBlocks(body.content, body.stop_reason, body.usage, body.model),
+    reply: replyOfBlocks(body.content, body.stop_reason, body.usage, body.model, body.id),
   };
 }
 
@@ -84,6 +131,7 @@ export function decodeMessagesStream(text: string): ReplyDecodeResult {
   let usageRaw: Record<string, unknown> = {};
   let stop: unknown;
   let model: unknown = '';
+  let id: unknown;
   let complete = false;
   for (const e of parseSse(text)) {
     const payload = jsonOf(e.data);
@@ -91,6 +139,7 @@ export function decodeMessagesStream(text: string): ReplyDecodeResult {
     switch (payload.type ?? e.event) {
       case 'message_start':
         model = payload.message?.model ?? model;
+        id = payload.message?.id ?? id;
         if (isObject(payload.message?.usage)) usageRaw = { ...payload.message.usage };
         break;
       case 'content_block_start': {
@@ -108,6 +157,8 @@ export function decodeMessagesStream(text: string): ReplyDecodeResult {
         if (d.type === 'text_delta') block.text = (block.text ?? '') + String(d.text ?? '');
         else if (d.type === 'thinking_delta')
           block.thinking = (block.thinking ?? '') + String(d.thinking ?? '');
+        else if (d.type === 'signature_delta')
+          block.signature = (block.signature ?? '') + String(d.signature ?? '');
         else if (d.type === 'input_json_delta') json[payload.index] += String(d.partial_json ?? '');
         break;
       }
@@ -134,7 +185,7 @@ export function decodeMessagesStream(text: string): ReplyDecodeResult {
         return { ok: false, error: decodeAnthropicError(500, payload) };
     }
   }
-  return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, model) };
+  return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, model, id) };
 }
 
 export const messagesReplyDecoder: ReplyDecoder = {

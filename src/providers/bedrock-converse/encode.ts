@@ -1,4 +1,4 @@
-import type { Conversation, FinishReason, NeutralReply } from '../../conversation';
+import { type Conversation, type FinishReason, type NeutralReply, showsReasoning } from '../../conversation';
 import {
   chunkText,
   DEFAULT_CHUNK_SIZE,
@@ -26,11 +26,14 @@ function stopReasonOf(reply: NeutralReply): string {
 
 function usageOf(reply: NeutralReply) {
   const { inputTokens, outputTokens, totalTokens, cachedInputTokens } = reply.usage;
+  const written = reply.usage.cacheWriteInputTokens ?? 0;
   return {
-    inputTokens: Math.max(0, inputTokens - cachedInputTokens),
+    inputTokens: Math.max(0, inputTokens - cachedInputTokens - written),
     outputTokens,
     totalTokens,
-    ...(cachedInputTokens > 0 ? { cacheReadInputTokens: cachedInputTokens, cacheWriteInputTokens: 0 } : {}),
+    ...(cachedInputTokens > 0 || written > 0
+      ? { cacheReadInputTokens: cachedInputTokens, cacheWriteInputTokens: written }
+      : {}),
   };
 }
 
@@ -47,9 +50,11 @@ const signatureOf = (reply: NeutralReply, ctx: EncodeContext) =>
 /** The assistant message's blocks: reasoning, text, then one `toolUse` per call. */
 function contentOf(reply: NeutralReply, ctx: EncodeContext): unknown[] {
   const content: unknown[] = [];
-  if (reply.reasoning)
+  if (showsReasoning(reply))
     content.push({
-      reasoningContent: { reasoningText: { text: reply.reasoning, signature: signatureOf(reply, ctx) } },
+      reasoningContent: {
+        reasoningText: { text: reply.reasoning ?? '', signature: signatureOf(reply, ctx) },
+      },
     });
   const text = reply.content ?? '';
   if (text !== '') content.push({ text });
@@ -61,12 +66,12 @@ function contentOf(reply: NeutralReply, ctx: EncodeContext): unknown[] {
   return content;
 }
 
-/** The latency the response reports: none passes on the mock. */
-const METRICS = { latencyMs: 0 };
+/** The latency the response reports: none passes on the mock, unless the fixture recorded one. */
+const metricsOf = (reply: NeutralReply) => ({ latencyMs: reply.wire?.latencyMs ?? 0 });
 
 export function encodeConverseReply(reply: NeutralReply, _c: Conversation, ctx: EncodeContext): WireResponse {
   const body = {
-    metrics: METRICS,
+    metrics: metricsOf(reply),
     output: { message: { content: contentOf(reply, ctx), role: 'assistant' } },
     stopReason: stopReasonOf(reply),
     usage: usageOf(reply),
@@ -106,8 +111,8 @@ export function encodeConverseStream(reply: NeutralReply, _c: Conversation, ctx:
     payload: { contentBlockIndex, delta: d },
   });
   const stop = (contentBlockIndex: number) => ({ type: 'contentBlockStop', payload: { contentBlockIndex } });
-  if (reply.reasoning) {
-    for (const text of chunkText(reply.reasoning, size))
+  if (showsReasoning(reply)) {
+    for (const text of chunkText(reply.reasoning ?? '', size))
       events.push(delta(index, { reasoningContent: { text } }));
     events.push(delta(index, { reasoningContent: { signature: signatureOf(reply, ctx) } }));
     events.push(stop(index++));
@@ -125,7 +130,7 @@ export function encodeConverseStream(reply: NeutralReply, _c: Conversation, ctx:
     events.push(stop(index++));
   }
   events.push({ type: 'messageStop', payload: { stopReason: stopReasonOf(reply) } });
-  events.push({ type: 'metadata', payload: { usage: usageOf(reply), metrics: METRICS } });
+  events.push({ type: 'metadata', payload: { usage: usageOf(reply), metrics: metricsOf(reply) } });
   return {
     status: 200,
     headers: headersOf(ctx, 'application/vnd.amazon.eventstream', reply),

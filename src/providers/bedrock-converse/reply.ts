@@ -20,8 +20,22 @@ const finishOf = (stop: unknown, hasCalls: boolean) => finishIn(FINISH, stop, ha
 function usageOf(u: unknown): NeutralReply['usage'] {
   const x = isObject(u) ? u : {};
   const cached = num(x.cacheReadInputTokens);
-  const input = num(x.inputTokens) + cached + num(x.cacheWriteInputTokens);
-  return usage(input, num(x.outputTokens), undefined, cached, 0);
+  const written = num(x.cacheWriteInputTokens);
+  const input = num(x.inputTokens) + cached + written;
+  return usage(
+    input,
+    num(x.outputTokens),
+    typeof x.totalTokens === 'number' ? x.totalTokens : undefined,
+    cached,
+    0,
+    written,
+  );
+}
+
+/** The latency the provider reported, kept so a replay reports it too. */
+function wireOf(metrics: unknown) {
+  const latencyMs = isObject(metrics) ? metrics.latencyMs : undefined;
+  return typeof latencyMs === 'number' ? { wire: { latencyMs } } : {};
 }
 
 /** `{ message }` with the exception in `x-amzn-errortype` (not seen here) or `__type`. */
@@ -37,16 +51,25 @@ export function decodeBedrockError(status: number, body: unknown, retryAfter?: n
   };
 }
 
-function replyOfBlocks(blocks: unknown[], stop: unknown, rawUsage: unknown, model: string): NeutralReply {
+function replyOfBlocks(
+  blocks: unknown[],
+  stop: unknown,
+  rawUsage: unknown,
+  model: string,
+  metrics: unknown,
+): NeutralReply {
   let content: string | null = null;
   let reasoning: string | undefined;
+  let signature: string | undefined;
   const toolCalls: NeutralToolCall[] = [];
   for (const b of blocks) {
     if (!isObject(b)) continue;
     if (typeof b.text === 'string') content = (content ?? '') + b.text;
-    else if (isObject(b.reasoningContent) && typeof b.reasoningContent.reasoningText?.text === 'string')
+    else if (isObject(b.reasoningContent) && typeof b.reasoningContent.reasoningText?.text === 'string') {
       reasoning = (reasoning ?? '') + b.reasoningContent.reasoningText.text;
-    else if (isObject(b.toolUse))
+      const signed = b.reasoningContent.reasoningText.signature;
+      if (typeof signed === 'string' && signed !== '') signature ??= signed;
+    } else if (isObject(b.toolUse))
       toolCalls.push({
         id: String(b.toolUse.toolUseId ?? ''),
         name: String(b.toolUse.name ?? ''),
@@ -55,18 +78,24 @@ function replyOfBlocks(blocks: unknown[], stop: unknown, rawUsage: unknown, mode
   }
   return {
     content,
-    ...(reasoning ? { reasoning } : {}),
+    ...(reasoning || signature !== undefined ? { reasoning: reasoning ?? '' } : {}),
+    ...(signature !== undefined ? { reasoningSignature: signature } : {}),
     toolCalls,
     finishReason: finishOf(stop, toolCalls.length > 0),
     usage: usageOf(rawUsage),
     model,
+    ...wireOf(metrics),
   };
 }
 
 export function decodeConverseReply(body: unknown): ReplyDecodeResult {
   const content = isObject(body) ? body.output?.message?.content : undefined;
   if (!isObject(body) || !Array.isArray(content)) return { ok: false, error: decodeBedrockError(500, body) };
-  return { ok: true, complete: true, reply: replyOfBlocks(content, body.stopReason, body.usage, '') };
+  return {
+    ok: true,
+    complete: true,
+    reply: replyOfBlocks(content, body.stopReason, body.usage, '', body.metrics),
+  };
 }
 
 /**
@@ -88,6 +117,7 @@ export function decodeConverseStream(text: string): ReplyDecodeResult {
   const blocks: Array<Record<string, any>> = [];
   let stop: unknown;
   let usageRaw: unknown;
+  let metrics: unknown;
   let complete = false;
   for (const message of decoded.messages) {
     const event = decodeEvent(message);
@@ -106,19 +136,24 @@ export function decodeConverseStream(text: string): ReplyDecodeResult {
       if (typeof d.text === 'string') blocks[at] = { text: (blocks[at]?.text ?? '') + d.text };
       else if (isObject(d.toolUse) && blocks[at]?.toolUse)
         blocks[at].toolUse.input += String(d.toolUse.input ?? '');
-      else if (typeof d.reasoningContent?.text === 'string') {
-        const previous = blocks[at]?.reasoningContent?.reasoningText?.text ?? '';
-        blocks[at] = { reasoningContent: { reasoningText: { text: previous + d.reasoningContent.text } } };
+      else if (isObject(d.reasoningContent)) {
+        blocks[at] ??= { reasoningContent: { reasoningText: { text: '' } } };
+        const reasoningText = blocks[at].reasoningContent?.reasoningText;
+        if (!reasoningText) continue;
+        if (typeof d.reasoningContent.text === 'string') reasoningText.text += d.reasoningContent.text;
+        if (typeof d.reasoningContent.signature === 'string')
+          reasoningText.signature = d.reasoningContent.signature;
       }
     } else if (event.type === 'messageStop') stop = p.stopReason;
     else if (event.type === 'metadata') {
       usageRaw = p.usage;
+      metrics = p.metrics;
       complete = true;
     }
   }
   for (const b of blocks)
     if (b?.toolUse && typeof b.toolUse.input === 'string' && b.toolUse.input === '') b.toolUse.input = '{}';
-  return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, '') };
+  return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, '', metrics) };
 }
 
 export const converseReplyDecoder: ReplyDecoder = {
@@ -126,4 +161,5 @@ export const converseReplyDecoder: ReplyDecoder = {
   decodeStream: decodeConverseStream,
   decodeError: decodeBedrockError,
   binaryStream: 'application/vnd.amazon.eventstream',
+  idHeader: 'x-amzn-requestid',
 };

@@ -2,10 +2,14 @@
  * Gemini `POST /{version}/models/{model}:embedContent` (one `content`, one `embedding`) and
  * `:batchEmbedContents` (`requests`, `embeddings`), with `outputDimensionality`.
  */
-import type { EmbeddingCodec, EmbeddingDecode } from '../embedding-codec';
+import type { NeutralError } from '../../conversation';
+import { type EmbeddingCodec, type EmbeddingDecode, fullDimensionsOf } from '../embedding-codec';
 import { encodeGeminiError, invalidArgument } from '../gemini/errors';
 
 const ROUTE = /^\/(?:v1|v1beta|v1alpha)\/models\/([^/:]+):(embedContent|batchEmbedContents)$/;
+
+/** Requests one batchEmbedContents call may carry. */
+const MAX_BATCH = 100;
 
 const isObject = (v: unknown): v is Record<string, any> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,6 +20,8 @@ const textOf = (content: unknown): string | undefined => {
   );
   return texts.length > 0 ? texts.join('') : undefined;
 };
+
+const invalid = (message: string): NeutralError => ({ status: 400, type: 'INVALID_ARGUMENT', message });
 
 const fail = (field: string, problem: string): EmbeddingDecode => ({
   ok: false,
@@ -29,6 +35,13 @@ function decode(body: unknown, ctx: { path: string }): EmbeddingDecode {
   const batch = route[2] === 'batchEmbedContents';
   const requests: unknown[] = batch ? (Array.isArray(body.requests) ? body.requests : []) : [body];
   if (requests.length === 0) return fail('requests', 'at least one request is required');
+  if (requests.length > MAX_BATCH)
+    return {
+      ok: false,
+      error: invalid(
+        `* BatchEmbedContentsRequest.requests: at most ${MAX_BATCH} requests can be in one batch\n`,
+      ),
+    };
   const inputs: string[] = [];
   let dimensions: number | undefined;
   for (const [i, r] of requests.entries()) {
@@ -37,6 +50,14 @@ function decode(body: unknown, ctx: { path: string }): EmbeddingDecode {
       return fail(batch ? `requests[${i}].content` : 'content', 'content must have text parts');
     inputs.push(text);
     const d = isObject(r) ? (r.outputDimensionality ?? r.output_dimensionality) : undefined;
+    const full = fullDimensionsOf(model);
+    if (typeof d === 'number' && full !== undefined && d > full)
+      return {
+        ok: false,
+        error: invalid(
+          `Unable to submit request because it has an outputDimensionality value of ${d} but the supported range is from 1 (inclusive) to ${full + 1} (exclusive). Update the value and try again.`,
+        ),
+      };
     if (d !== undefined) dimensions = d;
   }
   return {

@@ -81,10 +81,20 @@ export function usageMetadataOf(usage: NeutralUsage): Record<string, unknown> {
  * hands it back), the others none, as the API sends them.
  */
 function callParts(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext): Part[] {
-  const parts: Part[] = reply.toolCalls.map((call) => ({
-    functionCall: { id: call.id, name: call.name, args: argsObject(call.arguments) },
-  }));
-  if (parts.length > 0 && isGemini3(conversation.model)) {
+  const parts: Part[] = reply.toolCalls.map((call) => {
+    const part: Part = {
+      functionCall: call.anonymous
+        ? { name: call.name, args: argsObject(call.arguments) }
+        : { id: call.id, name: call.name, args: argsObject(call.arguments) },
+    };
+    // A recorded signature goes back as it came (and is the one the next request must carry).
+    if (call.signature !== undefined) {
+      issueToken(ctx.store, 'gemini.thought', call.signature, call.id);
+      part.thoughtSignature = call.signature;
+    }
+    return part;
+  });
+  if (parts.length > 0 && parts[0].thoughtSignature === undefined && isGemini3(conversation.model)) {
     const signature = geminiThoughtSignature(ctx.callIndex, reply.toolCalls[0].id);
     issueToken(ctx.store, 'gemini.thought', signature, reply.toolCalls[0].id);
     parts[0].thoughtSignature = signature;
@@ -140,6 +150,11 @@ export function encodeGeminiReply(
   const parts: Part[] = [];
   if (reply.reasoning) parts.push({ text: reply.reasoning, thought: true });
   if (reply.content) parts.push({ text: reply.content });
+  if (reply.reasoningSignature !== undefined) {
+    // A thinking model's answer carries its signature on its last text part.
+    if (parts.length === 0) parts.push({ text: '' });
+    parts[parts.length - 1].thoughtSignature = reply.reasoningSignature;
+  }
   parts.push(...callParts(reply, conversation, ctx));
   if (parts.length === 0) parts.push({ text: '' });
   return {
@@ -152,8 +167,9 @@ export function encodeGeminiReply(
 /**
  * `streamGenerateContent?alt=sse`: one `data: {GenerateContentResponse}` event per chunk,
  * CRLF-framed as the API sends them. Thought text, then answer text split by chunk size,
- * then each function call whole in its own chunk; the last chunk carries `finishReason`
- * and `usageMetadata`. No terminal sentinel: the stream just ends.
+ * then each function call whole in its own chunk, then the answer's thought signature (a
+ * recorded one); the last chunk carries `finishReason` and `usageMetadata`. No terminal
+ * sentinel: the stream just ends.
  */
 export function encodeGeminiStream(
   reply: NeutralReply,
@@ -173,6 +189,9 @@ export function encodeGeminiStream(
     for (const t of chunkText(reply.reasoning, size)) chunks.push([{ text: t, thought: true }]);
   if (reply.content) for (const t of chunkText(reply.content, size)) chunks.push([{ text: t }]);
   for (const part of callParts(reply, conversation, ctx)) chunks.push([part]);
+  // A streamed answer's signature comes last, on a part of its own with no text.
+  if (reply.reasoningSignature !== undefined)
+    chunks.push([{ text: '', thoughtSignature: reply.reasoningSignature }]);
   if (chunks.length === 0) chunks.push([{ text: '' }]);
   const events = chunks.map(
     (parts, i) => `data: ${JSON.stringify(chunk(parts, reply, ctx, i === chunks.length - 1))}\r\n\r\n`,

@@ -40,14 +40,18 @@ export function decodeGeminiError(status: number, body: unknown, retryAfter?: nu
 class Parts {
   content: string | null = null;
   reasoning: string | undefined;
+  /** The `thoughtSignature` of a part that is not a call (a thinking model's answer carries one). */
+  signature: string | undefined;
   readonly toolCalls: NeutralToolCall[] = [];
   finish: unknown;
   usage: unknown;
   model = '';
+  responseId: string | undefined;
 
   add(chunk: Record<string, any>): void {
     const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     if (typeof chunk.modelVersion === 'string') this.model = chunk.modelVersion;
+    if (typeof chunk.responseId === 'string') this.responseId = chunk.responseId;
     if (isObject(chunk.usageMetadata)) this.usage = chunk.usageMetadata;
     if (!isObject(candidate)) return;
     if (candidate.finishReason !== undefined) this.finish = candidate.finishReason;
@@ -56,12 +60,18 @@ class Parts {
       if (!isObject(p)) continue;
       const call = p.functionCall ?? p.function_call;
       if (isObject(call)) {
+        const signature = p.thoughtSignature ?? p.thought_signature;
         this.toolCalls.push({
+          // A call without an id gets the one the codec derives, once its place in the thread is known.
           id: typeof call.id === 'string' ? call.id : '',
           name: String(call.name ?? ''),
           arguments: JSON.stringify(call.args ?? {}),
+          ...(typeof call.id === 'string' && call.id !== '' ? {} : { anonymous: true }),
+          ...(typeof signature === 'string' ? { signature } : {}),
         });
       } else if (typeof p.text === 'string') {
+        const signature = p.thoughtSignature ?? p.thought_signature;
+        if (typeof signature === 'string') this.signature ??= signature;
         if (p.thought === true) this.reasoning = (this.reasoning ?? '') + p.text;
         else if (p.text !== '' || this.content !== null) this.content = (this.content ?? '') + p.text;
       }
@@ -71,11 +81,13 @@ class Parts {
   reply(): NeutralReply {
     return {
       content: this.content ?? (this.toolCalls.length === 0 ? '' : null),
-      ...(this.reasoning ? { reasoning: this.reasoning } : {}),
+      ...(this.reasoning || this.signature !== undefined ? { reasoning: this.reasoning ?? '' } : {}),
+      ...(this.signature !== undefined ? { reasoningSignature: this.signature } : {}),
       toolCalls: this.toolCalls,
       finishReason: finishOf(this.finish, this.toolCalls.length > 0),
       usage: usageOf(this.usage),
       model: this.model,
+      ...(this.responseId !== undefined ? { wire: { id: this.responseId } } : {}),
     };
   }
 }

@@ -22,7 +22,7 @@ function identityOf(reply: NeutralReply, ctx: EncodeContext) {
     created: w?.created ?? ctx.created,
     model: reply.model,
     ...(w?.provider !== undefined ? { provider: w.provider } : {}),
-    service_tier: 'default',
+    service_tier: w?.serviceTier ?? 'default',
     system_fingerprint: w?.systemFingerprint ?? 'fp_understudy',
   };
 }
@@ -110,11 +110,14 @@ export function encodeChatStream(
       ...(withUsage ? { usage: null } : {}),
     });
   const refusal = reply.refusal;
+  // A reply that only calls tools opens with `content: null`, as the API streams it (the SDK then
+  // reports the message's content as null, not as an empty text).
+  const textless = !reply.content && reply.toolCalls.length > 0;
   const events = [
     chunk(
       refusal !== undefined
         ? { role: 'assistant', content: null, refusal: '' }
-        : { role: 'assistant', content: '', refusal: null },
+        : { role: 'assistant', content: textless ? null : '', refusal: null },
     ),
   ];
   if (refusal !== undefined)

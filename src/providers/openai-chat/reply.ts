@@ -1,7 +1,23 @@
 /** Chat Completions responses read back into neutral replies, for recording. */
-import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
+import type {
+  FinishReason,
+  NeutralError,
+  NeutralReply,
+  NeutralToolCall,
+  WireOverrides,
+} from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
-import { argumentsText, finishOr, isObject, jsonOf, num, parseSse, unknownError, usage } from '../sse';
+import {
+  argumentsText,
+  finishOr,
+  isObject,
+  jsonOf,
+  num,
+  parseSse,
+  unknownError,
+  usage,
+  withWire,
+} from '../sse';
 
 function finishOf(value: unknown, hasCalls: boolean): FinishReason {
   if (value === 'function_call') return 'tool_calls';
@@ -33,6 +49,16 @@ export function decodeOpenAIError(status: number, body: unknown, retryAfter?: nu
   };
 }
 
+/** What identifies the completion on the wire, kept so a replay sends it back. */
+function wireOf(body: Record<string, any>): WireOverrides | undefined {
+  const wire: WireOverrides = {};
+  if (typeof body.id === 'string') wire.id = body.id;
+  if (typeof body.created === 'number') wire.created = body.created;
+  if (typeof body.system_fingerprint === 'string') wire.systemFingerprint = body.system_fingerprint;
+  if (typeof body.service_tier === 'string') wire.serviceTier = body.service_tier;
+  return Object.keys(wire).length > 0 ? wire : undefined;
+}
+
 export function decodeChatReply(body: unknown): ReplyDecodeResult {
   if (!isObject(body) || !Array.isArray(body.choices))
     return { ok: false, error: decodeOpenAIError(500, body) };
@@ -58,6 +84,7 @@ export function decodeChatReply(body: unknown): ReplyDecodeResult {
       finishReason: finishOf(body.choices[0]?.finish_reason, toolCalls.length > 0),
       usage: usageOf(body.usage),
       model: String(body.model ?? ''),
+      ...withWire(wireOf(body)),
     },
   };
 }
@@ -70,6 +97,7 @@ export function decodeChatStream(text: string): ReplyDecodeResult {
   let usageRaw: unknown;
   let model = '';
   let done = false;
+  let identity: Record<string, any> = {};
   for (const e of parseSse(text)) {
     if (e.data.trim() === '[DONE]') {
       done = true;
@@ -79,6 +107,7 @@ export function decodeChatStream(text: string): ReplyDecodeResult {
     if (!isObject(chunk)) continue;
     if (isObject(chunk.error)) return { ok: false, error: decodeOpenAIError(500, chunk) };
     if (typeof chunk.model === 'string' && chunk.model) model = chunk.model;
+    identity = { ...identity, ...chunk };
     if (isObject(chunk.usage)) usageRaw = chunk.usage;
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isObject(choice)) continue;
@@ -108,6 +137,7 @@ export function decodeChatStream(text: string): ReplyDecodeResult {
       finishReason: finishOf(finish, toolCalls.length > 0),
       usage: usageOf(usageRaw),
       model,
+      ...withWire(wireOf(identity)),
     },
   };
 }

@@ -3,13 +3,18 @@
  * `input` is a string, a list of strings, or tokens; `encoding_format: base64` sends each
  * vector as little-endian float32 bytes (openai-node asks for it by default and decodes it).
  */
-import type { EmbeddingCodec, EmbeddingDecode } from '../embedding-codec';
+import { type EmbeddingCodec, type EmbeddingDecode, fullDimensionsOf } from '../embedding-codec';
 import { encodeOpenAIError, openaiError } from '../openai-chat/errors';
 
 const fail = (message: string, param?: string): EmbeddingDecode => ({
   ok: false,
   error: openaiError(400, message, param),
 });
+
+const INPUT_INVALID =
+  "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
+/** Inputs one request may carry. */
+const MAX_INPUTS = 2048;
 
 /** OpenAI's `encoding_format: base64`: the float32 values, little-endian, in base64. */
 function toBase64(vector: number[]): string {
@@ -42,16 +47,10 @@ function decode(body: unknown): EmbeddingDecode {
   if (typeof b.model !== 'string') return fail('you must provide a model parameter', 'model');
   if (b.input === undefined) return fail("'input' is a required property", 'input');
   const inputs = inputsOf(b.input);
-  if (!inputs)
-    return fail(
-      "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
-      'input',
-    );
-  if (inputs.some((t) => t === ''))
-    return fail(
-      "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
-      'input',
-    );
+  // The API takes at most 2048 inputs in one request (a list of token arrays counts each array).
+  if (inputs && inputs.length > MAX_INPUTS) return { ok: false, error: openaiError(400, INPUT_INVALID) };
+  if (!inputs) return fail(INPUT_INVALID, 'input');
+  if (inputs.some((t) => t === '')) return fail(INPUT_INVALID, 'input');
   if (b.encoding_format !== undefined && b.encoding_format !== 'float' && b.encoding_format !== 'base64')
     return fail(
       `Invalid value for 'encoding_format': ${JSON.stringify(b.encoding_format)}. Supported values are: 'float' and 'base64'.`,
@@ -65,6 +64,19 @@ function decode(body: unknown): EmbeddingDecode {
       );
     if (b.model.startsWith('text-embedding-ada-002'))
       return fail('This model does not support specifying dimensions.', 'dimensions');
+    const full = fullDimensionsOf(b.model);
+    if (full !== undefined && b.dimensions > full)
+      return {
+        ok: false,
+        error: {
+          ...openaiError(
+            400,
+            `Invalid 'dimensions': integer above maximum value. Expected a value <= ${full}, but got ${b.dimensions} instead.`,
+            'dimensions',
+          ),
+          code: 'integer_above_max_value',
+        },
+      };
   }
   return {
     ok: true,

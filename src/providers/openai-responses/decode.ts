@@ -10,12 +10,18 @@ import type { DecodeContext, DecodeResult } from '../codec';
 import { rememberEcho } from './echo';
 
 /** The API's 400 for a bad parameter; the message names the parameter as the API does. */
-function invalid(message: string, code?: string): NeutralError {
-  return { status: 400, type: 'invalid_request_error', message, ...(code ? { code } : {}) };
+function invalid(message: string, code?: string, param?: string): NeutralError {
+  return {
+    status: 400,
+    type: 'invalid_request_error',
+    message,
+    ...(param !== undefined ? { param } : {}),
+    ...(code ? { code } : {}),
+  };
 }
 
 const missing = (param: string) =>
-  invalid(`Missing required parameter: '${param}'.`, 'missing_required_parameter');
+  invalid(`Missing required parameter: '${param}'.`, 'missing_required_parameter', param);
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';
@@ -27,6 +33,7 @@ const wrongType = (param: string, expected: string, value: unknown) =>
   invalid(
     `Invalid type for '${param}': expected ${expected}, but got ${typeName(value)} instead.`,
     'invalid_type',
+    param,
   );
 
 const isObject = (v: unknown): v is Record<string, any> =>

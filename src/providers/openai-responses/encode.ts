@@ -1,4 +1,10 @@
-import type { Conversation, NeutralMessage, NeutralReply, NeutralToolCall } from '../../conversation';
+import {
+  type Conversation,
+  type NeutralMessage,
+  type NeutralReply,
+  type NeutralToolCall,
+  showsReasoning,
+} from '../../conversation';
 import {
   chunkText,
   DEFAULT_CHUNK_SIZE,
@@ -21,14 +27,19 @@ interface Ids {
 
 function idsOf(ctx: EncodeContext, reply: NeutralReply): Ids {
   const n = String(ctx.callIndex).padStart(6, '0');
+  const items = reply.wire?.items;
   return {
     response: reply.wire?.id ?? `resp_understudy${n}`,
-    reasoning: `rs_understudy${n}`,
-    message: `msg_understudy${n}`,
-    call: (i) => `fc_understudy${n}_${i}`,
+    reasoning: items?.reasoning ?? `rs_understudy${n}`,
+    message: items?.message ?? `msg_understudy${n}`,
+    call: (i) => reply.toolCalls[i]?.itemId ?? `fc_understudy${n}_${i}`,
     search: (i) => `ws_understudy${n}_${i}`,
   };
 }
+
+/** A reasoning item: the reply's reasoning, or a recorded item that showed none (its id and token kept). */
+const hasReasoningItem = (reply: NeutralReply) =>
+  showsReasoning(reply) || reply.wire?.items?.reasoning !== undefined;
 
 type Status = 'completed' | 'incomplete';
 
@@ -61,26 +72,38 @@ function usageOf(reply: NeutralReply) {
 const outputText = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
 const refusalPart = (refusal: string) => ({ type: 'refusal', refusal });
 
+/** The reasoning summary's parts: as the provider split them (a recorded reply), else one. */
+const summaryOf = (reply: NeutralReply): string[] =>
+  reply.reasoningParts ?? (reply.reasoning ? [reply.reasoning] : []);
+
 /**
- * A reasoning item; with `encrypted` (the request included `reasoning.encrypted_content`)
- * it carries the encrypted form a stateless client sends back, noted in the file's store.
+ * A reasoning item; with `encrypted` (the request included `reasoning.encrypted_content`, or the
+ * fixture recorded it) it carries the encrypted form a stateless client sends back, noted in the
+ * file's store.
  */
-function reasoningItem(id: string, text: string | null, encrypted?: { full: string; ctx: EncodeContext }) {
+function reasoningItem(
+  id: string,
+  summary: string[],
+  encrypted?: { full: string; ctx: EncodeContext; recorded?: string },
+) {
   const item: Record<string, unknown> = {
     id,
     type: 'reasoning',
-    summary: text === null ? [] : [{ type: 'summary_text', text }],
+    summary: summary.map((text) => ({ type: 'summary_text', text })),
   };
   if (encrypted) {
-    const token = responsesEncryptedContent(id, encrypted.full);
+    const token = encrypted.recorded ?? responsesEncryptedContent(id, encrypted.full);
     issueToken(encrypted.ctx.store, 'responses.encrypted', token, encrypted.full);
     item.encrypted_content = token;
   }
   return item;
 }
 
-const encryptionOf = (reply: NeutralReply, conversation: Conversation, ctx: EncodeContext) =>
-  echoOf(conversation).encryptedReasoning && reply.reasoning ? { full: reply.reasoning, ctx } : undefined;
+function encryptionOf(reply: NeutralReply, conversation: Conversation, ctx: EncodeContext) {
+  const full = reply.reasoning ?? '';
+  if (reply.reasoningSignature !== undefined) return { full, ctx, recorded: reply.reasoningSignature };
+  return echoOf(conversation).encryptedReasoning && reply.reasoning ? { full, ctx } : undefined;
+}
 
 const messageItem = (id: string, text: string | null, status: string, refusal?: string) => ({
   id,
@@ -116,7 +139,7 @@ function outputOf(
   encrypted?: { full: string; ctx: EncodeContext },
 ): unknown[] {
   const output: unknown[] = [];
-  if (reply.reasoning) output.push(reasoningItem(ids.reasoning, reply.reasoning, encrypted));
+  if (hasReasoningItem(reply)) output.push(reasoningItem(ids.reasoning, summaryOf(reply), encrypted));
   (reply.webSearches ?? []).forEach((query, i) => {
     output.push(searchItem(ids.search(i), query, true));
   });
@@ -158,7 +181,7 @@ function responseOf(
     created_at: reply.wire?.created ?? ctx.created,
     status: final ? status : 'in_progress',
     background: echo.background,
-    completed_at: done ? (reply.wire?.created ?? ctx.created) : null,
+    completed_at: done ? (reply.wire?.completedAt ?? reply.wire?.created ?? ctx.created) : null,
     error: null,
     frequency_penalty: echo.frequencyPenalty,
     incomplete_details: final ? incomplete : null,
@@ -176,7 +199,9 @@ function responseOf(
     reasoning: echo.reasoning,
     safety_identifier: echo.safetyIdentifier,
     // The request's tier while in progress; the tier that served it once done.
-    service_tier: final ? (tier && tier !== 'auto' ? tier : 'default') : (tier ?? 'auto'),
+    service_tier: final
+      ? (reply.wire?.serviceTier ?? (tier && tier !== 'auto' ? tier : 'default'))
+      : (tier ?? 'auto'),
     store: echo.store,
     temperature: echo.temperature,
     text: echo.text,
@@ -202,11 +227,16 @@ function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeCo
   if (!echo.store) return;
   const message: NeutralMessage = { role: 'assistant', text: hasMessage(reply) ? reply.content : null };
   if (reply.toolCalls.length > 0) message.toolCalls = reply.toolCalls.map((c) => ({ ...c }));
-  if (reply.reasoning) {
-    message.reasoning = reply.reasoning;
-    message.opaque = [reasoningItem(ids.reasoning, reply.reasoning)];
+  if (hasReasoningItem(reply)) {
+    if (reply.reasoning) message.reasoning = reply.reasoning;
+    message.opaque = [reasoningItem(ids.reasoning, summaryOf(reply))];
     ctx.store.set(ids.reasoning, [
-      { role: 'assistant', text: null, reasoning: reply.reasoning, opaque: message.opaque },
+      {
+        role: 'assistant',
+        text: null,
+        ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
+        opaque: message.opaque,
+      },
     ]);
   }
   if (hasMessage(reply)) ctx.store.set(ids.message, [{ role: 'assistant', text: reply.content }]);
@@ -215,7 +245,7 @@ function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeCo
   });
   ctx.store.set(ids.response, [...conversation.messages.slice(echo.instructionMessages), message]);
   noteResponseItems(ctx.store, ids.response, echo.previousResponseId, [
-    ...(reply.reasoning ? [ids.reasoning] : []),
+    ...(hasReasoningItem(reply) ? [ids.reasoning] : []),
     ...(reply.webSearches ?? []).map((_, i) => ids.search(i)),
     ...(hasMessage(reply) ? [ids.message] : []),
     ...reply.toolCalls.map((_, i) => ids.call(i)),
@@ -279,22 +309,25 @@ export function encodeResponsesStream(
   emit('response.in_progress', {}, inProgress);
 
   let index = 0;
-  if (reply.reasoning) {
-    const text = reply.reasoning;
-    const at = { item_id: ids.reasoning, output_index: index, summary_index: 0 };
+  if (hasReasoningItem(reply)) {
+    const summary = summaryOf(reply);
     const encrypted = encryptionOf(reply, conversation, ctx);
     emit('response.output_item.added', {
       output_index: index,
-      item: reasoningItem(ids.reasoning, null, encrypted),
+      item: reasoningItem(ids.reasoning, [], encrypted),
     });
-    emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
-    for (const delta of chunkText(text, size))
-      emit('response.reasoning_summary_text.delta', { ...at, delta });
-    emit('response.reasoning_summary_text.done', { ...at, text });
-    emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+    // Each part of the summary in turn; a reasoning item without one is added and done, nothing between.
+    summary.forEach((text, summaryIndex) => {
+      const at = { item_id: ids.reasoning, output_index: index, summary_index: summaryIndex };
+      emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+      for (const delta of chunkText(text, size))
+        emit('response.reasoning_summary_text.delta', { ...at, delta });
+      emit('response.reasoning_summary_text.done', { ...at, text });
+      emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+    });
     emit('response.output_item.done', {
       output_index: index,
-      item: reasoningItem(ids.reasoning, text, encrypted),
+      item: reasoningItem(ids.reasoning, summary, encrypted),
     });
     index++;
   }

@@ -6,10 +6,11 @@ import type {
   NeutralMessage,
   NeutralReply,
   NeutralToolCall,
+  WireOverrides,
 } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
 import { decodeOpenAIError } from '../openai-chat/reply';
-import { isObject, jsonOf, num, parseSse, usage } from '../sse';
+import { isObject, jsonOf, num, parseSse, usage, withWire } from '../sse';
 import { echoOf } from './echo';
 
 function finishOf(response: Record<string, any>, hasCalls: boolean): FinishReason {
@@ -55,6 +56,8 @@ function replyOfResponse(response: Record<string, any>): ReplyDecodeResult {
   }
   let content: string | null = null;
   const reasoning: string[] = [];
+  let encrypted: string | undefined;
+  const items: NonNullable<WireOverrides['items']> = {};
   const toolCalls: NeutralToolCall[] = [];
   for (const item of Array.isArray(response.output) ? response.output : []) {
     if (!isObject(item)) continue;
@@ -62,29 +65,43 @@ function replyOfResponse(response: Record<string, any>): ReplyDecodeResult {
       const text = textOf(item.content);
       if (text !== null) content = (content ?? '') + text;
       else if (content === null) content = '';
+      if (typeof item.id === 'string') items.message ??= item.id;
     } else if (item.type === 'reasoning') {
       for (const s of Array.isArray(item.summary) ? item.summary : [])
         if (isObject(s) && typeof s.text === 'string' && s.text) reasoning.push(s.text);
+      if (typeof item.id === 'string') items.reasoning ??= item.id;
+      if (typeof item.encrypted_content === 'string') encrypted ??= item.encrypted_content;
     } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       const args = item.type === 'function_call' ? item.arguments : item.input;
       toolCalls.push({
         id: String(item.call_id ?? ''),
         name: String(item.name ?? ''),
         arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        ...(typeof item.id === 'string' ? { itemId: item.id } : {}),
       });
     }
   }
+  const wire: WireOverrides = {};
+  if (typeof response.id === 'string') wire.id = response.id;
+  if (typeof response.created_at === 'number') wire.created = response.created_at;
+  if (typeof response.completed_at === 'number') wire.completedAt = response.completed_at;
+  if (typeof response.service_tier === 'string') wire.serviceTier = response.service_tier;
+  if (Object.keys(items).length > 0) wire.items = items;
   return {
     ok: true,
     complete: true,
     raw: response,
     reply: {
       content,
-      ...(reasoning.length > 0 ? { reasoning: reasoning.join('\n\n') } : {}),
+      // A reasoning item whose summary was not asked for still comes back, encrypted.
+      ...(reasoning.length > 0 || encrypted !== undefined ? { reasoning: reasoning.join('\n\n') } : {}),
+      ...(reasoning.length > 1 ? { reasoningParts: reasoning } : {}),
+      ...(encrypted !== undefined ? { reasoningSignature: encrypted } : {}),
       toolCalls,
       finishReason: finishOf(response, toolCalls.length > 0),
       usage: usageOf(response.usage),
       model: String(response.model ?? ''),
+      ...withWire(wire),
     },
   };
 }
