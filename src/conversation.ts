@@ -10,6 +10,11 @@ export interface NeutralToolCall {
   name: string;
   /** JSON text exactly as the model produced it. */
   arguments: string;
+  /**
+   * Read back from a stream cut before the call's arguments ended: `arguments` is the part that
+   * arrived. Only a reply as it reached a client carries it (see `ModelCall.cut`).
+   */
+  incomplete?: true;
 }
 
 export interface NeutralMessage {

@@ -1,6 +1,7 @@
 /** Bedrock Converse responses read back into neutral replies, for recording. */
 import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { isWholeJson } from '../partial-json';
 import { argumentsText, finishIn, isObject, num, unknownError, usage } from '../sse';
 import { decodeEvent, decodeMessages } from './event-stream';
 
@@ -51,6 +52,7 @@ function replyOfBlocks(blocks: unknown[], stop: unknown, rawUsage: unknown, mode
         id: String(b.toolUse.toolUseId ?? ''),
         name: String(b.toolUse.name ?? ''),
         arguments: argumentsText(b.toolUse.input),
+        ...(b.incomplete === true && { incomplete: true as const }),
       });
   }
   return {
@@ -89,6 +91,7 @@ export function decodeConverseStream(text: string): ReplyDecodeResult {
   let stop: unknown;
   let usageRaw: unknown;
   let complete = false;
+  const stopped: boolean[] = [];
   for (const message of decoded.messages) {
     const event = decodeEvent(message);
     const p = event.payload;
@@ -110,14 +113,20 @@ export function decodeConverseStream(text: string): ReplyDecodeResult {
         const previous = blocks[at]?.reasoningContent?.reasoningText?.text ?? '';
         blocks[at] = { reasoningContent: { reasoningText: { text: previous + d.reasoningContent.text } } };
       }
-    } else if (event.type === 'messageStop') stop = p.stopReason;
+    } else if (event.type === 'contentBlockStop') stopped[at] = true;
+    else if (event.type === 'messageStop') stop = p.stopReason;
     else if (event.type === 'metadata') {
       usageRaw = p.usage;
       complete = true;
     }
   }
-  for (const b of blocks)
-    if (b?.toolUse && typeof b.toolUse.input === 'string' && b.toolUse.input === '') b.toolUse.input = '{}';
+  blocks.forEach((b, at) => {
+    if (!b?.toolUse || typeof b.toolUse.input !== 'string') return;
+    // A cut stream: the input fragments that arrived, incomplete unless they are whole JSON.
+    if (!stopped[at]) {
+      if (!isWholeJson(b.toolUse.input)) b.incomplete = true;
+    } else if (b.toolUse.input === '') b.toolUse.input = '{}';
+  });
   return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, '') };
 }
 

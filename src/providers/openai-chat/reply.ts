@@ -1,6 +1,7 @@
 /** Chat Completions responses read back into neutral replies, for recording. */
 import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { isWholeJson } from '../partial-json';
 import { argumentsText, finishOr, isObject, jsonOf, num, parseSse, unknownError, usage } from '../sse';
 
 function finishOf(value: unknown, hasCalls: boolean): FinishReason {
@@ -97,10 +98,15 @@ export function decodeChatStream(text: string): ReplyDecodeResult {
     }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason;
   }
-  const toolCalls = calls.filter(Boolean);
+  const complete = done || finish !== undefined;
+  // Chat closes no call but by finishing the choice (parallel calls may stream side by side):
+  // on a cut stream, a call whose arguments are not whole JSON never got the rest of them.
+  const toolCalls: NeutralToolCall[] = calls
+    .filter(Boolean)
+    .map((c) => (complete || isWholeJson(c.arguments) ? c : { ...c, incomplete: true }));
   return {
     ok: true,
-    complete: done || finish !== undefined,
+    complete,
     reply: {
       // The opening delta carries `content: ""`: a reply with neither text nor calls is empty text.
       content: content ?? (toolCalls.length === 0 ? '' : null),
