@@ -28,6 +28,12 @@ export interface ToolCall {
   /** Whether a later request carried its result. */
   answered: boolean;
   /**
+   * The wire cut the reply short before this call's arguments ended (see `ModelCall.cut`):
+   * `rawArguments` is the part that arrived, `arguments` its whole values, and the call is
+   * never `answered`.
+   */
+  incomplete?: true;
+  /**
    * `seq`s of the world operations that served it (present when the run executed any);
    * the linking rule is in src/run/link.ts.
    */

@@ -49,7 +49,11 @@ async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<
   for (let at = 0; at < plan.count; at++) {
     const delay = plan.delay(at);
     if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
-    if (signal?.aborted || res.destroyed) return void res.destroy();
+    if (signal?.aborted || res.destroyed) {
+      // The client went away: what went out before is all it got.
+      plan.stopped(at);
+      return void res.destroy();
+    }
     const event = plan.event(at);
     if (plan.fails && at === plan.count - 1) {
       // node:http holds a response's first writes until the next tick: destroyed before then,
