@@ -439,6 +439,7 @@ export class ModelServer {
           cut,
           outcome.streamError !== undefined,
         );
+        run?.inflight?.push(response.plan);
       } else {
         response = plainAnswer(out.wire, outcome.shaping, call);
         // Half a body: no client reads a reply out of it.

@@ -34,6 +34,10 @@ export interface StreamPlan {
    * before the plan ended. Writers call it only then: a stream read to its end says nothing.
    */
   stopped(sent: number): void;
+  /** How many events reached the client so far, while a writer is at it (set by the writer). */
+  progress?: () => number | undefined;
+  /** The run ended: an answer still going out is cut where it stands (see `RunRecorder.inflight`). */
+  settle(): void;
 }
 
 /** Told how much of a streamed reply reached the client whole, when less than all of it did. */
@@ -110,7 +114,7 @@ export function streamAnswer(
   request?: { readonly signal: AbortSignal | undefined },
   cut?: CutWatcher,
   endsInError = false,
-): WireAnswer {
+): Extract<WireAnswer, { kind: 'stream' }> {
   const { events } = wire;
   const delayOf = (at: number) => shaping.delayBefore?.(at, events.length) ?? shaping.chunkDelay ?? 0;
   const dropped = droppedAt(shaping, events.length, delayOf);
@@ -154,6 +158,10 @@ export function streamAnswer(
         cut?.(sent, 'aborted');
       }
     },
+    settle() {
+      const sent = plan.progress?.();
+      if (sent !== undefined) plan.stopped(sent);
+    },
   };
   return { kind: 'stream', status: wire.status, headers: wire.headers, plan };
 }
@@ -185,16 +193,20 @@ class Delivery {
    * another way), and only what was surely read counts.
    */
   stop(queueKept: boolean): void {
-    const { controller } = this;
-    if (this.told || this.ended || !controller) return;
+    const sent = this.taken(queueKept);
+    if (sent === undefined) return;
     this.told = true;
-    let sent: number;
-    if (this.piped !== undefined) sent = this.piped;
-    else if (queueKept) {
-      const size = controller.desiredSize;
-      sent = size === null ? this.handed : this.handed - (this.ahead - size);
-    } else sent = this.ahead === QUEUED_AHEAD ? 0 : Math.max(0, this.handed - this.ahead);
     this.plan.stopped(sent);
+  }
+
+  /** The events taken so far; undefined once the body ended or a stop was told. */
+  taken(queueKept = true): number | undefined {
+    const { controller } = this;
+    if (this.told || this.ended || !controller) return undefined;
+    if (this.piped !== undefined) return this.piped;
+    if (!queueKept) return this.ahead === QUEUED_AHEAD ? 0 : Math.max(0, this.handed - this.ahead);
+    const size = controller.desiredSize;
+    return size === null ? this.handed : this.handed - (this.ahead - size);
   }
 }
 
@@ -280,6 +292,7 @@ function streamBody(plan: StreamPlan): ReadableStream<Uint8Array> {
   const queued = plan.unpaced && !plan.fails;
   const ahead = queued ? QUEUED_AHEAD : PACED_AHEAD;
   const delivery = new Delivery(plan, ahead);
+  plan.progress = () => delivery.taken();
   return new WireBody(
     {
       start(controller) {
