@@ -3,7 +3,8 @@
 // arrived. An agent that swallows the client's error returns what it had (so the run ends
 // without throwing); `stopWhen(received)` makes it give up mid-stream, by aborting its
 // request (`stopBy: 'abort'`, an AbortController handed to the SDK) or by leaving the loop
-// (`stopBy: 'break'`), or `abortAfterMs` after it asked. Used in process by the delivered-*.case.js files and, through
+// (`stopBy: 'break'`), or `abortAfterMs` after it asked. `baseURL` and `model` reach a stand-in
+// provider. Used in process by the delivered-*.case.js files and, through
 // delivered-child.cjs, by a client in another process over the served port.
 const QUESTION = 'Send alice 100 and tell me the weather in Paris.';
 
@@ -47,7 +48,7 @@ async function openaiChat(options = {}) {
   const OpenAI = require('openai').default ?? require('openai');
   const client = new OpenAI({ maxRetries: 0, ...(options.baseURL && { baseURL: options.baseURL }) });
   const params = {
-    model: 'gpt-4o-mini',
+    model: options.model ?? 'gpt-4o-mini',
     messages: [{ role: 'user', content: QUESTION }],
     tools: TOOLS.map((t) => ({ type: 'function', function: t })),
   };
@@ -113,7 +114,7 @@ async function anthropic(options = {}) {
   const Anthropic = require('@anthropic-ai/sdk').default ?? require('@anthropic-ai/sdk');
   const client = new Anthropic({ maxRetries: 0, ...(options.baseURL && { baseURL: options.baseURL }) });
   const params = {
-    model: 'claude-sonnet-4-6',
+    model: options.model ?? 'claude-sonnet-4-6',
     max_tokens: 1024,
     messages: [{ role: 'user', content: QUESTION }],
     tools: TOOLS.map((t) => ({ name: t.name, input_schema: t.parameters })),
