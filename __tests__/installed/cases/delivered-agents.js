@@ -8,6 +8,17 @@
 // delivered-child.cjs, by a client in another process over the served port.
 const QUESTION = 'Send alice 100 and tell me the weather in Paris.';
 
+/** The reply the delivered-*.case.js files script: text, then two parallel tool calls. */
+const TEXT = 'It is 18 C in Paris. A storm is coming, stay inside.';
+const CALLS = [
+  { name: 'transfer', arguments: { to: 'alice', amount: 100 } },
+  { name: 'notify', arguments: { user: 'alice', note: 'sent 100' } },
+];
+/** That reply as the only fixture, in chunks of 4 characters, shaped as given. */
+const reply = (shaping) => [
+  { match: {}, response: { chunkSize: 4, content: TEXT, toolCalls: CALLS, ...shaping } },
+];
+
 const schema = (properties) => ({ type: 'object', properties });
 const TOOLS = [
   { name: 'transfer', parameters: schema({ to: { type: 'string' }, amount: { type: 'number' } }) },
@@ -227,6 +238,9 @@ async function bedrock(options = {}) {
 
 module.exports = {
   QUESTION,
+  TEXT,
+  CALLS,
+  reply,
   agents: {
     'openai.chat': openaiChat,
     'openai.responses': openaiResponses,

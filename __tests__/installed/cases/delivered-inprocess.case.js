@@ -6,16 +6,8 @@
 // Tests named "no false green: …" assert what the scripted reply would have let pass: they fail.
 const { describe, expect, it } = require('@jest/globals');
 const { understudy } = require('jest-understudy');
-const { agents } = require('./delivered-agents.js');
-
-const TEXT = 'It is 18 C in Paris. A storm is coming, stay inside.';
-const CALLS = [
-  { name: 'transfer', arguments: { to: 'alice', amount: 100 } },
-  { name: 'notify', arguments: { user: 'alice', note: 'sent 100' } },
-];
-const reply = (shaping) => [
-  { match: {}, response: { chunkSize: 4, content: TEXT, toolCalls: CALLS, ...shaping } },
-];
+const { agents, reply, TEXT } = require('./delivered-agents.js');
+const { expectReceived } = require('./delivered-expect.js');
 
 /** Events before the first call's arguments end, per protocol, with chunks of 4 characters. */
 const WITHIN_CALLS = {
@@ -48,21 +40,6 @@ const CUTS = {
   'a loop left early': { agent: { stopWhen: afterText(10), stopBy: 'break' }, reason: 'aborted' },
   'an aborted request mid-arguments': { agent: { stopWhen: midArguments }, reason: 'aborted', calls: true },
 };
-
-/** The run shows what the agent got, and says where the wire cut it. */
-function expectReceived(run, got, reason) {
-  const [call] = run.modelCalls;
-  expect(call.cut).toEqual(expect.objectContaining({ reason }));
-  expect(call.whole).toEqual(expect.objectContaining({ content: TEXT }));
-  expect(call.response?.content ?? '').toBe(got.text);
-  expect(run.toolCalls.map((c) => [c.name, c.rawArguments])).toEqual(got.calls.map((c) => [c.name, c.args]));
-  // A call is complete only if its arguments arrived whole; those are exactly what was sent.
-  for (const c of run.toolCalls)
-    if (c.incomplete) expect(c.answered).toBe(false);
-    else expect(c.arguments).toEqual(CALLS.find((s) => s.name === c.name).arguments);
-  expect(run.finalMessage).toBeUndefined();
-  expect(run.terminalState).toBe('failed');
-}
 
 for (const [protocol, agent] of Object.entries(agents))
   describe(protocol, () => {

@@ -6,9 +6,8 @@
 // Tests named "no false green: …" assert what the provider's whole reply would have let pass: they fail.
 const { describe, expect, it } = require('@jest/globals');
 const { understudy } = require('jest-understudy');
-const { agents } = require('./delivered-agents.js');
+const { agents, TEXT } = require('./delivered-agents.js');
 
-const TEXT = 'It is 18 C in Paris. A storm is coming, stay inside.';
 const base = {
   'openai.chat': `${process.env.DELIVERED_UPSTREAM}/openai/v1`,
   'anthropic.messages': `${process.env.DELIVERED_UPSTREAM}/anthropic`,

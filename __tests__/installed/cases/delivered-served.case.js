@@ -6,15 +6,8 @@ const { execFile } = require('node:child_process');
 const { join } = require('node:path');
 const { beforeAll, describe, expect, it } = require('@jest/globals');
 const { understudy } = require('jest-understudy');
-
-const TEXT = 'It is 18 C in Paris. A storm is coming, stay inside.';
-const CALLS = [
-  { name: 'transfer', arguments: { to: 'alice', amount: 100 } },
-  { name: 'notify', arguments: { user: 'alice', note: 'sent 100' } },
-];
-const reply = (shaping) => [
-  { match: {}, response: { chunkSize: 4, content: TEXT, toolCalls: CALLS, ...shaping } },
-];
+const { reply } = require('./delivered-agents.js');
+const { expectReceived } = require('./delivered-expect.js');
 
 let served;
 beforeAll(async () => {
@@ -32,16 +25,6 @@ function child(protocol, mode, stop) {
         error ? reject(new Error(stderr || String(error))) : resolve(JSON.parse(stdout)),
     );
   });
-}
-
-function expectReceived(run, got, reason) {
-  const [call] = run.modelCalls;
-  expect(call.cut).toEqual(expect.objectContaining({ reason }));
-  expect(call.whole).toEqual(expect.objectContaining({ content: TEXT }));
-  expect(call.response?.content ?? '').toBe(got.text);
-  expect(run.toolCalls.map((c) => [c.name, c.rawArguments])).toEqual(got.calls.map((c) => [c.name, c.args]));
-  expect(run.finalMessage).toBeUndefined();
-  expect(run.terminalState).toBe('failed');
 }
 
 // Paced (the port writes an unpaced reply in one go: its client has it all before reading).

@@ -5,13 +5,12 @@
 const { afterEach, expect, it } = require('@jest/globals');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
-const { agents } = require('./delivered-agents.js');
+const { agents, TEXT } = require('./delivered-agents.js');
 
 afterEach(() => {
   jest.useRealTimers();
 });
 
-const TEXT = 'It is 18 C in Paris. A storm is coming, stay inside.';
 const paced = (shaping) => [
   { match: {}, response: { content: TEXT, chunkSize: 4, chunkDelay: 1000, ...shaping } },
 ];
