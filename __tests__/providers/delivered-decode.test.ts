@@ -148,6 +148,8 @@ describe('a call cut mid-arguments', () => {
         expect.objectContaining({ name: 'transfer', incomplete: true }),
       ]);
       expect(read?.reply.toolCalls[0].arguments).toBe('{"to":"alice');
+      // The final usage event never came: the usage is what the events that did carry, not the reply's.
+      expect(read?.reply.usage.outputTokens).not.toBe(usage.outputTokens);
     },
   );
 
