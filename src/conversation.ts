@@ -19,6 +19,11 @@ export interface NeutralToolCall {
   signature?: string;
   /** Responses: the id of the call's output item (`fc_…`). */
   itemId?: string;
+  /**
+   * Read back from a stream cut before the call's arguments ended: `arguments` is the part that
+   * arrived. Only a reply as it reached a client carries it (see `ModelCall.cut`).
+   */
+  incomplete?: true;
 }
 
 export interface NeutralMessage {

@@ -132,7 +132,7 @@ export async function respond(req: ServerRequest, res: ServerResponse, response:
     return;
   }
   // A body that is not an event stream goes out in one write with its length (no chunked framing).
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+  if (!isEventStream(response.headers.get('content-type'))) {
     let bytes: Buffer;
     try {
       bytes = Buffer.from(await response.arrayBuffer());
@@ -148,13 +148,40 @@ export async function respond(req: ServerRequest, res: ServerResponse, response:
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      // The client went away (an HTTP/2 client resets its stream): nothing more goes out.
+      if (gone(res)) return void reader.cancel().catch(() => {});
       if (!(res as http.ServerResponse).write(value))
         await Promise.race([once(res, 'drain'), once(res, 'close')]);
-      if (res.destroyed) return void reader.cancel().catch(() => {});
+      if (gone(res)) return void reader.cancel().catch(() => {});
     }
     res.end();
   } catch {
     // A stream that fails midway (a disconnect fault): the client sees the connection drop.
-    res.destroy();
+    await dropAfterWrites(res);
   }
+}
+
+/** Whether the response can no longer reach its client (an HTTP/2 response has no `destroyed`). */
+function gone(res: ServerResponse): boolean {
+  return 'stream' in res ? res.stream.destroyed || res.stream.closed : res.destroyed;
+}
+
+/** Server-sent events, or the AWS event stream (Bedrock's ConverseStream): written as they come. */
+function isEventStream(type: string | null): boolean {
+  return (
+    type !== null &&
+    (type.includes('text/event-stream') || type.includes('application/vnd.amazon.eventstream'))
+  );
+}
+
+/**
+ * Drops the connection, after what was written before: destroyed at once, a response loses
+ * the writes node still holds back. An HTTP/2 response (the environment's serving bridge, in
+ * the host realm, where no fake clock reaches) hands its data frames to the session first.
+ */
+async function dropAfterWrites(res: ServerResponse): Promise<void> {
+  if (gone(res)) return;
+  if ('stream' in res) await new Promise<void>((handed) => setImmediate(handed));
+  else await new Promise<void>((flushed) => res.write('', () => flushed()));
+  res.destroy();
 }

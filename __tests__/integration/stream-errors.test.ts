@@ -87,7 +87,13 @@ describe('mid-stream errors (fixture streamError) through the official clients',
       check(run.error);
       const [call] = understudy.model.calls;
       expect(call.streamError).toEqual({ message: 'The server had an error while processing your request.' });
-      expect(call.response?.content).toBe('The weather in Paris is sunny and mild today.');
+      // The evidence is the part that went out before the error event; the fixture's reply is `whole`.
+      expect(call.cut).toMatchObject({ reason: 'stream_error' });
+      expect(call.whole?.content).toBe('The weather in Paris is sunny and mild today.');
+      expect('The weather in Paris is sunny and mild today.'.startsWith(call.response?.content ?? 'x')).toBe(
+        true,
+      );
+      expect(call.response?.content).not.toBe('The weather in Paris is sunny and mild today.');
     });
 
   it('openai.responses: response.failed ends the stream with a failed response; the error event throws', async () => {

@@ -129,7 +129,12 @@ describe('the served port on the wire', () => {
     expect(body).toContain('data: {');
     expect(body).not.toContain('[DONE]');
     expect(child.code).toBe(1);
-    expect(understudy.model.calls.map((c) => c.response?.content)).toEqual([
+    // The evidence is what went out before the drop, for the raw client and the SDK alike.
+    expect(understudy.model.calls.map((c) => [c.response?.content, c.cut?.reason])).toEqual([
+      ['Cut off half way', 'disconnected'],
+      ['Cut off half way', 'disconnected'],
+    ]);
+    expect(understudy.model.calls.map((c) => c.whole?.content)).toEqual([
       'Cut off half way through.',
       'Cut off half way through.',
     ]);
@@ -178,9 +183,10 @@ describe('the served port on the wire', () => {
     expect(gone.status).toBe(200);
     expect(gone.chunks.join('')).not.toContain('[DONE]');
     expect(next).toEqual({ code: 0, stdout: 'Still serving.\n', stderr: '' });
-    expect(understudy.model.calls.map((c) => [c.streamed, c.response?.content])).toEqual([
-      [true, 'A slow answer that nobody waits for.'],
-      [false, 'Still serving.'],
+    // The client hung up after the first event (the role, no text): that is all it got.
+    expect(understudy.model.calls.map((c) => [c.streamed, c.response?.content, c.cut])).toEqual([
+      [true, '', { reason: 'aborted', delivered: 1, of: expect.any(Number) }],
+      [false, 'Still serving.', undefined],
     ]);
   });
 });

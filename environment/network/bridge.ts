@@ -37,6 +37,11 @@ export class ServingBridge {
   private readonly connections = new Map<number, Connection>();
   private readonly streamContexts = new Map<string, Snapshot>();
   private readonly sessions = new Set<http2.ServerHttp2Session>();
+  /**
+   * The HTTP/2 server's sockets: a destroyed session whose client is still connected keeps its
+   * socket (and the server's close) waiting, as HTTP/1.1 has `closeAllConnections` for.
+   */
+  private readonly h2Sockets = new Set<net.Socket>();
   private streamIds = 0;
 
   private constructor(
@@ -57,6 +62,10 @@ export class ServingBridge {
         } else hooks.unhandled(req.method ?? 'GET', url.href, connection.transport);
       }
       socket.destroy();
+    });
+    h2.on('connection', (socket: net.Socket) => {
+      this.h2Sockets.add(socket);
+      socket.once('close', () => this.h2Sockets.delete(socket));
     });
     h2.on('session', (session) => {
       this.sessions.add(session);
@@ -128,6 +137,7 @@ export class ServingBridge {
 
   async close(): Promise<void> {
     for (const session of this.sessions) session.destroy();
+    for (const socket of this.h2Sockets) socket.destroy();
     this.h1.closeAllConnections();
     await Promise.all([closed(this.h1), closed(this.h2)]);
     this.connections.clear();

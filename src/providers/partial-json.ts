@@ -11,6 +11,21 @@ export function isEmptyArguments(text: string): boolean {
   return t === '' || /^\{\s*\}$/.test(t);
 }
 
+/**
+ * Whether argument text is a whole JSON object or array. No cut-off prefix of one parses, so
+ * arguments read back from a cut stream that pass are all the model meant to send.
+ */
+export function isWholeJson(text: string): boolean {
+  const t = text.trimStart();
+  if (t[0] !== '{' && t[0] !== '[') return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 type Frame = { close: '}' | ']'; key: boolean };
 
 /**

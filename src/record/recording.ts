@@ -23,7 +23,8 @@ import { type ErrorCode, isUnderstudyError } from '../errors';
 import { suggestName } from '../file-format/suggest';
 import { credentialsOf, noteSecret, secretsInUse } from '../files/secrets';
 import { type Fixture, type RecordedRequest, type RedactHook, sourceOf } from '../fixtures/types';
-import type { ModelCall } from '../model/call';
+import type { CutReason, ModelCall } from '../model/call';
+import { cutCall, readEvents, wholeEventsOf } from '../model/delivered';
 import type { MockModel } from '../model/mock-model';
 import type { ResolvedOptions } from '../options';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
@@ -164,6 +165,59 @@ function withIdentity(
     );
   }
   return out;
+}
+
+/**
+ * The provider's stream as the agent reads it (one read, one chunk pulled from the provider),
+ * keeping what reached the agent: if it stops short (the agent gives up, the provider or the
+ * connection cuts it), `onCut` gets the chunks that did, once.
+ */
+class AgentTap {
+  readonly stream: ReadableStream<Uint8Array>;
+  private readonly chunks: Uint8Array[] = [];
+  private ended = false;
+
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    /** The agent's request: aborted, the provider's stream fails because the agent gave up. */
+    private readonly signal: AbortSignal | undefined,
+    private readonly onCut: (chunks: Uint8Array[], reason: CutReason) => void,
+  ) {
+    const reader = body.getReader();
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          let next: ReadableStreamReadResult<Uint8Array>;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            this.cut(this.signal?.aborted ? 'aborted' : 'disconnected');
+            controller.error(error);
+            return;
+          }
+          if (next.done) {
+            this.ended = true;
+            controller.close();
+            return;
+          }
+          this.chunks.push(next.value);
+          controller.enqueue(next.value);
+        },
+        cancel: (reason) => {
+          this.cut('aborted');
+          return reader.cancel(reason);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  /** The agent got no more than it has: told once, and never after the stream ended whole. */
+  cut(reason: CutReason): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onCut(this.chunks, reason);
+  }
 }
 
 export class Recording {
@@ -496,16 +550,28 @@ export class Recording {
       return new Response(text, { status, statusText: upstream.statusText, headers: out });
     }
     const [toAgent, toCapture] = upstream.body.tee();
+    // What reaches the agent is the call's evidence when the stream stops short of its end.
+    const tap = new AgentTap(toAgent, f.signal, (chunks, reason) => {
+      const { text, events } = wholeEventsOf(chunks, binary);
+      const read = readEvents(codec.reply, text === '' ? [] : [text], conversation.model);
+      // Stopped after the terminal event (a client that does not wait for the body's end): whole.
+      if (read?.complete) return;
+      cutCall(call, { reason, delivered: events }, read?.reply);
+    });
     const done = readAll(toCapture, binary).then(capture, (error: unknown) => {
-      this.host.fail(
-        'RECORD_INCOMPLETE',
-        `jest-understudy: the ${codec.protocol} stream from ${url} failed before it ended (${String((error as Error)?.message ?? error)}); the call was not recorded.`,
-      );
+      call.durationMs = performance.now() - startedAt;
+      tap.cut(f.signal?.aborted ? 'aborted' : 'disconnected');
+      // Live mode records nothing: the cut is the run's evidence, not a recording that failed.
+      if (mode !== 'live')
+        this.host.fail(
+          'RECORD_INCOMPLETE',
+          `jest-understudy: the ${codec.protocol} stream from ${url} failed before it ended (${String((error as Error)?.message ?? error)}); the call was not recorded.`,
+        );
     });
     this.pending.add(done);
     void done.finally(() => this.pending.delete(done));
     this.host.runs.getStore()?.pending?.push(done);
-    return new Response(toAgent, { status, statusText: upstream.statusText, headers: out });
+    return new Response(tap.stream, { status, statusText: upstream.statusText, headers: out });
   }
 
   private capture(
@@ -538,21 +604,23 @@ export class Recording {
       this.countRecorded(codec.provider, call);
       return;
     }
+    const reply: NeutralReply = withIdentity(result.reply, call.conversation, response.replyId);
     if (!result.complete) {
-      call.error = {
-        status: 0,
-        type: 'stream_incomplete',
-        message: 'the stream ended before its last event',
-      };
-      this.host.fail(
-        'RECORD_INCOMPLETE',
-        `jest-understudy: the ${codec.protocol} stream for model call #${call.index} ended before its last event ` +
-          '(the provider or the connection cut it); the call was not recorded. Record again.',
-      );
+      // The provider's stream ended before its last event: what it sent is all the agent got.
+      const binary = codec.reply?.binaryStream !== undefined;
+      const events = wholeEventsOf([Buffer.from(text, binary ? 'latin1' : 'utf8')], binary).events;
+      if (!call.cut) cutCall(call, { reason: 'disconnected', delivered: events, of: events }, reply);
+      if (this.modeFor(this.host.runs.getStore()) !== 'live')
+        this.host.fail(
+          'RECORD_INCOMPLETE',
+          `jest-understudy: the ${codec.protocol} stream for model call #${call.index} ended before its last event ` +
+            '(the provider or the connection cut it); the call was not recorded. Record again.',
+        );
       return;
     }
-    const reply: NeutralReply = withIdentity(result.reply, call.conversation, response.replyId);
-    call.response = reply;
+    // The agent stopped reading first: it got less than the provider sent.
+    if (call.cut) call.whole = reply;
+    else call.response = reply;
     rec.reply = reply;
     this.countRecorded(codec.provider, call);
     if (result.raw !== undefined) decoder.remember?.(result.raw, call.conversation, this.host.threads);

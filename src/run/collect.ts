@@ -1,5 +1,6 @@
 import type { NeutralMessage } from '../conversation';
 import type { ModelCall } from '../model/call';
+import { argumentsObject } from '../providers/partial-json';
 import type { TerminalState, ToolCall } from './types';
 
 function parseArguments(raw: string): Record<string, unknown> {
@@ -22,7 +23,10 @@ function parseResult(text: string | null): unknown {
 
 /**
  * The tool calls the model asked for, in order, each joined with the result a later
- * request carried back (matched by call id), so a trajectory includes outcomes.
+ * request carried back (matched by call id), so a trajectory includes outcomes. They are the
+ * calls that reached the agent: a reply the wire cut short lists only those that arrived, and
+ * one whose arguments never ended is `incomplete`, with the arguments that did arrive, and is
+ * never answered.
  */
 export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
   const results = new Map<string, NeutralMessage>();
@@ -33,6 +37,19 @@ export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
   const out: ToolCall[] = [];
   for (const [position, call] of calls.entries()) {
     for (const c of call.response?.toolCalls ?? []) {
+      if (c.incomplete) {
+        out.push({
+          id: c.id,
+          name: c.name,
+          arguments: argumentsObject(c.arguments),
+          rawArguments: c.arguments,
+          modelCallIndex: position,
+          fileModelCallIndex: call.index,
+          answered: false,
+          incomplete: true,
+        });
+        continue;
+      }
       const result = results.get(c.id);
       const tc: ToolCall = {
         id: c.id,
@@ -61,8 +78,13 @@ export function ranByAgent(call: ToolCall): boolean {
   return call.answered || (call.operations?.length ?? 0) > 0;
 }
 
+/**
+ * The last assistant text the model sent whole. A reply the wire cut short is no final
+ * message, and neither is an earlier one: the agent's last exchange did not end with it.
+ */
 export function finalMessageOf(calls: readonly ModelCall[]): string | undefined {
   for (let i = calls.length - 1; i >= 0; i--) {
+    if (calls[i].cut) return undefined;
     const content = calls[i].response?.content;
     if (content) return content;
   }
@@ -71,8 +93,9 @@ export function finalMessageOf(calls: readonly ModelCall[]): string | undefined 
 
 /**
  * 'errored' when the agent threw, 'timed_out' past its deadline, 'failed' when it returned
- * but its last model exchange ended in an error or in tool calls nobody answered, else
- * 'succeeded'. An agent may name its own state (e.g. 'needs_approval') through the context.
+ * but its last model exchange ended in an error, a reply the wire cut short, or tool calls
+ * nobody answered, else 'succeeded'. An agent may name its own state (e.g. 'needs_approval')
+ * through the context.
  */
 export function terminalStateOf(
   calls: readonly ModelCall[],
@@ -84,7 +107,7 @@ export function terminalStateOf(
   if (outcome === 'timed_out') return 'timed_out';
   const last = calls[calls.length - 1];
   if (!last) return 'succeeded';
-  if (last.error || last.unmatched) return 'failed';
+  if (last.error || last.unmatched || last.cut) return 'failed';
   if (last.response && last.response.toolCalls.length > 0) return 'failed';
   return 'succeeded';
 }

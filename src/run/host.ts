@@ -31,6 +31,12 @@ export interface RunRecorder {
   http?: HttpExchange[];
   /** The run's crash fault: where it stops, and the gate its answers pass. */
   crash?: CrashState;
+  /**
+   * Streamed replies of the run still going out. When the run ends, each is settled: what had
+   * not reached the agent by then never did, within the run (a client that stopped reading
+   * without a word, or one that went away before the server could tell).
+   */
+  inflight?: Array<{ settle(): void }>;
 }
 
 export interface RunHost {

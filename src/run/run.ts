@@ -78,11 +78,14 @@ export async function executeRun<Input, Output>(
   const registration = runtime.evidence.register(calls, start, options.input, options.kind, http);
   // Streamed provider replies (record and live modes) are captured while the agent reads them.
   const pending: Promise<unknown>[] = [];
+  // Streamed replies still going out when the agent is done are cut where they stand.
+  const inflight: Array<{ settle(): void }> = [];
   // World operations executed inside the run land in `operations` (see src/world/host.ts).
   const operations: RunOperationEntry[] = [];
   const recorder = {
     calls,
     pending,
+    inflight,
     operations,
     http,
     ...(options.mode ? { mode: options.mode } : {}),
@@ -117,6 +120,7 @@ export async function executeRun<Input, Output>(
   }
   try {
     if (pending.length > 0) await Promise.allSettled(pending);
+    for (const reply of inflight) reply.settle();
   } finally {
     // A crashed run's agent is cut off on purpose: what it still sends is held (never answered), not refused.
     runtime.runs.end(recorder, crash?.fired === true);

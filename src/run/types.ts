@@ -14,8 +14,6 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
   /** The raw argument text as the model sent it. */
   rawArguments: string;
-  /** Its arguments never completed on the wire. */
-  incomplete?: boolean;
   /** The tool result the agent sent back: JSON-parsed when it is JSON, else text. */
   result?: unknown;
   /** Set when the agent reported the result as an error. */
@@ -29,6 +27,12 @@ export interface ToolCall {
   fileModelCallIndex: number;
   /** Whether a later request carried its result. */
   answered: boolean;
+  /**
+   * The wire cut the reply short before this call's arguments ended (see `ModelCall.cut`):
+   * `rawArguments` is the part that arrived, `arguments` its whole values, and the call is
+   * never `answered`.
+   */
+  incomplete?: true;
   /**
    * `seq`s of the world operations that served it (present when the run executed any);
    * the linking rule is in src/run/link.ts.

@@ -24,7 +24,7 @@ import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
 import { type ModelRequest, ModelServer, type ModelServerHost } from './serve-model';
 import type { ServedRequest } from './served';
-import { asResponse, connectionDropped, type WireAnswer } from './wire';
+import { asResponse, connectionDropped, undelivered, type WireAnswer } from './wire';
 
 // Required on the first `understudy.serve()`: most files never start a port.
 const serveModeModule = (): typeof import('./serve-mode') => require('./serve-mode');
@@ -273,7 +273,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
       })
       .then((answer) => {
         // Given up on while it was served: fetch rejects, as it does before a response arrives.
-        if (signal?.aborted) throw abortReason(signal);
+        if (signal?.aborted) throw undelivered(answer, abortReason(signal));
         if (answer.kind === 'drop') throw connectionDropped();
         return asResponse(answer);
       });
@@ -307,7 +307,7 @@ export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerH
         signal: request.signal,
       })
       .then((answer) => {
-        if (request.signal.aborted) throw abortReason(request.signal);
+        if (request.signal.aborted) throw undelivered(answer, abortReason(request.signal));
         return asResponse(answer);
       });
   }

@@ -34,7 +34,8 @@ import type { Conversation, ConversationStore, NeutralError, NeutralReply } from
 import type { ErrorCode } from '../errors';
 import { noteCredentials } from '../files/secrets';
 import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } from '../fixtures/types';
-import type { ModelCall } from '../model/call';
+import type { CutReason, ModelCall } from '../model/call';
+import { cutCall, replyOfEvents } from '../model/delivered';
 import type { MockModel, Resolution } from '../model/mock-model';
 import { type Pacing, pacingOf } from '../model/pacing';
 import type { ResolvedOptions } from '../options';
@@ -403,14 +404,21 @@ export class ModelServer {
     failTest?.();
     const outcome = outcomeOf(answer, conversation.stream);
     // Only a wait reads the signal (the served port makes it on first read).
-    if (outcome.latency) await this.host.clock.sleep(outcome.latency, request.signal);
+    if (outcome.latency)
+      await this.host.clock.sleep(outcome.latency, request.signal).catch((reason: unknown) => {
+        // The client went away before the answer was due: nothing of it reached the client.
+        if (outcome.kind === 'reply') call.response = outcome.reply;
+        cutCall(call, { reason: 'aborted', delivered: 0 }, undefined);
+        call.durationMs = performance.now() - call.startedAt;
+        throw reason;
+      });
     let response: WireAnswer;
     if (outcome.kind === 'drop') {
       call.error = outcome.error;
       response = { kind: 'drop' };
     } else if (outcome.kind === 'error') {
       call.error = outcome.error;
-      response = plainAnswer(codec.encodeError(outcome.error));
+      response = plainAnswer(codec.encodeError(outcome.error), undefined, call);
     } else {
       call.response = outcome.reply;
       const ctx = {
@@ -433,10 +441,29 @@ export class ModelServer {
         ...(dialect && { dialect }),
         ...(outcome.streamError && { streamError: outcome.streamError }),
       });
-      response =
-        out.kind === 'stream'
-          ? streamAnswer(out.wire, outcome.shaping, this.host.clock, request)
-          : plainAnswer(out.wire, outcome.shaping);
+      if (out.kind === 'stream') {
+        const { events } = out.wire;
+        // Told only when less than the whole stream reaches the client.
+        const cut = (delivered: number, reason: CutReason) =>
+          cutCall(
+            call,
+            { reason, delivered, of: events.length },
+            replyOfEvents(codec.reply, events.slice(0, delivered), conversation.model),
+          );
+        response = streamAnswer(
+          out.wire,
+          outcome.shaping,
+          this.host.clock,
+          request,
+          cut,
+          outcome.streamError !== undefined,
+        );
+        run?.inflight?.push(response.plan);
+      } else {
+        response = plainAnswer(out.wire, outcome.shaping, call);
+        // Half a body: no client reads a reply out of it.
+        if (outcome.shaping.malformed) cutCall(call, { reason: 'malformed', delivered: 0, of: 1 }, undefined);
+      }
     }
     call.durationMs = performance.now() - call.startedAt;
     return response;

@@ -5,6 +5,8 @@
  */
 import { abortReason, type Clock } from '../clock';
 import type { StreamShaping } from '../fixtures/types';
+import type { CutReason, ModelCall } from '../model/call';
+import { cutCall } from '../model/delivered';
 import type { Pacing } from '../model/pacing';
 import type { WireResponse, WireStream } from '../providers/codec';
 
@@ -27,11 +29,30 @@ export interface StreamPlan {
    * collection, with everything its closure holds (docs/benchmarks.md, "Per-request getters").
    */
   signal(): AbortSignal | undefined;
+  /**
+   * The client stopped taking events (it went away, or gave up reading) after `sent` of them,
+   * before the plan ended. Writers call it only then: a stream read to its end says nothing.
+   */
+  stopped(sent: number): void;
+  /** How many events reached the client so far, while a writer is at it (set by the writer). */
+  progress?: () => number | undefined;
+  /** The run ended: an answer still going out is cut where it stands (see `RunRecorder.inflight`). */
+  settle(): void;
 }
+
+/** Told how much of a streamed reply reached the client whole, when less than all of it did. */
+export type CutWatcher = (delivered: number, reason: CutReason) => void;
 
 /** What goes back for one model call. */
 export type WireAnswer =
-  | { kind: 'plain'; status: number; headers: Record<string, string>; body: string }
+  | {
+      kind: 'plain';
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+      /** The model call it answers: a client that gives up before taking it received nothing. */
+      call?: ModelCall;
+    }
   | { kind: 'stream'; status: number; headers: Record<string, string>; plan: StreamPlan }
   /** An answer from the real provider (record and live modes), as its fetch returned it. */
   | { kind: 'response'; response: Response }
@@ -47,11 +68,11 @@ function corrupt(event: string): string {
 }
 
 /** A plain answer (`malformed`: its body cut in half). */
-export function plainAnswer(wire: WireResponse, shaping: StreamShaping = {}): WireAnswer {
+export function plainAnswer(wire: WireResponse, shaping: StreamShaping = {}, call?: ModelCall): WireAnswer {
   const body = shaping.malformed
     ? wire.body.slice(0, Math.max(1, Math.floor(wire.body.length / 2)))
     : wire.body;
-  return { kind: 'plain', status: wire.status, headers: wire.headers, body };
+  return { kind: 'plain', status: wire.status, headers: wire.headers, body, call };
 }
 
 function malformedIndex(shaping: StreamShaping, events: number): number {
@@ -82,14 +103,18 @@ export function droppedBeforeReply(shaping: Pacing): boolean {
 /**
  * A streamed answer, one SSE event at a time as a network would send them, paced by the
  * injectable clock; it can stop early (`truncateAfterChunks`), corrupt a chunk (`malformed`)
- * or fail like a dropped connection (`disconnect`, `disconnectAfterMs`).
+ * or fail like a dropped connection (`disconnect`, `disconnectAfterMs`). `cut` is told, as the
+ * plan is made, how many events will reach the client whole when the shaping (or `endsInError`:
+ * the last event is a mid-stream error) keeps some back, and again if the client stops first.
  */
 export function streamAnswer(
   wire: WireStream,
   shaping: StreamShaping & Pacing,
   clock: Clock,
   request?: { readonly signal: AbortSignal | undefined },
-): WireAnswer {
+  cut?: CutWatcher,
+  endsInError = false,
+): Extract<WireAnswer, { kind: 'stream' }> {
   const { events } = wire;
   const delayOf = (at: number) => shaping.delayBefore?.(at, events.length) ?? shaping.chunkDelay ?? 0;
   const dropped = droppedAt(shaping, events.length, delayOf);
@@ -101,16 +126,158 @@ export function streamAnswer(
   const bad = malformedIndex(shaping, events.length);
   let unpaced = true;
   for (let at = 1; unpaced && at < events.length; at++) if (delayOf(at) > 0) unpaced = false;
+  const count = Math.min(limit, events.length);
+  // What reaches the client whole: every event the plan sends, unless one is corrupted (no
+  // client reads past it) or the last is the error a mid-stream failure ends with.
+  let intact = count;
+  let reason: CutReason | undefined = fails
+    ? 'disconnected'
+    : count < events.length
+      ? 'truncated'
+      : undefined;
+  if (endsInError && count === events.length) {
+    intact = count - 1;
+    reason = 'stream_error';
+  }
+  if (bad >= 0 && bad < intact) {
+    intact = bad;
+    reason = 'malformed';
+  }
+  if (reason && cut) cut(intact, reason);
   const plan: StreamPlan = {
-    count: Math.min(limit, events.length),
+    count,
     event: (at) => (at === bad ? (wire.corrupt ?? corrupt)(events[at] as string) : events[at]),
     delay: (at) => (at > 0 ? delayOf(at) : 0),
     unpaced,
     fails,
     clock,
     signal: () => request?.signal,
+    stopped: (sent) => {
+      if (sent < intact) {
+        intact = sent;
+        cut?.(sent, 'aborted');
+      }
+    },
+    settle() {
+      const sent = plan.progress?.();
+      if (sent !== undefined) plan.stopped(sent);
+    },
   };
   return { kind: 'stream', status: wire.status, headers: wire.headers, plan };
+}
+
+/** How many events a body queues ahead of its reader: an unpaced body has them all queued already. */
+const QUEUED_AHEAD = 0;
+/** A paced body: the next event is waited for as soon as the one before it is read. */
+const PACED_AHEAD = 1;
+
+/** How many events of a body the client took, told once, when it stops before the end. */
+class Delivery {
+  /** Events put in the body's queue. */
+  handed = 0;
+  /** The body ended: every event read (and the connection dropped, for a failing plan). */
+  ended = false;
+  /** Events a pipe passed on, when one reads the body. */
+  piped: number | undefined;
+  controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private told = false;
+
+  constructor(
+    private readonly plan: StreamPlan,
+    private readonly ahead: number,
+  ) {}
+
+  /**
+   * The client stopped. `queueKept`: its queue still holds what it left unread (a reader or
+   * iterator about to cancel, an abort); else it was dropped already (a cancel that came
+   * another way), and only what was surely read counts.
+   */
+  stop(queueKept: boolean): void {
+    const sent = this.taken(queueKept);
+    if (sent === undefined) return;
+    this.told = true;
+    this.plan.stopped(sent);
+  }
+
+  /** The events taken so far; undefined once the body ended or a stop was told. */
+  taken(queueKept = true): number | undefined {
+    const { controller } = this;
+    if (this.told || this.ended || !controller) return undefined;
+    if (this.piped !== undefined) return this.piped;
+    if (!queueKept) return this.ahead === QUEUED_AHEAD ? 0 : Math.max(0, this.handed - this.ahead);
+    const size = controller.desiredSize;
+    return size === null ? this.handed : this.handed - (this.ahead - size);
+  }
+}
+
+/**
+ * A response body whose reader (or iterator) tells, before it cancels or lets go, how many
+ * events the client took: a cancel empties the queue, and with it the count of what was left
+ * unread. A pipe reading the body counts what it passes on.
+ */
+class WireBody extends ReadableStream<Uint8Array> {
+  constructor(
+    source: UnderlyingDefaultSource<Uint8Array>,
+    private readonly delivery: Delivery,
+    ahead: number,
+  ) {
+    super(source, { highWaterMark: ahead });
+  }
+
+  override cancel(reason?: unknown): Promise<void> {
+    if (!this.locked) this.delivery.stop(true);
+    return super.cancel(reason);
+  }
+
+  override getReader(...args: any[]): any {
+    const reader = (super.getReader as (...a: any[]) => ReadableStreamDefaultReader<Uint8Array>)(...args);
+    const { cancel, releaseLock } = reader;
+    reader.cancel = (reason?: unknown) => {
+      this.delivery.stop(true);
+      return cancel.call(reader, reason);
+    };
+    reader.releaseLock = () => {
+      this.delivery.stop(true);
+      releaseLock.call(reader);
+    };
+    return reader;
+  }
+
+  override values(options?: { preventCancel?: boolean }): any {
+    const iterator = super.values(options);
+    const end = iterator.return;
+    iterator.return = (value?: any) => {
+      this.delivery.stop(true);
+      return end ? end.call(iterator, value) : Promise.resolve({ done: true as const, value });
+    };
+    return iterator;
+  }
+
+  override [Symbol.asyncIterator](options?: { preventCancel?: boolean }): any {
+    return this.values(options);
+  }
+
+  override pipeThrough<T>(
+    pair: ReadableWritablePair<T, Uint8Array>,
+    options?: StreamPipeOptions,
+  ): ReadableStream<T> {
+    return super.pipeThrough(this.counter(), options).pipeThrough(pair, options);
+  }
+
+  override pipeTo(destination: WritableStream<Uint8Array>, options?: StreamPipeOptions): Promise<void> {
+    return super.pipeThrough(this.counter(), options).pipeTo(destination, options);
+  }
+
+  private counter(): TransformStream<Uint8Array, Uint8Array> {
+    const { delivery } = this;
+    delivery.piped ??= 0;
+    return new TransformStream({
+      transform(chunk, controller) {
+        delivery.piped = (delivery.piped ?? 0) + 1;
+        controller.enqueue(chunk);
+      },
+    });
+  }
 }
 
 /** A body that hands out one event per read, paced; aborting the request errors it mid-stream. */
@@ -123,29 +290,48 @@ function streamBody(plan: StreamPlan): ReadableStream<Uint8Array> {
   // Nothing to wait for between events and no dropped connection: every event is queued at
   // once, still one chunk per read, without a pull (and its promise) per event.
   const queued = plan.unpaced && !plan.fails;
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      // As with a real connection, aborting the request errors the body mid-stream.
-      signal?.addEventListener('abort', () => controller.error(abortReason(signal)), { once: true });
-      if (!queued || signal?.aborted) return;
-      for (; i < plan.count; i++) controller.enqueue(chunk(i));
-      controller.close();
-    },
-    async pull(controller) {
-      if (signal?.aborted) return;
-      if (i < plan.count) {
-        const delay = plan.delay(i);
-        if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
+  const ahead = queued ? QUEUED_AHEAD : PACED_AHEAD;
+  const delivery = new Delivery(plan, ahead);
+  plan.progress = () => delivery.taken();
+  return new WireBody(
+    {
+      start(controller) {
+        delivery.controller = controller;
+        // As with a real connection, aborting the request errors the body mid-stream.
+        signal?.addEventListener(
+          'abort',
+          () => {
+            delivery.stop(true);
+            controller.error(abortReason(signal));
+          },
+          { once: true },
+        );
+        if (!queued || signal?.aborted) return;
+        let at = 0;
+        for (; at < plan.count; at++) controller.enqueue(chunk(at));
+        delivery.handed = at;
+        controller.close();
+      },
+      async pull(controller) {
         if (signal?.aborted) return;
-        controller.enqueue(chunk(i));
-        i++;
-        return;
-      }
-      if (plan.fails) controller.error(new TypeError('terminated: the mock model dropped the connection'));
-      else controller.close();
+        const at = delivery.handed;
+        if (at < plan.count) {
+          const delay = plan.delay(at);
+          if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
+          if (signal?.aborted) return;
+          controller.enqueue(chunk(at));
+          delivery.handed++;
+          return;
+        }
+        delivery.ended = true;
+        if (plan.fails) controller.error(new TypeError('terminated: the mock model dropped the connection'));
+        else controller.close();
+      },
+      cancel: () => delivery.stop(false),
     },
-  });
+    delivery,
+    ahead,
+  );
 }
 
 /**
@@ -163,6 +349,21 @@ export function asResponse(answer: WireAnswer): Response {
     case 'drop':
       return Response.error();
   }
+}
+
+/**
+ * The client gave up before it took the answer: nothing of it reached the client, whatever the
+ * call's evidence said. Returns `reason`, to throw.
+ */
+export function undelivered(answer: WireAnswer, reason: unknown): unknown {
+  if (answer.kind === 'stream') answer.plan.stopped(0);
+  else if (answer.kind === 'plain' && answer.call)
+    cutCall(
+      answer.call,
+      { reason: 'aborted', delivered: 0, ...(answer.call.response && { of: 1 }) },
+      undefined,
+    );
+  return reason;
 }
 
 /** How undici reports a connection that failed before any response. */

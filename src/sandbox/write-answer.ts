@@ -46,17 +46,29 @@ async function writeEvents(res: http.ServerResponse, plan: StreamPlan): Promise<
     return void res.end(text ? events.join('') : Buffer.concat(events.map((e) => Buffer.from(e))));
   }
   const signal = plan.signal();
+  // What went out so far, for a run that ends while the stream is still going (`plan.settle`).
+  let sent = 0;
+  plan.progress = () => sent;
   for (let at = 0; at < plan.count; at++) {
     const delay = plan.delay(at);
     if (delay > 0) await plan.clock.sleep(delay, signal).catch(() => undefined);
-    if (signal?.aborted || res.destroyed) return void res.destroy();
+    if (signal?.aborted || res.destroyed) {
+      // The client went away: what went out before is all it got.
+      plan.stopped(at);
+      return void res.destroy();
+    }
     const event = plan.event(at);
     if (plan.fails && at === plan.count - 1) {
       // node:http holds a response's first writes until the next tick: destroyed before then,
       // the events sent so far would never leave.
-      await new Promise<void>((sent) => res.write(event, () => sent()));
-    } else if (!res.write(event)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      sent = at + 1;
+      await new Promise<void>((written) => res.write(event, () => written()));
+    } else {
+      sent = at + 1;
+      if (!res.write(event)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
   }
+  plan.progress = undefined;
   if (res.destroyed) return;
   // A stream that fails midway (a disconnect fault): the client sees the connection drop.
   if (plan.fails) res.destroy();

@@ -35,8 +35,13 @@ export interface CallEvidence {
   /** Messages of the request the trace left out (between its system messages and the latest ones). */
   omittedMessages?: number;
   tools: NeutralTool[];
+  /** The reply as it reached the client (cut short when `cut` says so). */
   response?: NeutralReply;
   error?: NeutralError;
+  /** The wire cut the reply short: why, and how many of its events reached the client whole. */
+  cut?: { reason: string; delivered: number; of?: number };
+  /** The whole reply that was sent for a cut one. */
+  whole?: NeutralReply;
   /** performance.now() in the test realm. */
   startedAt: number;
   durationMs: number;
@@ -54,6 +59,8 @@ export interface ToolCallEvidence {
   /** That model call's `index` in the file (the `index` of its CallEvidence). */
   fileModelCallIndex: number;
   answered: boolean;
+  /** Its arguments never ended on the wire: `arguments` is what arrived. */
+  incomplete?: boolean;
 }
 
 /** A world operation, as far as the trace cares; the world adds fields, all are kept. */

@@ -138,9 +138,10 @@ type ModelResponse = {
 };
 type ModelError = { message?: string; status?: number; type?: string };
 
-function modelOutcome(unmatched: boolean, error: ModelError | undefined): Html {
+function modelOutcome(unmatched: boolean, error: ModelError | undefined, cut: unknown): Html {
   if (unmatched) return badge('unmatched', 'bad');
   if (error) return badge(`error ${error.status ?? ''}`.trim(), 'bad');
+  if (cut !== undefined) return badge(`cut: ${cut}`, 'bad');
   return badge('replied', 'ok');
 }
 
@@ -152,12 +153,12 @@ function modelSummary(response: ModelResponse | undefined, error: ModelError | u
   return '';
 }
 
-function responseHtml(response: ModelResponse): Html {
+function responseHtml(response: ModelResponse, heading = 'Response'): Html {
   const finish = when(
     response.finishReason,
     () => html` <span class="dim">(${response.finishReason})</span>`,
   );
-  return html`<div class="response"><h4>Response${finish}</h4>${when(
+  return html`<div class="response"><h4>${heading}${finish}</h4>${when(
     response.reasoning,
     () => html`<pre class="text reasoning">${response.reasoning}</pre>`,
   )}${when(response.content, () => html`<pre class="text">${response.content}</pre>`)}${(response.toolCalls ?? []).map(callHtml)}</div>`;
@@ -168,6 +169,8 @@ function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor
   const unmatched = a('understudy.unmatched') === true;
   const error = parsed(a('understudy.error')) as ModelError | undefined;
   const response = parsed(a('gen_ai.output.messages')) as ModelResponse | undefined;
+  const cut = a('understudy.cut.reason');
+  const whole = parsed(a('understudy.whole')) as ModelResponse | undefined;
   const messages = (parsed(a('gen_ai.input.messages')) ?? []) as Message[];
   const omittedMessages = Number(a('understudy.omitted_messages') ?? 0);
   const tools = (parsed(a('gen_ai.tool.definitions')) ?? []) as Array<{
@@ -232,7 +235,13 @@ function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor
         ),
       ),
     ),
-    when(response, () => responseHtml(response!)),
+    when(
+      cut,
+      () =>
+        html`<div class="errbox"><b>Cut short on the wire (${cut})</b>${pre(plain(node.status.message ?? ''))}</div>`,
+    ),
+    when(response, () => responseHtml(response!, cut === undefined ? 'Response' : 'Received')),
+    when(whole, () => responseHtml(whole!, 'Sent whole')),
     when(
       error,
       () =>
@@ -242,12 +251,12 @@ function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor
   return step({
     kind: 'model',
     anchor,
-    bad: unmatched || error !== undefined,
+    bad: unmatched || error !== undefined || cut !== undefined,
     override: false,
     label: 'model',
     title: html`${node.name}${when(fixture, () => html` <span class="dim">fixture ${fixture}</span>`)}`,
     summary: html`${summaryText}`,
-    outcome: modelOutcome(unmatched, error),
+    outcome: modelOutcome(unmatched, error, cut),
     node,
     runStart,
     runDuration,
@@ -335,7 +344,8 @@ function httpStep(node: SpanNode, runStart: number, runDuration: number, anchor:
 }
 
 function toolOutcome(outcome: string, held: Held): Html {
-  const kind = outcome === 'error' ? 'bad' : outcome === 'unanswered' ? 'warn' : 'ok';
+  const kind =
+    outcome === 'error' || outcome === 'incomplete' ? 'bad' : outcome === 'unanswered' ? 'warn' : 'ok';
   return html`${badge(outcome || 'ok', kind)}${held.failed.map((f) => badge(f, 'bad'))}${held.overrides.map((o) => badge(o, 'override'))}`;
 }
 
@@ -374,7 +384,7 @@ function toolStep(
 ): Html {
   const a = (k: string) => attr(node, k);
   const outcome = String(a('understudy.outcome') ?? '');
-  const bad = outcome === 'error';
+  const bad = outcome === 'error' || outcome === 'incomplete';
   const args = a('gen_ai.tool.call.arguments');
   const result = a('gen_ai.tool.call.result');
   const held = heldBy(node);
@@ -383,7 +393,7 @@ function toolStep(
       ['call id', a('gen_ai.tool.call.id')],
       ['asked by model call', a('understudy.tool.requested_by')],
     ]),
-    html`<h4>Arguments</h4>${pre(args)}`,
+    html`<h4>Arguments${when(outcome === 'incomplete', () => html` <span class="dim">(cut short: what arrived)</span>`)}</h4>${pre(args)}`,
     result !== undefined
       ? html`<h4>${bad ? 'Error' : 'Result'}</h4>${pre(result, bad ? 'bad' : '')}`
       : html`<p class="dim">No result reached the model.</p>`,

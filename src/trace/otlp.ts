@@ -131,7 +131,8 @@ interface Context {
 function callSpan(call: CallEvidence, parentSpanId: string | undefined, ctx: Context): OtlpSpan {
   const k = call.matchKeys;
   const system = call.messages.filter((m) => m.role === 'system').map((m) => m.text ?? '');
-  const failed = call.unmatched || call.error !== undefined;
+  const { cut } = call;
+  const failed = call.unmatched || call.error !== undefined || cut !== undefined;
   const start = unixNano(ctx.timeOrigin, call.startedAt);
   const end = unixNano(ctx.timeOrigin, call.startedAt + call.durationMs);
   const response = call.response;
@@ -150,7 +151,8 @@ function callSpan(call: CallEvidence, parentSpanId: string | undefined, ctx: Con
       'gen_ai.response.model': response?.model,
       'gen_ai.usage.input_tokens': response?.usage.inputTokens,
       'gen_ai.usage.output_tokens': response?.usage.outputTokens,
-      'gen_ai.response.finish_reasons': response ? [response.finishReason] : undefined,
+      // A cut reply never sent its finish reason.
+      'gen_ai.response.finish_reasons': response && !cut ? [response.finishReason] : undefined,
       'gen_ai.system_instructions': system.length > 0 ? system.join('\n') : undefined,
       'gen_ai.input.messages': json(call.messages),
       'gen_ai.output.messages': response ? json(response) : undefined,
@@ -175,17 +177,30 @@ function callSpan(call: CallEvidence, parentSpanId: string | undefined, ctx: Con
       'understudy.match.model': k.model,
       'understudy.omitted_messages': call.omittedMessages,
       'understudy.error': call.error ? json(call.error) : undefined,
+      'understudy.cut.reason': cut?.reason,
+      'understudy.cut.delivered': cut?.delivered,
+      'understudy.cut.of': cut?.of,
+      'understudy.whole': call.whole ? json(call.whole) : undefined,
       'understudy.duration_ms': round(call.durationMs),
-      'understudy.outcome': call.unmatched ? 'unmatched' : call.error ? 'error' : 'replied',
+      'understudy.outcome': call.unmatched ? 'unmatched' : call.error ? 'error' : cut ? 'cut' : 'replied',
     }),
     status: failed
-      ? { code: STATUS_ERROR, message: call.error?.message ?? 'no fixture matched' }
+      ? {
+          code: STATUS_ERROR,
+          message: call.error?.message ?? (cut ? cutMessage(cut) : 'no fixture matched'),
+        }
       : { code: STATUS_OK },
   };
   return span;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+/** A cut reply in words, for a span's status. */
+function cutMessage(cut: NonNullable<CallEvidence['cut']>): string {
+  const of = cut.of === undefined ? '' : ` of ${cut.of}`;
+  return `the reply was cut short on the wire (${cut.reason}): ${cut.delivered}${of} events reached the client`;
+}
 
 /** When a tool ran: after the model call that asked for it, until the request that carried its result. */
 function toolWindow(tool: ToolCallEvidence, run: RunEvidence): [number, number] {
@@ -201,7 +216,13 @@ function toolWindow(tool: ToolCallEvidence, run: RunEvidence): [number, number] 
 
 function toolSpan(tool: ToolCallEvidence, run: RunEvidence, parentSpanId: string, ctx: Context): OtlpSpan {
   const [start, end] = toolWindow(tool, run);
-  const outcome = tool.error !== undefined ? 'error' : tool.answered ? 'ok' : 'unanswered';
+  const outcome = tool.incomplete
+    ? 'incomplete'
+    : tool.error !== undefined
+      ? 'error'
+      : tool.answered
+        ? 'ok'
+        : 'unanswered';
   return {
     traceId: ctx.traceId,
     spanId: newSpanId(),
@@ -222,6 +243,7 @@ function toolSpan(tool: ToolCallEvidence, run: RunEvidence, parentSpanId: string
             ? json(tool.result)
             : undefined,
       'understudy.tool.answered': tool.answered,
+      'understudy.tool.incomplete': tool.incomplete,
       // The requesting span's `understudy.model_call.index` (the file-wide one, as every span says).
       'understudy.tool.requested_by': tool.fileModelCallIndex,
       'understudy.outcome': outcome,
@@ -230,7 +252,9 @@ function toolSpan(tool: ToolCallEvidence, run: RunEvidence, parentSpanId: string
     status:
       outcome === 'error'
         ? { code: STATUS_ERROR, message: `the tool reported an error: ${short(json(tool.error))}` }
-        : { code: outcome === 'ok' ? STATUS_OK : 0 },
+        : outcome === 'incomplete'
+          ? { code: STATUS_ERROR, message: 'the reply was cut short before these arguments ended' }
+          : { code: outcome === 'ok' ? STATUS_OK : 0 },
   };
 }
 

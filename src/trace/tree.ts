@@ -46,23 +46,27 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
         const response = parsed(a['gen_ai.output.messages']) as
           | { content?: string | null; toolCalls?: Array<{ name: string }> }
           | undefined;
+        const cut = a['understudy.cut.reason'];
         const what =
           a['understudy.unmatched'] === true
             ? red('unmatched')
-            : response?.toolCalls?.length
-              ? `→ ${response.toolCalls.map((t) => t.name).join(', ')}`
-              : response?.content
-                ? `“${short(response.content, 70)}”`
-                : bad
-                  ? red(short(node.status.message ?? 'error', 80))
-                  : '';
+            : cut !== undefined
+              ? `${red(`cut: ${cut}`)} ${response?.content ? `“${short(response.content, 60)}”` : ''}`.trimEnd()
+              : response?.toolCalls?.length
+                ? `→ ${response.toolCalls.map((t) => t.name).join(', ')}`
+                : response?.content
+                  ? `“${short(response.content, 70)}”`
+                  : bad
+                    ? red(short(node.status.message ?? 'error', 80))
+                    : '';
         const fixture = a['understudy.fixture.id'];
         return `${c(34, node.name)}${fixture ? dim(` fixture ${fixture}`) : ''}  ${what}  ${dim(ms(node.duration))}`;
       }
       case 'tool': {
         const outcome = String(a['understudy.outcome'] ?? '');
         const result = a['gen_ai.tool.call.result'];
-        const paint = outcome === 'error' ? red : outcome === 'unanswered' ? yellow : green;
+        const paint =
+          outcome === 'error' || outcome === 'incomplete' ? red : outcome === 'unanswered' ? yellow : green;
         return `${c(36, `tool ${a['gen_ai.tool.name'] ?? node.name}`)} ${short(a['gen_ai.tool.call.arguments'], max)}${result !== undefined ? ` ${dim('→')} ${short(result, max)}` : ''}  ${paint(outcome)}`;
       }
       case 'operation': {

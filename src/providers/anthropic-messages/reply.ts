@@ -7,6 +7,7 @@ import type {
   WireOverrides,
 } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { isWholeJson } from '../partial-json';
 import {
   argumentsText,
   finishIn,
@@ -94,6 +95,7 @@ function replyOfBlocks(
         id: String(b.id ?? ''),
         name: String(b.name ?? ''),
         arguments: argumentsText(b.input),
+        ...(b.incomplete === true && { incomplete: true as const }),
       });
   }
   return {
@@ -128,6 +130,7 @@ export function decodeMessagesReply(body: unknown): ReplyDecodeResult {
 export function decodeMessagesStream(text: string): ReplyDecodeResult {
   const blocks: Array<Record<string, any>> = [];
   const json: string[] = [];
+  const stopped: boolean[] = [];
   let usageRaw: Record<string, unknown> = {};
   let stop: unknown;
   let model: unknown = '';
@@ -164,6 +167,7 @@ export function decodeMessagesStream(text: string): ReplyDecodeResult {
       }
       case 'content_block_stop': {
         const block = blocks[payload.index];
+        stopped[payload.index] = true;
         const raw = json[payload.index];
         if (block?.type === 'tool_use' && raw !== undefined && raw !== '') {
           const parsed = jsonOf(raw);
@@ -185,7 +189,23 @@ export function decodeMessagesStream(text: string): ReplyDecodeResult {
         return { ok: false, error: decodeAnthropicError(500, payload) };
     }
   }
+  blocks.forEach((block, at) => {
+    if (block?.type === 'tool_use' && !stopped[at]) unfinishedToolUse(block, json[at] ?? '');
+  });
   return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, model, id) };
+}
+
+/**
+ * A `tool_use` block the stream was cut in: its input is the JSON that arrived (or the input
+ * `content_block_start` carried whole), incomplete unless that is whole JSON. An empty start
+ * input with nothing after it is no input at all: the deltas that would fill it never came.
+ */
+function unfinishedToolUse(block: Record<string, any>, raw: string): void {
+  const start = block.input;
+  const text =
+    raw !== '' ? raw : isObject(start) && Object.keys(start).length > 0 ? JSON.stringify(start) : '';
+  block.input = text;
+  if (!isWholeJson(text)) block.incomplete = true;
 }
 
 export const messagesReplyDecoder: ReplyDecoder = {

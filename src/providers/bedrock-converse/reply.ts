@@ -1,6 +1,7 @@
 /** Bedrock Converse responses read back into neutral replies, for recording. */
 import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { isWholeJson } from '../partial-json';
 import { argumentsText, finishIn, isObject, num, unknownError, usage } from '../sse';
 import { decodeEvent, decodeMessages } from './event-stream';
 
@@ -74,6 +75,7 @@ function replyOfBlocks(
         id: String(b.toolUse.toolUseId ?? ''),
         name: String(b.toolUse.name ?? ''),
         arguments: argumentsText(b.toolUse.input),
+        ...(b.incomplete === true && { incomplete: true as const }),
       });
   }
   return {
@@ -119,6 +121,7 @@ export function decodeConverseStream(text: string): ReplyDecodeResult {
   let usageRaw: unknown;
   let metrics: unknown;
   let complete = false;
+  const stopped: boolean[] = [];
   for (const message of decoded.messages) {
     const event = decodeEvent(message);
     const p = event.payload;
@@ -144,15 +147,21 @@ export function decodeConverseStream(text: string): ReplyDecodeResult {
         if (typeof d.reasoningContent.signature === 'string')
           reasoningText.signature = d.reasoningContent.signature;
       }
-    } else if (event.type === 'messageStop') stop = p.stopReason;
+    } else if (event.type === 'contentBlockStop') stopped[at] = true;
+    else if (event.type === 'messageStop') stop = p.stopReason;
     else if (event.type === 'metadata') {
       usageRaw = p.usage;
       metrics = p.metrics;
       complete = true;
     }
   }
-  for (const b of blocks)
-    if (b?.toolUse && typeof b.toolUse.input === 'string' && b.toolUse.input === '') b.toolUse.input = '{}';
+  blocks.forEach((b, at) => {
+    if (!b?.toolUse || typeof b.toolUse.input !== 'string') return;
+    // A cut stream: the input fragments that arrived, incomplete unless they are whole JSON.
+    if (!stopped[at]) {
+      if (!isWholeJson(b.toolUse.input)) b.incomplete = true;
+    } else if (b.toolUse.input === '') b.toolUse.input = '{}';
+  });
   return { ok: true, complete, reply: replyOfBlocks(blocks.filter(Boolean), stop, usageRaw, '', metrics) };
 }
 

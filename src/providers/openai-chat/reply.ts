@@ -7,6 +7,7 @@ import type {
   WireOverrides,
 } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
+import { isWholeJson } from '../partial-json';
 import {
   argumentsText,
   finishOr,
@@ -126,10 +127,15 @@ export function decodeChatStream(text: string): ReplyDecodeResult {
     }
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) finish = choice.finish_reason;
   }
-  const toolCalls = calls.filter(Boolean);
+  const complete = done || finish !== undefined;
+  // Chat closes no call but by finishing the choice (parallel calls may stream side by side):
+  // on a cut stream, a call whose arguments are not whole JSON never got the rest of them.
+  const toolCalls: NeutralToolCall[] = calls
+    .filter(Boolean)
+    .map((c) => (complete || isWholeJson(c.arguments) ? c : { ...c, incomplete: true }));
   return {
     ok: true,
-    complete: done || finish !== undefined,
+    complete,
     reply: {
       // The opening delta carries `content: ""`: a reply with neither text nor calls is empty text.
       content: content ?? (toolCalls.length === 0 ? '' : null),

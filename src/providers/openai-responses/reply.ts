@@ -10,6 +10,7 @@ import type {
 } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
 import { decodeOpenAIError } from '../openai-chat/reply';
+import { isWholeJson } from '../partial-json';
 import { isObject, jsonOf, num, parseSse, usage, withWire } from '../sse';
 import { echoOf } from './echo';
 
@@ -40,8 +41,11 @@ function textOf(parts: unknown): string | null {
   return text;
 }
 
-/** A finished response object: message text, reasoning summaries and function calls from `output`. */
-function replyOfResponse(response: Record<string, any>): ReplyDecodeResult {
+/**
+ * A finished response object: message text, reasoning summaries and function calls from
+ * `output`; the calls among `unfinished` (a cut stream's items) are incomplete.
+ */
+function replyOfResponse(response: Record<string, any>, unfinished?: WeakSet<object>): ReplyDecodeResult {
   if (response.status === 'failed' || isObject(response.error)) {
     const e = isObject(response.error) ? response.error : {};
     return {
@@ -78,6 +82,7 @@ function replyOfResponse(response: Record<string, any>): ReplyDecodeResult {
         name: String(item.name ?? ''),
         arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
         ...(typeof item.id === 'string' ? { itemId: item.id } : {}),
+        ...(unfinished?.has(item) && { incomplete: true as const }),
       });
     }
   }
@@ -114,11 +119,12 @@ export function decodeResponsesReply(body: unknown): ReplyDecodeResult {
 
 /**
  * The terminal event (`response.completed`, `.incomplete` or `.failed`) carries the whole
- * response, so it is read like a plain reply. Without one the stream was cut: what the
- * `output_item.done` events delivered is returned as an incomplete reply.
+ * response, so it is read like a plain reply. Without one the stream was cut: the items are
+ * rebuilt from what arrived (`output_item.added`, the deltas, `output_item.done`) and returned
+ * as an incomplete reply.
  */
 export function decodeResponsesStream(text: string): ReplyDecodeResult {
-  const done: unknown[] = [];
+  const cut = new CutItems();
   let last: Record<string, any> | undefined;
   for (const e of parseSse(text)) {
     const payload = jsonOf(e.data);
@@ -138,15 +144,68 @@ export function decodeResponsesStream(text: string): ReplyDecodeResult {
       };
     }
     if (isObject(payload.response)) last = payload.response;
-    if (type === 'response.output_item.done' && isObject(payload.item)) done.push(payload.item);
     if (
       (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') &&
       isObject(payload.response)
     )
       return replyOfResponse(payload.response);
+    cut.add(type, payload);
   }
-  const partial = replyOfResponse({ ...(last ?? {}), status: 'in_progress', output: done });
+  const partial = replyOfResponse(
+    { ...(last ?? {}), status: 'in_progress', output: cut.output() },
+    cut.unfinished,
+  );
   return partial.ok ? { ...partial, complete: false } : partial;
+}
+
+/** The output items of a stream cut before its terminal event, as far as each one arrived. */
+class CutItems {
+  private readonly items: Array<Record<string, any>> = [];
+  private readonly done: boolean[] = [];
+  /** Text that arrived per item: a message's output text, a reasoning summary, a call's arguments. */
+  private readonly text: string[] = [];
+  readonly unfinished = new WeakSet<object>();
+
+  add(type: unknown, payload: Record<string, any>): void {
+    const at = payload.output_index;
+    if (typeof at !== 'number') return;
+    if (type === 'response.output_item.added' && isObject(payload.item)) {
+      this.items[at] = { ...payload.item };
+      this.text[at] = '';
+    } else if (type === 'response.output_item.done' && isObject(payload.item)) {
+      this.items[at] = payload.item;
+      this.done[at] = true;
+    } else if (
+      typeof payload.delta === 'string' &&
+      (type === 'response.output_text.delta' ||
+        type === 'response.reasoning_summary_text.delta' ||
+        type === 'response.function_call_arguments.delta' ||
+        type === 'response.custom_tool_call_input.delta')
+    )
+      this.text[at] = (this.text[at] ?? '') + payload.delta;
+  }
+
+  output(): unknown[] {
+    const out: unknown[] = [];
+    this.items.forEach((item, at) => {
+      if (!item) return;
+      if (this.done[at]) {
+        out.push(item);
+        return;
+      }
+      const text = this.text[at] ?? '';
+      let partial: Record<string, any> = item;
+      if (item.type === 'message') partial = { ...item, content: [{ type: 'output_text', text }] };
+      else if (item.type === 'reasoning') partial = { ...item, summary: [{ type: 'summary_text', text }] };
+      else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+        partial = item.type === 'function_call' ? { ...item, arguments: text } : { ...item, input: text };
+        // Free-form input (a custom tool) has no end of its own to tell.
+        if (item.type === 'custom_tool_call' || !isWholeJson(text)) this.unfinished.add(partial);
+      }
+      out.push(partial);
+    });
+    return out;
+  }
 }
 
 /**

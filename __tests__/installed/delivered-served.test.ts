@@ -1,0 +1,43 @@
+/**
+ * What was delivered, over the served port, from the installed package: an agent in another
+ * process (each protocol's official client) is cut short on the wire or gives up mid-stream,
+ * and the run holds what that process received (delivered-served.case.js), CommonJS without the
+ * flag and ESM with it.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
+import { fileOf, runInstalled } from '../support/installed';
+
+const PROTOCOLS = ['openai.chat', 'openai.responses', 'anthropic.messages', 'gemini.generateContent'];
+
+describe('what was delivered, over the served port', () => {
+  it.each([
+    ['CommonJS, no flag', false],
+    ['with --experimental-vm-modules', true],
+  ])(
+    'a client in another process, cut on the wire or giving up (%s)',
+    async (_, esm) => {
+      const run = await runInstalled({ cases: ['delivered-served.case.js'], esm });
+      const file = fileOf(run, 'delivered-served.case.js');
+      const falseGreens = expectOnlyFalseGreensFailed(file);
+      expect(falseGreens).toHaveLength(PROTOCOLS.length * 2);
+      // Every cut on every protocol, less the loop @google/genai leaves with its connection open.
+      expect(file.tests).toHaveLength(PROTOCOLS.length * 8 - 1);
+      for (const protocol of PROTOCOLS) {
+        expect(
+          failureOf(
+            file,
+            `${protocol} no false green: toHaveFinalMessage on the scripted text of a reply the child gave up on`,
+          ),
+        ).toContain('toHaveFinalMessage');
+        expect(
+          failureOf(
+            file,
+            `${protocol} no false green: toHaveCalledTool with the scripted arguments of a call the child did not get whole`,
+          ),
+        ).toContain('toHaveCalledTool');
+      }
+    },
+    300_000,
+  );
+});

@@ -1,0 +1,56 @@
+/**
+ * What was delivered, not what was scripted, from the installed package: a reply cut short on
+ * the wire, or given up by the agent, is the run's evidence as far as it reached the agent, on
+ * every protocol through its official client (delivered-inprocess.case.js), and paced streams
+ * under Jest's fake timers (delivered-timers.case.js), CommonJS without the flag and ESM with it. Each "no false green" test asserts what the scripted reply would
+ * have let pass, and must fail.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
+import { fileOf, runInstalled } from '../support/installed';
+
+const PROTOCOLS = [
+  'openai.chat',
+  'openai.responses',
+  'anthropic.messages',
+  'gemini.generateContent',
+  'bedrock.converse',
+];
+
+describe('what was delivered, in process', () => {
+  it.each([
+    ['CommonJS, no flag', false],
+    ['with --experimental-vm-modules', true],
+  ])(
+    'every protocol, cut on the wire or given up by the agent, and paced under fake timers (%s)',
+    async (_, esm) => {
+      const run = await runInstalled({
+        cases: ['delivered-inprocess.case.js', 'delivered-timers.case.js'],
+        esm,
+      });
+      const timers = fileOf(run, 'delivered-timers.case.js');
+      expect(timers.tests.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
+        timers.tests.map((t) => [t.title, 'passed', '']),
+      );
+      expect(timers.tests).toHaveLength(4);
+      const file = fileOf(run, 'delivered-inprocess.case.js');
+      const falseGreens = expectOnlyFalseGreensFailed(file);
+      expect(falseGreens).toHaveLength(PROTOCOLS.length * 3);
+      expect(file.tests.length).toBeGreaterThan(PROTOCOLS.length * 10);
+      for (const protocol of PROTOCOLS) {
+        const title = (rest: string) => `${protocol} no false green: ${rest}`;
+        const final = failureOf(file, title('toHaveFinalMessage on the scripted text of a truncated reply'));
+        expect(final).toContain('toHaveFinalMessage');
+        const args = failureOf(
+          file,
+          title('toHaveCalledTool with the scripted arguments of a call cut mid-way'),
+        );
+        expect(args).toContain('toHaveCalledTool');
+        expect(failureOf(file, title('a run whose agent swallowed a cut stream ends succeeded'))).toContain(
+          'failed',
+        );
+      }
+    },
+    240_000,
+  );
+});
