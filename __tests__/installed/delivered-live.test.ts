@@ -111,9 +111,9 @@ describe('what was delivered, in live mode', () => {
       expect(
         failureOf(
           file,
-          `${protocol} no false green: toHaveCalledTool with the arguments of a call the provider cut`,
+          `${protocol} no false green: toHaveRequestedTool with the arguments of a call the provider cut`,
         ),
-      ).toContain('toHaveCalledTool');
+      ).toContain('toHaveRequestedTool');
     }
   }, 180_000);
 });

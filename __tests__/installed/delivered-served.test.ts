@@ -33,9 +33,9 @@ describe('what was delivered, over the served port', () => {
         expect(
           failureOf(
             file,
-            `${protocol} no false green: toHaveCalledTool with the scripted arguments of a call the child did not get whole`,
+            `${protocol} no false green: toHaveRequestedTool with the scripted arguments of a call the child did not get whole`,
           ),
-        ).toContain('toHaveCalledTool');
+        ).toContain('toHaveRequestedTool');
       }
     },
     300_000,

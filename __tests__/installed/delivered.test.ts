@@ -43,9 +43,9 @@ describe('what was delivered, in process', () => {
         expect(final).toContain('toHaveFinalMessage');
         const args = failureOf(
           file,
-          title('toHaveCalledTool with the scripted arguments of a call cut mid-way'),
+          title('toHaveRequestedTool with the scripted arguments of a call cut mid-way'),
         );
-        expect(args).toContain('toHaveCalledTool');
+        expect(args).toContain('toHaveRequestedTool');
         expect(failureOf(file, title('a run whose agent swallowed a cut stream ends succeeded'))).toContain(
           'failed',
         );

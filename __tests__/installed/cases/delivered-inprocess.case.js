@@ -83,7 +83,7 @@ for (const [protocol, agent] of Object.entries(agents))
       expect(run.modelCalls[0]).not.toHaveProperty('cut');
       expect(run.modelCalls[0]).not.toHaveProperty('whole');
       expect(run.finalMessage).toBe(TEXT);
-      expect(run).toHaveCalledTool('transfer', { to: 'alice', amount: 100 });
+      expect(run).toHaveRequestedTool('transfer', { to: 'alice', amount: 100 });
       expect(run.toolCalls.map((c) => c.incomplete)).toEqual([undefined, undefined]);
     });
 
@@ -93,10 +93,10 @@ for (const [protocol, agent] of Object.entries(agents))
       expect(run).toHaveFinalMessage('storm is coming');
     });
 
-    it('no false green: toHaveCalledTool with the scripted arguments of a call cut mid-way', async () => {
+    it('no false green: toHaveRequestedTool with the scripted arguments of a call cut mid-way', async () => {
       understudy.model.use(reply({ disconnect: true }));
       const run = await understudy.run(() => agent({ stream: true }));
-      expect(run).toHaveCalledTool('transfer', { to: 'alice', amount: 100 });
+      expect(run).toHaveRequestedTool('transfer', { to: 'alice', amount: 100 });
     });
 
     it('no false green: a run whose agent swallowed a cut stream ends succeeded', async () => {

@@ -52,7 +52,7 @@ for (const protocol of Object.keys(base))
       const run = await understudy.run(() => turn(protocol, 'whole'));
       expect(run.modelCalls[0].cut).toBeUndefined();
       expect(run.finalMessage).toBe(TEXT);
-      expect(run).toHaveCalledTool('transfer', { to: 'alice', amount: 100 });
+      expect(run).toHaveRequestedTool('transfer', { to: 'alice', amount: 100 });
     });
 
     it('no false green: toHaveFinalMessage on the text of a stream the agent gave up on', async () => {
@@ -62,8 +62,8 @@ for (const protocol of Object.keys(base))
       expect(run).toHaveFinalMessage('storm is coming');
     });
 
-    it('no false green: toHaveCalledTool with the arguments of a call the provider cut', async () => {
+    it('no false green: toHaveRequestedTool with the arguments of a call the provider cut', async () => {
       const run = await understudy.run(() => turn(protocol, 'cut'));
-      expect(run).toHaveCalledTool('transfer', { to: 'alice', amount: 100 });
+      expect(run).toHaveRequestedTool('transfer', { to: 'alice', amount: 100 });
     });
   });

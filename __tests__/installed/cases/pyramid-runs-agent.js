@@ -11,7 +11,12 @@ async function toolLoop({ user, tools, onToolError = 'report', client = new Open
     function: { name, parameters: { type: 'object' } },
   }));
   for (let step = 0; step < 6; step++) {
-    const completion = await client.chat.completions.create({ model: MODEL, messages, tools: offered });
+    // The API refuses an empty `tools` list: a loop with no tools leaves it out.
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages,
+      ...(offered.length > 0 && { tools: offered }),
+    });
     const message = completion.choices[0].message;
     messages.push(message);
     if (!message.tool_calls || message.tool_calls.length === 0) return message.content;
