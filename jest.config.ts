@@ -17,8 +17,12 @@ const moduleNameMapper = {
   '^msw/node$': '<rootDir>/src/sandbox/msw-node.ts',
 };
 
+// Keeps `import()` as it is, so ES-module-only packages (marked, github-slugger) load on any Node
+// with --experimental-vm-modules; swc would make it a require(), which only Node >= 24.9 can do for them.
+const swcDynamic = [swc[0], { ...swc[1], module: { type: 'commonjs', ignoreDynamic: true } }] as const;
+
 const shared = {
-  transform: { '^.+\\.(t|j)sx?$': swc },
+  transform: { '/__tests__/docs/markdown\\.ts$': swcDynamic, '^.+\\.(t|j)sx?$': swc },
   // jest-runtime with V8's code cache for the modules it compiles (see the file).
   runtime: '<rootDir>/scripts/jest-runtime.cjs',
   moduleNameMapper,
