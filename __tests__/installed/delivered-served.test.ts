@@ -21,8 +21,13 @@ describe('what was delivered, over the served port', () => {
       const file = fileOf(run, 'delivered-served.case.js');
       const falseGreens = expectOnlyFalseGreensFailed(file);
       expect(falseGreens).toHaveLength(PROTOCOLS.length * 2);
-      // Every cut on every protocol, less the loop @google/genai leaves with its connection open.
-      expect(file.tests).toHaveLength(PROTOCOLS.length * 8 - 1);
+      // Every cut on every protocol, less the loop @google/genai leaves with its connection open
+      // and, before @google/genai 3, the stop between two calls (see the case file).
+      for (const protocol of PROTOCOLS) {
+        const count = file.tests.filter((t) => t.fullName.startsWith(`${protocol} `)).length;
+        if (protocol.startsWith('gemini')) expect([6, 7]).toContain(count);
+        else expect(count).toBe(8);
+      }
       for (const protocol of PROTOCOLS) {
         expect(
           failureOf(

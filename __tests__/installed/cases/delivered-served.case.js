@@ -18,7 +18,7 @@ function genaiMajor() {
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
   return Number(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version.split('.')[0]);
 }
-const GEMINI_ABORT_CLOSES = genaiMajor() >= 3;
+const GEMINI_STOPS_BETWEEN_CALLS = genaiMajor() >= 3;
 
 let served;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ for (const protocol of ['openai.chat', 'openai.responses', 'anthropic.messages',
       // @google/genai leaves a loop by letting go of the body, unread, with its connection open:
       // the rest of the reply still goes out to that process (the wire cannot tell it stopped).
       if (protocol === 'gemini.generateContent' && cut.stop?.by === 'break') continue;
-      if (protocol === 'gemini.generateContent' && cut.stop?.calls && !GEMINI_ABORT_CLOSES) continue;
+      if (protocol === 'gemini.generateContent' && cut.stop?.calls && !GEMINI_STOPS_BETWEEN_CALLS) continue;
       it(`${name}: the run holds what the other process received`, async () => {
         understudy.model.use(reply(cut.shaping));
         const run = await understudy.run(() => child(protocol, 'stream', cut.stop));
