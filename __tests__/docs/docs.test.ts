@@ -18,6 +18,9 @@ const pages = [
   ...readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
+  'bench/NOTES.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(root, 'docs/decisions')).map((name) => `docs/decisions/${name}`),
   ...readdirSync(join(root, 'examples'))
     .map((name) => `examples/${name}/README.md`)
     .filter((path) => existsSync(join(root, path))),

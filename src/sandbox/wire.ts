@@ -26,7 +26,7 @@ export interface StreamPlan {
   /**
    * The request's signal (the client went away), made on first call. A method, not a getter: V8
    * keeps the accessor of an object literal made per request alive until the next full
-   * collection, with everything its closure holds (docs/benchmarks.md, "Per-request getters").
+   * collection, with everything its closure holds (bench/NOTES.md, "Per-request getters").
    */
   signal(): AbortSignal | undefined;
   /**
