@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type FakeUpstream, startFakeUpstream } from '../record/fake-upstream';
+import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import { type InstalledRun, installedProject, runInstalled } from '../support/installed';
 
 /** Every file below `dir`, as paths relative to it. */
