@@ -5,10 +5,11 @@
  * installed bin reports every file and never runs the user's code.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  freshFolder,
   type InstalledProjectRun,
   installedProject,
   runInstalled,
@@ -156,8 +157,7 @@ describe('understudy validate from the installed bin', () => {
   };
 
   it('reports every file, hostile ones included, and goes on; never runs a behavior module', () => {
-    mkdirSync(join(installedProject(), 'runs'), { recursive: true });
-    const dir = mkdtempSync(join(installedProject(), 'runs', 'cli-'));
+    const dir = freshFolder('cli-');
     const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
     const nested = (depth: number) => '{"a":'.repeat(depth) + '{}' + '}'.repeat(depth);
     write(

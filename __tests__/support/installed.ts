@@ -121,11 +121,15 @@ function spawnInstalled(folder: string, configPath: string, options: InstalledPr
   });
 }
 
-/** A fresh folder for a run in the consumer project. */
-function freshFolder(prefix: string): string {
-  const runs = join(installedProject(), 'runs');
-  mkdirSync(runs, { recursive: true });
-  return mkdtempSync(join(runs, prefix));
+/** A fresh folder in the consumer project's runs/, named for this Jest run (./pack.ts), which removes it. */
+export function freshFolder(prefix: string): string {
+  installedProject();
+  const runs = process.env.UNDERSTUDY_INSTALLED_RUNS;
+  if (!runs)
+    throw new Error(
+      'no name for the runs: run through the repository Jest config (its globalSetup gives one)',
+    );
+  return mkdtempSync(`${runs}-${prefix}`);
 }
 
 export async function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
