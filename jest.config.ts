@@ -1,56 +1,62 @@
 /** @jest-config-loader esbuild-register */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Config } from 'jest';
+import { environment, fromSource } from './scripts/jest-options.cjs';
 
-// The repository tests itself from source: the package entry points are mapped to
-// their TypeScript files and transformed by @swc/jest, as a consumer's build would be (the
-// sandbox's files with the prologue the bundle starts with: scripts/jest-transform.cjs).
-const swc = [
-  '<rootDir>/scripts/jest-transform.cjs',
-  { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } },
-] as const;
-const moduleNameMapper = {
-  '^jest-understudy$': '<rootDir>/src/index.ts',
-  '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',
-  '^jest-understudy/environment$': '<rootDir>/environment/index.ts',
-  // As the preset maps it.
-  '^msw/node$': '<rootDir>/src/sandbox/msw-node.ts',
-};
+// The repository tests itself from source (scripts/jest-options.cjs), in two tiers:
+// - unit (`npm run test:unit`): in process, no build, no pack, no child process
+//   (__tests__/support/no-processes.ts refuses one); the tests of each module in
+//   __tests__/unit/<the module's folder>, and the repository's own checks;
+// - e2e (`npm run test:e2e`): whatever starts processes: child Jest runs from source, the CLI,
+//   Chromium, network namespaces (__tests__/e2e), the packed package in a consumer project
+//   (__tests__/installed) and the example agents.
+// A test file of __tests__ runs under Jest's node environment unless its docblock names
+// jest-understudy's: `@jest-environment ./environment/index.ts`.
 
-// Keeps `import()` as it is, so ES-module-only packages (marked, github-slugger) load on any Node
-// with --experimental-vm-modules; swc would make it a require(), which only Node >= 24.9 can do for them.
-const swcDynamic = [swc[0], { ...swc[1], module: { type: 'commonjs', ignoreDynamic: true } }] as const;
+// The suite loads the same modules in hundreds of processes (workers, child Jest runs, the CLI):
+// Node's on-disk compile cache spares compiling them again (Node 22.1+; an older Node ignores it),
+// as does scripts/jest-runtime.cjs for what Jest compiles. Workers and children inherit it.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'understudy-compile-cache');
 
-const shared = {
-  transform: { '/__tests__/docs/markdown\\.ts$': swcDynamic, '^.+\\.(t|j)sx?$': swc },
-  // jest-runtime with V8's code cache for the modules it compiles (see the file).
-  runtime: '<rootDir>/scripts/jest-runtime.cjs',
-  moduleNameMapper,
-  testEnvironment: '<rootDir>/environment/index.ts',
-  setupFilesAfterEnv: ['<rootDir>/presets/setup.ts'],
+const { setupFilesAfterEnv } = environment;
+const tier = { ...fromSource, testEnvironment: 'node', setupFilesAfterEnv };
+// Builds and packs the package (cached by the sources' content) and installs the tarball into a
+// scratch consumer project; only a run with tests of these projects pays for it.
+const packed = {
+  globalSetup: '<rootDir>/__tests__/support/pack.ts',
+  globalTeardown: '<rootDir>/__tests__/support/unpack.ts',
 };
 
 const config: Config = {
   // Many suites wait on child processes (a child Jest, the CLI, Chromium): two workers overlap
   // that waiting even on a 2-core machine, where Jest's default would be one.
   maxWorkers: Math.max(2, availableParallelism() - 1),
-  // Packs the package and installs the tarball into a scratch consumer project for the
-  // `installed` suites (skipped when UNDERSTUDY_INSTALLED_DIR names one already installed).
-  globalSetup: '<rootDir>/__tests__/support/pack.ts',
-  globalTeardown: '<rootDir>/__tests__/support/unpack.ts',
   // A file that runs far longer than any should is named on stderr with the process tree.
   reporters: ['default', '<rootDir>/__tests__/support/watchdog-reporter.cjs'],
   projects: [
     {
-      ...shared,
+      ...tier,
       displayName: 'unit',
-      testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/installed/'],
+      setupFilesAfterEnv: ['<rootDir>/__tests__/support/no-processes.ts', ...setupFilesAfterEnv],
+      testMatch: [
+        '<rootDir>/__tests__/unit/**/*.test.ts',
+        '<rootDir>/__tests__/architecture/*.test.ts',
+        '<rootDir>/__tests__/docs/*.test.ts',
+      ],
     },
+    { ...tier, ...packed, displayName: 'e2e', testMatch: ['<rootDir>/__tests__/e2e/**/*.test.ts'] },
     // Test files run against the packed tarball in a consumer project (see __tests__/support/installed.ts).
-    { ...shared, displayName: 'installed', testMatch: ['<rootDir>/__tests__/installed/*.test.ts'] },
     {
-      ...shared,
+      ...tier,
+      ...packed,
+      globalSetup: '<rootDir>/__tests__/support/installed-setup.ts',
+      displayName: 'installed',
+      testMatch: ['<rootDir>/__tests__/installed/*.test.ts'],
+    },
+    {
+      ...fromSource,
+      ...environment,
       displayName: 'examples',
       testMatch: ['<rootDir>/examples/**/*.test.ts'],
       // Suites that need options of their own (a quarantine) or fail on purpose: their example's

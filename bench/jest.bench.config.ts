@@ -1,12 +1,12 @@
 /** @jest-config-loader esbuild-register */
 import { resolve } from 'node:path';
 import type { Config } from 'jest';
-import repoConfig from '../jest.config';
+import { environment, fromSource } from '../scripts/jest-options.cjs';
 
 /**
  * Bench-only Jest config, used by bench/run.mjs (never by `npm test`). It takes the transform,
- * moduleNameMapper, environment and setup file from the repository's own jest.config.ts, so the
- * bench runs exactly what the tests run.
+ * moduleNameMapper, environment and setup file from the options the tests run with
+ * (scripts/jest-options.cjs), so the bench runs exactly what the tests run.
  *
  * - `calls`: bench/calls.bench.ts under jest-understudy's environment (per-call timings).
  * - `served`: bench/served.bench.ts, the served port timed from a child process against aimock.
@@ -17,9 +17,8 @@ import repoConfig from '../jest.config';
  *   jest-understudy, or under jest-environment-node with the SDK given a fetch that returns the same
  *   bytes: what a real agent test file pays.
  */
-type Project = Extract<NonNullable<Config['projects']>[number], object>;
-const base = (repoConfig.projects ?? []).find((p): p is Project => typeof p === 'object') as Project;
-const { transform, moduleNameMapper, testEnvironment, setupFilesAfterEnv } = base;
+const { transform, moduleNameMapper } = fromSource;
+const { testEnvironment, setupFilesAfterEnv } = environment;
 const rootDir = resolve(__dirname, '..');
 
 const projects: Config['projects'] = [

@@ -25,6 +25,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import jestOptions from '../scripts/jest-options.cjs';
+
+const { environment, fromSource } = jestOptions;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.env.UNDERSTUDY_BENCH_QUICK === '1';
@@ -39,12 +42,9 @@ const samplesFile = join(tmp, 'samples.json');
 const config = {
   rootDir: root,
   testMatch: ['<rootDir>/bench/world.bench.ts'],
-  transform: {
-    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
-  },
-  moduleNameMapper: { '^jest-understudy$': '<rootDir>/src/index.ts' },
-  testEnvironment: '<rootDir>/environment/index.ts',
-  setupFilesAfterEnv: ['<rootDir>/presets/setup.ts'],
+  transform: fromSource.transform,
+  moduleNameMapper: fromSource.moduleNameMapper,
+  ...environment,
 };
 const configPath = join(tmp, 'jest.config.json');
 writeFileSync(configPath, JSON.stringify(config));

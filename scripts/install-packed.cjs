@@ -4,7 +4,10 @@
  * linked from the repository's own node_modules (the versions its lockfile pins). Used by the
  * installed-package test suites (__tests__/support/pack.ts) and by the suite benchmark.
  *
- *   installPacked({ root, prefix }) -> the project's directory
+ *   installPacked({ root, prefix, build, dir }) -> the project's directory
+ *
+ * `dir` names the (new) folder to make the project in; by default a new folder in the temp folder
+ * whose name starts with `prefix`. `build: false` packs the dist/ that is there.
  */
 const { execFileSync } = require('node:child_process');
 const {
@@ -32,10 +35,11 @@ function linkAll(from, to) {
   }
 }
 
-function installPacked({ root, prefix = 'understudy-installed-', build = true }) {
+function installPacked({ root, prefix = 'understudy-installed-', build = true, dir }) {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   if (build) execFileSync(npm, ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  const project = mkdtempSync(join(tmpdir(), prefix));
+  const project = dir ?? mkdtempSync(join(tmpdir(), prefix));
+  if (dir) mkdirSync(dir);
   const tarball = execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', project], {
     cwd: root,
     encoding: 'utf8',

@@ -13,6 +13,10 @@ const SANDBOX_DIRS = ['src', 'matchers', 'presets'].map((dir) => join(root, dir,
 const inSandbox = (path) => SANDBOX_DIRS.some((dir) => path.startsWith(dir));
 const salt = createHash('sha256').update(PROLOGUE).digest('hex').slice(0, 12);
 
+// What of a project's config the output depends on. Jest's default key holds the whole config,
+// so a config that differs in anything else (a child run's trace folder) compiled every file again.
+const stableConfig = (config) => JSON.stringify({ rootDir: config.rootDir, transform: config.transform });
+
 function createTransformer(options) {
   const swc = swcJest.createTransformer(options);
   const shaped = (out, path) => {
@@ -23,7 +27,8 @@ function createTransformer(options) {
     ...swc,
     process: (source, path, config) => shaped(swc.process(source, path, config), path),
     processAsync: async (source, path, config) => shaped(await swc.processAsync(source, path, config), path),
-    getCacheKey: (source, path, config) => `${swc.getCacheKey(source, path, config)}:${salt}`,
+    getCacheKey: (source, path, options) =>
+      `${swc.getCacheKey(source, path, { ...options, configString: stableConfig(options.config) })}:${salt}`,
   };
 }
 

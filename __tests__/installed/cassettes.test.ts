@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type FakeUpstream, startFakeUpstream } from '../record/fake-upstream';
+import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import { type InstalledRun, runInstalled } from '../support/installed';
 
 const KEYS = { openai: 'sk-test-INSTALLEDCASSETTES0123456789', anthropic: 'unused', gemini: 'unused' };

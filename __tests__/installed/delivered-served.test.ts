@@ -6,18 +6,19 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
-import { fileOf, runInstalled } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const PROTOCOLS = ['openai.chat', 'openai.responses', 'anthropic.messages', 'gemini.generateContent'];
 
 describe('what was delivered, over the served port', () => {
   it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+    ['CommonJS, no flag', 'jest-cjs'],
+    ['with --experimental-vm-modules', 'jest-esm'],
+  ] as const)(
     'a client in another process, cut on the wire or giving up (%s)',
-    async (_, esm) => {
-      const run = await runInstalled({ cases: ['delivered-served.case.js'], esm });
+    async (_, runner) => {
+      const run = await sharedRun('delivered-served', runner);
       const file = fileOf(run, 'delivered-served.case.js');
       const falseGreens = expectOnlyFalseGreensFailed(file);
       expect(falseGreens).toHaveLength(PROTOCOLS.length * 2);

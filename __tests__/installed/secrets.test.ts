@@ -6,19 +6,11 @@
  * cassette, writeFixtures, `understudy report`. What is not a credential stays readable.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type FakeUpstream, startFakeUpstream } from '../record/fake-upstream';
-import { type InstalledRun, installedProject, runInstalled } from '../support/installed';
+import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
+import { freshFolder, type InstalledRun, installedProject, runInstalled } from '../support/installed';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -241,8 +233,7 @@ describe('understudy validate: every file that can answer model calls is scanned
     `${JSON.stringify({ fixtures: [{ match: { userMessage: 'report' }, response: { content, ...extra } }] }, null, 2)}\n`;
 
   beforeAll(() => {
-    mkdirSync(join(installedProject(), 'runs'), { recursive: true });
-    dir = mkdtempSync(join(installedProject(), 'runs', 'secrets-validate-'));
+    dir = freshFolder('secrets-validate-');
     const files: Record<string, string> = {
       'report.fixture.json': fixture(
         `Fetched https://auth.example.test/token?client_id=app&client_secret=${SECRETS.PLANTED_CLIENT_SECRET_VALUE}`,

@@ -14,7 +14,7 @@ const files = {
   'serve-orders.world.yaml': readFileSync(join(EXAMPLES, 'python-agent', 'orders.world.yaml'), 'utf8'),
   'serve-agent.py': readFileSync(join(EXAMPLES, 'python-agent', 'agent.py'), 'utf8'),
   'serve-agent.sh': readFileSync(join(EXAMPLES, 'shell-agent', 'agent.sh'), 'utf8'),
-  'serve-raw-client.cjs': readFileSync(join(__dirname, '..', 'serve', 'raw-client.cjs'), 'utf8'),
+  'serve-raw-client.cjs': readFileSync(join(__dirname, '..', 'e2e', 'serve', 'raw-client.cjs'), 'utf8'),
 };
 
 describe('serve mode from the installed package', () => {

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type FakeUpstream, startFakeUpstream } from '../record/fake-upstream';
+import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import {
   CASES,
   type InstalledProjectRun,

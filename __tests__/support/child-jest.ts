@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fromSource, preset, root } from '../../scripts/jest-options.cjs';
 
-export const root = resolve(__dirname, '..', '..');
+export { root };
 
 export interface ChildTest {
   title: string;
@@ -52,8 +53,8 @@ if (typeof afterAll === 'function')
 
 /**
  * Runs test files in a child Jest configured like the preset (the repository's environment,
- * test runner, setup file and, on request, reporter, all from source), as a user's project
- * would: some behaviours (a test failed by the environment, a trace, the reporter's summary)
+ * test runner, setup file and, on request, reporter, all from source: scripts/jest-options.cjs),
+ * as a user's project would: some behaviours (a test failed by the environment, a trace, the reporter's summary)
  * can only be seen from outside the run. Asynchronous, so a server the parent test runs
  * (a fake upstream) keeps answering meanwhile.
  */
@@ -62,21 +63,16 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
   childDirs.push(dir);
   const config = {
     rootDir: root,
+    // One id for every child run from source: Jest keys its transform cache by it (and the
+    // transform's cache key leaves out the per-run options, see scripts/jest-transform.cjs), so
+    // a child compiles only the sources that changed since an earlier one.
+    id: 'understudy-source-child',
+    // …which is also where Jest keeps earlier runs' durations, which would set the files' order.
+    testSequencer: '<rootDir>/__tests__/support/first-run-sequencer.cjs',
     testMatch: options.testMatch.map((p) => (p.startsWith('/') ? p : `<rootDir>/${p}`)),
     roots: ['<rootDir>', ...(options.roots ?? [])],
-    transform: {
-      '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
-    },
-    moduleNameMapper: {
-      '^jest-understudy$': '<rootDir>/src/index.ts',
-      '^jest-understudy/matchers$': '<rootDir>/matchers/index.ts',
-      '^msw/node$': '<rootDir>/src/sandbox/msw-node.ts',
-    },
-    testEnvironment: '<rootDir>/environment/index.ts',
-    testRunner: '<rootDir>/presets/test-runner.ts',
-    // As the repository's own config: jest-runtime with V8's code cache for the modules it compiles.
-    runtime: '<rootDir>/scripts/jest-runtime.cjs',
-    setupFilesAfterEnv: ['<rootDir>/presets/setup.ts'],
+    ...fromSource,
+    ...preset,
     // Each run keeps its own history, so one run's flaky tests never show in another's summary.
     testEnvironmentOptions: {
       understudy: {
@@ -88,7 +84,6 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
     reporters: options.reporter
       ? ['default', '<rootDir>/__tests__/support/source-reporter.cjs']
       : ['default'],
-    fakeTimers: { doNotFake: ['queueMicrotask'] },
     // A child's first test compiles and loads everything cold; on a loaded CI machine that alone can
     // pass Jest's 5 s default. No case tests the timeout itself.
     testTimeout: 30_000,

@@ -1,0 +1,218 @@
+/**
+ * The README's quickstart, and the project setups of docs/configuration.md, run as a reader runs
+ * them: each marked section's commands and files in order, in a fresh project, against the packed
+ * package. The one change to what the page says: the npm install line gets the tarball in place of
+ * the name `jest-understudy`. The shell has what a user's has: no NODE_OPTIONS (this suite runs
+ * under --experimental-vm-modules, the CommonJS quickstart must not), no keys, no UNDERSTUDY_*.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { asScript, type RunnableBlock, runnableSections } from '../../docs/markdown';
+
+const root = join(__dirname, '..', '..', '..');
+const INSTALL_TIMEOUT_MS = 240_000;
+
+/**
+ * The machine's environment (its proxy and CA settings reach the npm registry) without what this
+ * suite's own process adds or a user's shell would not have.
+ */
+function userShellEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(NODE_OPTIONS|JEST_WORKER_ID|INIT_CWD|UNDERSTUDY_\w*)$/.test(name)) continue;
+    if (/^npm_/.test(name) && !/^npm_config_(cache|userconfig|registry|cafile)$/.test(name)) continue;
+    if (/(_API_KEY|_KEY|_TOKEN|_SECRET|_PASSWORD)$|^AWS_/.test(name)) continue;
+    env[name] = value;
+  }
+  env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+  // Packages come from the npm cache when it has them (the repository's own install filled it).
+  Object.assign(env, {
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  });
+  return env;
+}
+
+/**
+ * Runs `script` in bash as a reader's shell would, in a process group of its own: at the timeout the
+ * whole group is killed (npm and the Jest it starts too, which would otherwise hold the output open
+ * and keep the test waiting), and the output says so.
+ */
+function bash(script: string, cwd: string): Promise<{ status: number | null; output: string }> {
+  const child = spawn('bash', ['-c', script], {
+    cwd,
+    env: userShellEnv(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // The group is gone already.
+    }
+  }, INSTALL_TIMEOUT_MS);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      const killed = timedOut
+        ? `\n(killed after ${INSTALL_TIMEOUT_MS / 1000} s, with every process it started)`
+        : '';
+      resolve({ status, output: `${stdout}\n${stderr}${killed}` });
+    });
+  });
+}
+
+/**
+ * A copy of the quickstart project, to run a setup in. Its node_modules (some 14,000 files) is
+ * hard-linked file by file instead of written again: npm adds and removes files there but does
+ * not write into the ones it installed, except its hidden lockfile, which is copied.
+ */
+function copyProject(from: string, to: string): void {
+  const modules = join(from, 'node_modules');
+  cpSync(from, to, { recursive: true, verbatimSymlinks: true, filter: (path) => path !== modules });
+  const link = (source: string, target: string) => {
+    mkdirSync(target);
+    for (const entry of readdirSync(source, { withFileTypes: true })) {
+      const [a, b] = [join(source, entry.name), join(target, entry.name)];
+      if (entry.isDirectory()) link(a, b);
+      else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(a), b);
+      else if (entry.name === '.package-lock.json') copyFileSync(a, b);
+      else linkSync(a, b);
+    }
+  };
+  link(modules, join(to, 'node_modules'));
+}
+
+/** The install line with the packed tarball in place of the package name; there must be exactly one. */
+function withTarball(blocks: RunnableBlock[], tarball: string): RunnableBlock[] {
+  let replaced = 0;
+  const out = blocks.map((block) => {
+    if (block.kind !== 'commands') return block;
+    const text = block.text.replace(
+      /^(npm (?:i|install) .*?)\bjest-understudy\b(?=\s|$)/gm,
+      (_, before: string) => {
+        replaced++;
+        return `${before}${tarball}`;
+      },
+    );
+    return { ...block, text };
+  });
+  if (replaced !== 1)
+    throw new Error(`the quickstart should install jest-understudy on one npm line (found ${replaced})`);
+  return out;
+}
+
+let work: string;
+let project: string;
+let quickstart: { status: number | null; output: string };
+let setups: Map<string, RunnableBlock[]>;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'understudy-quickstart-'));
+  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const tarball = join(work, packed.stdout.trim().split('\n').pop() as string);
+  const readme = await runnableSections(join(root, 'README.md'));
+  const steps = readme.get('quickstart');
+  if (!steps) throw new Error('README.md has no <!-- doc-test: quickstart --> section');
+  const script = asScript(withTarball(steps, tarball));
+  writeFileSync(join(work, 'quickstart.sh'), script);
+  quickstart = await bash(script, work);
+  project = join(work, /^mkdir (\S+) && cd \1$/m.exec(script)?.[1] ?? '.');
+  setups = await runnableSections(join(root, 'docs', 'configuration.md'));
+}, INSTALL_TIMEOUT_MS + 30_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the README quickstart, in a fresh project', () => {
+  it('runs as written: the project, the install, the config, the agent and its passing test', () => {
+    expect(quickstart.output).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(quickstart.status).toBe(0);
+    const installed = join(project, 'node_modules', 'jest-understudy');
+    expect(lstatSync(installed).isSymbolicLink()).toBe(false);
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version).toBe(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+    );
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).not.toBe('module');
+  });
+
+  it(
+    'fails when the agent stops before it runs the tool (the quickstart test can fail)',
+    async () => {
+      const broken = join(work, 'broken');
+      copyProject(project, broken);
+      const agent = readFileSync(join(broken, 'agent.js'), 'utf8');
+      const early = agent.replace(
+        'if (!message.tool_calls?.length) return message.content;',
+        'return message.content;',
+      );
+      expect(early).not.toBe(agent);
+      writeFileSync(join(broken, 'agent.js'), early);
+      const result = await bash('npx jest', broken);
+      expect(result.status).not.toBe(0);
+      expect(result.output).toMatch(/Tests:\s+1 failed, 1 total/);
+      expect(result.output).toContain('toHaveFinalMessage');
+    },
+    INSTALL_TIMEOUT_MS + 30_000,
+  );
+});
+
+describe('the project setups of docs/configuration.md, each from the quickstart project', () => {
+  it('has the setups the page promises', () => {
+    expect([...setups.keys()]).toEqual(['typescript', 'config-ts', 'esm', 'esm-typescript']);
+  });
+
+  it.each(['typescript', 'config-ts', 'esm', 'esm-typescript'])(
+    '"%s" runs as written and its tests pass',
+    async (name) => {
+      const steps = setups.get(name);
+      expect(steps).toBeDefined();
+      const copy = join(work, `setup-${name}`);
+      copyProject(project, copy);
+      const result = await bash(asScript(steps as RunnableBlock[]), copy);
+      expect(result.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+      expect(result.output).not.toMatch(/Tests:.*failed/);
+      // Node 24 prints this when it cannot load a jest.config.ts as written: none of the setups may.
+      expect(result.output).not.toContain('Failed to load the ES module');
+      expect(result.status).toBe(0);
+      expect(existsSync(join(copy, 'node_modules', 'jest-understudy'))).toBe(true);
+    },
+    INSTALL_TIMEOUT_MS + 30_000,
+  );
+});
