@@ -53,7 +53,9 @@ for (const [protocol, agent] of Object.entries(agents))
         const run = await understudy.run(async () => {
           got = await agent({ stream: true, ...cut.agent });
         });
-        expectReceived(run, got, cut.reason);
+        // The AWS SDK reads over a connection (node:http / HTTP/2, answered below fetch): what was
+        // written before the abort reached the server may run a chunk past its loop (docs/runs.md).
+        expectReceived(run, got, cut.reason, { overSocket: protocol === 'bedrock.converse' });
         // Not both calls arrived whole: the one cut short is missing or incomplete.
         if (cut.calls) expect(run.toolCalls.filter((c) => !c.incomplete).length).toBeLessThan(2);
       });
