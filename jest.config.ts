@@ -70,4 +70,19 @@ const config: Config = {
   ],
 };
 
+/**
+ * `UNDERSTUDY_TIER` (set by `npm run test:unit` and `test:e2e`) keeps the projects of one tier, so
+ * whatever follows the npm script (a path, `-t`) reaches Jest as it would without the tier.
+ */
+const TIERS: Record<string, string[]> = { unit: ['unit'], e2e: ['e2e', 'installed', 'examples'] };
+const tierName = process.env.UNDERSTUDY_TIER;
+if (tierName !== undefined) {
+  const names = TIERS[tierName];
+  if (!names)
+    throw new Error(`UNDERSTUDY_TIER: expected one of ${Object.keys(TIERS).join(', ')}, got "${tierName}"`);
+  config.projects = config.projects?.filter(
+    (project) => typeof project === 'object' && names.includes(String(project.displayName)),
+  );
+}
+
 export default config;
