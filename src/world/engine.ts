@@ -24,10 +24,11 @@ import {
   runBuiltin,
 } from './behaviors';
 import { WorldClock } from './clock';
-import { ajvMessages, type CompiledOperation, opKey, type WorldDefinition } from './compile';
 import { closest } from './dialect';
 import { ENGINE_ERRORS, type EngineErrorCode, engineError, WorldError } from './errors';
+import { type CompiledOperation, opKey, type WorldDefinition } from './model';
 import { RuleSet } from './rules';
+import { ajvMessages } from './schema-messages';
 import type {
   BudgetDef,
   FaultDef,

@@ -6,7 +6,6 @@
  */
 import type { ErrorCode } from '../errors';
 import { headerOf } from '../fetch-input';
-import type { WorldDefinition } from './compile';
 import type { CallRequest, EngineHooks, EngineSetup, RunClaim, WorldEngine } from './engine';
 import { WorldError } from './errors';
 import {
@@ -22,6 +21,7 @@ import type { McpEndpoint, McpHttpEndpoints } from './mcp/http';
 import type { McpTransport } from './mcp/in-process';
 import type { JsonRpcMessage, JsonRpcResponse } from './mcp/protocol';
 import type { McpCallContext, McpPackageServer } from './mcp/server';
+import type { WorldDefinition } from './model';
 
 // The engine, the loader (ajv, js-yaml), the HTTP router and the MCP servers are required when a
 // world is first used: every test file that talks to a model creates this host, most never load a world.

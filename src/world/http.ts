@@ -7,8 +7,8 @@
  * engine call as mockTool, so both transports share state and evidence.
  */
 import type { ErrorCode } from '../errors';
-import type { CompiledOperation, WorldDefinition } from './compile';
 import type { WorldEngine } from './engine';
+import type { CompiledOperation, WorldDefinition } from './model';
 import type { JsonSchemaObject, ToolErrorEnvelope } from './types';
 
 export const ACTOR_HEADER = 'x-understudy-actor';

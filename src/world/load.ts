@@ -12,16 +12,10 @@ import { createLocator, type Locator } from '../file-format/locate';
 import { parseText } from '../file-format/parse';
 import { readText } from '../file-format/read';
 import { schemaValidator } from '../validators';
-import {
-  checkSetup,
-  checkWorld,
-  compileWorld,
-  type Finding,
-  type SetupShape,
-  type WorldDefinition,
-} from './compile';
+import { checkSetup, checkWorld, compileWorld, type SetupShape } from './compile';
 import { worldDialect } from './dialect';
 import { WorldFileError, type WorldIssue } from './errors';
+import type { Finding, WorldDefinition } from './model';
 import type { WorldFile } from './types';
 import { worldSchema } from './world.schema';
 

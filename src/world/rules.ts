@@ -10,7 +10,7 @@
  * Match counts live here, outside any transaction: a one-shot rule stays consumed even
  * when the behavior it led to rolls back.
  */
-import { opKey } from './compile';
+import { opKey } from './model';
 import type { OverrideOutcome, OverrideScope, ToolOverride } from './types';
 import { argumentsMatch } from './values';
 

@@ -8,8 +8,8 @@
  * in production.
  */
 import { randomUUID } from 'node:crypto';
-import type { WorldDefinition } from '../compile';
 import type { HttpRequestParts } from '../http';
+import type { WorldDefinition } from '../model';
 import {
   internalError,
   isRequest,

@@ -6,8 +6,8 @@
  * evidence are those of every other transport. Its state collections are read-only resources.
  */
 import type { ErrorCode } from '../../errors';
-import type { WorldDefinition } from '../compile';
 import type { WorldEngine } from '../engine';
+import type { WorldDefinition } from '../model';
 import type { OperationOutcome } from '../types';
 import {
   type JsonRpcMessage,
