@@ -17,7 +17,7 @@ import { getRuntime } from '../sandbox/runtime';
 import type { CompiledBehavior } from '../world/behaviors';
 import { type CriterionResult, evaluateCriteria } from '../world/criteria';
 import { didYouMean } from '../world/dialect';
-import type { EngineSetup } from '../world/engine';
+import type { EngineSetup } from '../world/engine/engine';
 import { WorldError, WorldFileError } from '../world/errors';
 import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
 import { scenarioSetup } from '../world/host';

@@ -14,7 +14,7 @@ import { UnderstudyError } from '../errors';
 import type { CrashState } from '../run/crash';
 import type { RunSession } from '../run/session';
 import { toPlain } from '../trace/plain';
-import type { WorldEngine } from '../world/engine';
+import type { WorldEngine } from '../world/engine/engine';
 import type { DeclaredError, OperationOutcome, ToolErrorEnvelope } from '../world/types';
 
 export interface ToolFakeOptions {

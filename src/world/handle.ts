@@ -3,7 +3,7 @@
  * (`world.bind({ actorId })`, a drill's `binding`) that mockTool calls through.
  */
 import { readFileSync } from 'node:fs';
-import type { WorldEngine } from './engine';
+import type { WorldEngine } from './engine/engine';
 import { WorldError } from './errors';
 import type { FileChange, OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
 import { isFile } from './workspace/operations';

@@ -6,7 +6,7 @@
  */
 import type { ErrorCode } from '../errors';
 import { headerOf } from '../fetch-input';
-import type { CallRequest, EngineHooks, EngineSetup, RunClaim, WorldEngine } from './engine';
+import type { CallRequest, EngineHooks, EngineSetup, RunClaim, WorldEngine } from './engine/engine';
 import { WorldError } from './errors';
 import {
   type Binding,
@@ -25,7 +25,7 @@ import type { WorldDefinition } from './model';
 
 // The engine, the loader (ajv, js-yaml), the HTTP router and the MCP servers are required when a
 // world is first used: every test file that talks to a model creates this host, most never load a world.
-const engineModule = (): typeof import('./engine') => require('./engine');
+const engineModule = (): typeof import('./engine/engine') => require('./engine/engine');
 const httpModule = (): typeof import('./http') => require('./http');
 const loadModule = (): typeof import('./load') => require('./load');
 const mcpServerModule = (): typeof import('./mcp/server') => require('./mcp/server');

@@ -7,7 +7,7 @@
  * engine call as mockTool, so both transports share state and evidence.
  */
 import type { ErrorCode } from '../errors';
-import type { WorldEngine } from './engine';
+import type { WorldEngine } from './engine/engine';
 import type { CompiledOperation, WorldDefinition } from './model';
 import type { JsonSchemaObject, ToolErrorEnvelope } from './types';
 

@@ -6,7 +6,7 @@
  * evidence are those of every other transport. Its state collections are read-only resources.
  */
 import type { ErrorCode } from '../../errors';
-import type { WorldEngine } from '../engine';
+import type { WorldEngine } from '../engine/engine';
 import type { WorldDefinition } from '../model';
 import type { OperationOutcome } from '../types';
 import {
