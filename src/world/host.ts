@@ -16,21 +16,22 @@ import {
   type WorldHandle,
   type WorldResetOptions,
 } from './handle';
-import type { HttpRequestParts, WorldHttpRouter } from './http';
-import type { McpEndpoint, McpHttpEndpoints } from './mcp/http';
-import type { McpTransport } from './mcp/in-process';
 import type { JsonRpcMessage, JsonRpcResponse } from './mcp/protocol';
-import type { McpCallContext, McpPackageServer } from './mcp/server';
 import type { WorldDefinition } from './model';
+import type { HttpRequestParts, WorldHttpRouter } from './transports/http';
+import type { McpEndpoint, McpHttpEndpoints } from './transports/mcp/http';
+import type { McpTransport } from './transports/mcp/in-process';
+import type { McpCallContext, McpPackageServer } from './transports/mcp/server';
 
 // The engine, the loader (ajv, js-yaml), the HTTP router and the MCP servers are required when a
 // world is first used: every test file that talks to a model creates this host, most never load a world.
 const engineModule = (): typeof import('./engine/engine') => require('./engine/engine');
-const httpModule = (): typeof import('./http') => require('./http');
+const httpModule = (): typeof import('./transports/http') => require('./transports/http');
 const loadModule = (): typeof import('./load') => require('./load');
-const mcpServerModule = (): typeof import('./mcp/server') => require('./mcp/server');
-const mcpHttpModule = (): typeof import('./mcp/http') => require('./mcp/http');
-const mcpInProcessModule = (): typeof import('./mcp/in-process') => require('./mcp/in-process');
+const mcpServerModule = (): typeof import('./transports/mcp/server') => require('./transports/mcp/server');
+const mcpHttpModule = (): typeof import('./transports/mcp/http') => require('./transports/mcp/http');
+const mcpInProcessModule = (): typeof import('./transports/mcp/in-process') =>
+  require('./transports/mcp/in-process');
 
 import type { FileChange, OperationRecord, ScenarioDef } from './types';
 import type { FileTree } from './workspace/tree';

@@ -6,9 +6,9 @@
  * call path as HTTP), and maps the outcome back: the JSON value (or `output(value)`), or
  * a thrown / rejected ToolMockError (or the native error `error(envelope)` builds).
  */
-import { engineError, ToolMockError, WorldError } from './errors';
-import { type Binding, internalsOf } from './handle';
-import type { OperationRef, ToolErrorEnvelope } from './types';
+import { engineError, ToolMockError, WorldError } from '../errors';
+import { type Binding, internalsOf } from '../handle';
+import type { OperationRef, ToolErrorEnvelope } from '../types';
 
 /** `T`, but not a place to infer it from (the callable's parameters come from `input`). */
 type Later<T> = [T][T extends unknown ? 0 : never];

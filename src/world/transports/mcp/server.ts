@@ -5,10 +5,8 @@
  * permissions, input validation, budgets, idempotency, tool overrides, faults, behavior and
  * evidence are those of every other transport. Its state collections are read-only resources.
  */
-import type { ErrorCode } from '../../errors';
-import type { WorldEngine } from '../engine/engine';
-import type { WorldDefinition } from '../model';
-import type { OperationOutcome } from '../types';
+import type { ErrorCode } from '../../../errors';
+import type { WorldEngine } from '../../engine/engine';
 import {
   type JsonRpcMessage,
   type JsonRpcResponse,
@@ -18,8 +16,10 @@ import {
   RPC,
   result,
   rpcError,
-} from './protocol';
-import { type McpTool, toolOf } from './schema';
+} from '../../mcp/protocol';
+import { type McpTool, toolOf } from '../../mcp/schema';
+import type { WorldDefinition } from '../../model';
+import type { OperationOutcome } from '../../types';
 
 /** What one message is handled with: which world it reaches, as whom, and how to wait. */
 export interface McpCallContext {

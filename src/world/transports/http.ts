@@ -6,10 +6,10 @@
  * with the envelope's status and `{ "error": envelope }`. The call goes through the same
  * engine call as mockTool, so both transports share state and evidence.
  */
-import type { ErrorCode } from '../errors';
-import type { WorldEngine } from './engine/engine';
-import type { CompiledOperation, WorldDefinition } from './model';
-import type { JsonSchemaObject, ToolErrorEnvelope } from './types';
+import type { ErrorCode } from '../../errors';
+import type { WorldEngine } from '../engine/engine';
+import type { CompiledOperation, WorldDefinition } from '../model';
+import type { JsonSchemaObject, ToolErrorEnvelope } from '../types';
 
 export const ACTOR_HEADER = 'x-understudy-actor';
 
