@@ -20,7 +20,7 @@ import { didYouMean } from '../world/dialect';
 import type { EngineSetup } from '../world/engine/engine';
 import { WorldError, WorldFileError } from '../world/errors';
 import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
-import { scenarioSetup } from '../world/host';
+import { scenarioSetup } from '../world/host/scenario-setup';
 import { checkSetupData } from '../world/load';
 import { opKey, type WorldDefinition } from '../world/model';
 import type {

@@ -9,7 +9,7 @@ import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
 import type { UnderstudyMode } from '../record/mode';
 import type { Recording } from '../record/recording';
-import type { FileSnapshot, RunOperationEntry } from '../world/host';
+import type { FileSnapshot, RunOperationEntry } from '../world/host/contract';
 import type { FileChange } from '../world/types';
 import type { CrashState } from './crash';
 import type { EvidenceLog } from './evidence';

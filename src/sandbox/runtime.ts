@@ -16,7 +16,7 @@ import { OutcomeWatch } from '../run/outcomes';
 import { Owner, RunScope, type ScopeHost } from '../run/scope';
 import type { RunSession } from '../run/session';
 import type { FileStats, TestEvidence } from '../trace/evidence';
-import { WorldHost } from '../world/host';
+import { WorldHost } from '../world/host/host';
 import { BRIDGE_KEY, type Bridge, type BridgedRuntime, type Failure } from './bridge';
 import { refuseInConcurrentTest } from './concurrent';
 import { loadHandlersModule, UserHandlers } from './http-handlers';

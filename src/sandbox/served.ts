@@ -20,7 +20,7 @@ import type { ErrorCode } from '../errors';
 import { noteCredentials } from '../files/secrets';
 import type { RunRecorder } from '../run/host';
 import type { RunScope } from '../run/scope';
-import type { WorldHost } from '../world/host';
+import type { WorldHost } from '../world/host/host';
 import type { WireAnswer } from './wire';
 
 /** The providers the served port offers, by path segment: their real origin, and the SDK base URL below it. */

@@ -22,7 +22,7 @@ import { getRuntime } from '../sandbox/runtime';
 import { compileWorld } from '../world/compile';
 import { ToolMockError, WorldError } from '../world/errors';
 import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
-import { scenarioSetup } from '../world/host';
+import { scenarioSetup } from '../world/host/scenario-setup';
 import type { WorldDefinition } from '../world/model';
 import type { PackageState, ToolOverride, WorldFile, WorldState } from '../world/types';
 import { cloneJson } from '../world/values';

@@ -1,6 +1,6 @@
 /**
  * Reading world files: JSON or YAML, validated with ajv against THE world schema, then
- * checked for dangling references and compiled (see compile.ts). Problems are worded by
+ * checked for dangling references and compiled (see compile/). Problems are worded by
  * src/file-format (file, line, JSON path, suggestion) and thrown together as
  * one WorldFileError. All or nothing: a world with any problem is not loaded at all.
  */
