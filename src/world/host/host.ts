@@ -33,7 +33,6 @@ import { HostMcp } from './mcp';
 import { scenarioSetup } from './scenario-setup';
 import { HostServing } from './served';
 
-
 // The engine, the loader (ajv, js-yaml) and the HTTP router are required when a world is first
 // used: every test file that talks to a model creates this host, most never load a world.
 const engineModule = (): typeof import('../engine/engine') => require('../engine/engine');
