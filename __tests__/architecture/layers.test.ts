@@ -21,7 +21,7 @@ import {
 const root = join(__dirname, '..', '..');
 const SCANNED = ['src', 'environment', 'matchers', 'presets'];
 
-/** Bottom first; the same list, one line per unit, is in docs/architecture.md. */
+/** Bottom first; docs/architecture.md's layer table is the same list (a test compares them). */
 const LAYERS: LayerRules['layers'] = [
   [
     'src/errors',
@@ -94,6 +94,7 @@ const WORLD_LAYERS: ReadonlyArray<readonly string[]> = [
   ['model.ts', 'behaviors.ts', 'modules.ts'],
   ['compile/', 'load.ts'],
   ['engine/', 'criteria.ts'],
+  ['door.ts'],
   ['handle.ts'],
   ['transports/'],
   ['host/'],
@@ -135,6 +136,22 @@ function unitsOnDisk(): Set<string> {
   return units;
 }
 
+/**
+ * The layers of the doc's table (`| Layer | Unit | What it is |`), bottom first: a row that names a
+ * layer starts one, a row with an empty first cell adds its unit to the layer above.
+ */
+function layerTable(doc: string): string[][] {
+  const rows = doc.slice(doc.indexOf('| Layer | Unit |')).split('\n');
+  const layers: string[][] = [];
+  for (const row of rows.slice(2)) {
+    if (!row.startsWith('|')) break;
+    const [, layer, unit] = row.split('|').map((cell) => cell.trim());
+    if (layer) layers.push([]);
+    layers[layers.length - 1]?.push(unit.replace(/`/g, ''));
+  }
+  return layers.map((units) => units.sort());
+}
+
 const edges = scanImports(root, SCANNED);
 
 describe('the layers of docs/architecture.md', () => {
@@ -156,6 +173,11 @@ describe('the layers of docs/architecture.md', () => {
   it('the bridge is loaded in both realms, so it loads nothing itself (type imports only)', () => {
     const bridge = edges.filter((e) => e.from === 'src/sandbox/bridge.ts' && !e.typeOnly);
     expect(bridge).toEqual([]);
+  });
+
+  it("docs/architecture.md's layer table has the layers of this test, in order, each with its units", () => {
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    expect(layerTable(doc)).toEqual(LAYERS.map((layer) => [...layer].sort()));
   });
 
   it('docs/architecture.md describes every unit and shows the graph as it is', () => {
@@ -196,6 +218,27 @@ describe('the sub-layers of src/world in docs/architecture.md', () => {
       .split('\n')
       .map((line) => line.replace(/^[^:]*:\s*/, '').split(/\s+/));
     expect(listed).toEqual(WORLD_LAYERS.map((layer) => [...layer]));
+  });
+});
+
+describe("the doc's layer table reader", () => {
+  const table = [
+    '| Layer | Unit | What it is |',
+    '|---|---|---|',
+    '| low | `a` | x |',
+    '| | `b` | y |',
+    '| high | `c` | z |',
+    '',
+  ];
+
+  it('groups units under the layer a row names', () => {
+    expect(layerTable(table.join('\n'))).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('sees a unit listed in the wrong layer', () => {
+    const moved = [...table];
+    moved[3] = '| mid | `b` | y |';
+    expect(layerTable(moved.join('\n'))).not.toEqual([['a', 'b'], ['c']]);
   });
 });
 

@@ -1,34 +1,33 @@
 /** What the engine is given and gives back: a call, its result, a setup, the hooks of its host. */
 import type { CompiledBehavior } from '../behaviors';
 import type { EngineErrorCode } from '../errors';
-import type {
-  OperationOutcome,
-  OperationRecord,
-  ScenarioDef,
-  ToolErrorEnvelope,
-  ToolOverride,
-  Transport,
-} from '../types';
+import type { OperationOutcome, OperationRecord, ScenarioDef, ToolOverride, Transport } from '../types';
 import type { WorkspaceStore } from '../workspace/workspace';
 
-export interface CallRequest {
+/** A tool call as a transport hands it to the world. */
+export interface ToolCall {
   packageId: string;
   operationId: string;
   input: unknown;
   /** Default: the world's default actor. */
   actorId?: string;
   idempotencyKey?: string;
-  transport: Transport;
-  /** `sync` callers cannot wait: latency moves the world clock at once. Default `async`. */
-  mode?: 'sync' | 'async';
 }
 
-export interface CallResult {
-  /** Absent for a call that was refused before it ran (it belongs to no run: see EngineHooks.claim). */
+/**
+ * How a call is made: `sync` callers cannot wait, so latency moves the world clock at once;
+ * `async` ones wait it out on the runtime clock.
+ */
+export type CallMode = 'sync' | 'async';
+
+export interface CallResult<Run extends object = object> {
+  /** Absent for a call that was refused before it ran (it belongs to no run: see WorldHost.callTool). */
   record?: OperationRecord;
   outcome: OperationOutcome;
   /** Simulated latency an async transport waits before answering. */
   delayMs: number;
+  /** The run the call belongs to, as its caller claimed it. */
+  run?: Run;
 }
 
 /** How an engine is set up beyond its world file: what a drill build compiles into. */
@@ -43,19 +42,9 @@ export interface EngineSetup {
   seed?: number;
 }
 
-/** Which run a call belongs to; a refused call belongs to none and runs nothing. */
-export type RunClaim =
-  | { run?: object; refused?: undefined }
-  | { refused: ToolErrorEnvelope; run?: undefined };
-
 export interface EngineHooks {
   /**
-   * The run a call belongs to (an object identifying it), for per-run budgets and evidence; or the
-   * envelope it is refused with (a call of a run that has ended), before anything of it runs.
-   */
-  claim?(request: Pick<CallRequest, 'packageId' | 'operationId' | 'transport'>): RunClaim;
-  /**
-   * Every operation made inside a run (`run` is what claim named), as it lands in the
+   * Every operation made inside a run (the `run` its caller named), as it lands in the
    * evidence; `toolNames` are the operation's; `startedAt` is performance.now() when the call arrived.
    */
   onOperation?(record: OperationRecord, toolNames: readonly string[], run: object, startedAt: number): void;
@@ -63,17 +52,21 @@ export interface EngineHooks {
    * A call that passed permissions, input validation and budgets: a fault to answer it with
    * instead (a fault sweep's), or undefined to go on.
    */
-  inject?(call: {
-    packageId: string;
-    operationId: string;
-    input: unknown;
-    declared: readonly string[];
-    transport: Transport;
-  }): InjectedFault | undefined;
+  inject?(call: InjectionPoint): InjectedFault | undefined;
   /** A defect of the world itself (a behavior threw, returned invalid output…): fails the test. */
   onDefect?(message: string, code: EngineErrorCode): void;
   /** Where the workspace folders this engine makes are tracked, so the file deletes what is left. */
   workspaces?: WorkspaceStore;
+}
+
+/** A call as a fault sweep sees it, where it may answer with a fault instead. */
+export interface InjectionPoint {
+  packageId: string;
+  operationId: string;
+  input: unknown;
+  /** The error codes the operation declares, in order. */
+  declared: readonly string[];
+  transport: Transport;
 }
 
 /** A fault answered instead of the operation: one of its declared errors, or a timeout. */

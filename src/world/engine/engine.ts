@@ -1,5 +1,7 @@
 /**
- * The world engine: ONE call path for every transport (mockTool, HTTP, MCP, the served port).
+ * The world engine: ONE call path for every transport (mockTool, HTTP, MCP, the served port). The
+ * transports reach it through the world's one door, `WorldHost.callTool` (../host/door.ts), which
+ * names the run a call belongs to before the engine sees it.
  *
  *   call → permissions → input validation → budgets → idempotency (a repeated
  *   successful key returns its receipt before any override is chosen) → override
@@ -24,6 +26,7 @@ import type {
   OperationRecord,
   PackageState,
   ScheduledEventDef,
+  Transport,
   WorldEvent,
   WorldState,
 } from '../types';
@@ -31,7 +34,7 @@ import { cloneJson, deepEqual } from '../values';
 import type { FileTree } from '../workspace/tree';
 import { Workspace, WorkspaceStore } from '../workspace/workspace';
 import { runBehavior } from './behavior';
-import type { CallRequest, CallResult, EngineHooks, EngineSetup } from './contract';
+import type { CallMode, CallResult, EngineHooks, EngineSetup, ToolCall } from './contract';
 import { type CompiledFault, faultsByOperation, fireFaults } from './faults';
 import { inputRefusal, keyFromInput, permissionRefusal, spendBudget } from './gates';
 import { declared, fail, hint } from './outcomes';
@@ -40,7 +43,15 @@ import { settle } from './scheduled';
 import { type EngineCore, freshState } from './state';
 import { enqueue } from './transaction';
 
-export type { CallRequest, CallResult, EngineHooks, EngineSetup, InjectedFault, RunClaim } from './contract';
+export type {
+  CallMode,
+  CallResult,
+  EngineHooks,
+  EngineSetup,
+  InjectedFault,
+  InjectionPoint,
+  ToolCall,
+} from './contract';
 
 export class WorldEngine {
   readonly clock = new WorldClock();
@@ -225,12 +236,17 @@ export class WorldEngine {
 
   // ── The call path ───────────────────────────────────────────────────────────
 
-  call(request: CallRequest): CallResult {
-    const claim = this.core.hooks.claim?.(request);
-    // Refused: it touches no state and leaves no evidence, since it belongs to no run or test now.
-    if (claim?.refused) return { outcome: { kind: 'error', error: { ...claim.refused } }, delayMs: 0 };
+  /**
+   * One call. `run` identifies the run it belongs to (per-run budgets, the run's evidence), as
+   * the caller claimed it; undefined outside runs.
+   */
+  call<Run extends object>(
+    request: ToolCall,
+    transport: Transport,
+    mode: CallMode,
+    run: Run | undefined,
+  ): CallResult<Run> {
     // Timing and run attribution only inside runs (they cost a few µs per call).
-    const run = claim?.run;
     const startedAt = run ? performance.now() : 0;
     settle(this.core);
     const op = this.operation(request.packageId, request.operationId);
@@ -243,18 +259,18 @@ export class WorldEngine {
       operationId: op.operationId,
       input,
       actorId,
-      transport: request.transport,
+      transport,
       outcome: { kind: 'ok', value: undefined },
       clockMs,
     };
     let delayMs = 0;
-    const outcome = this.decide(op, record, input, actorId, request, run, (ms) => {
+    const outcome = this.decide(op, record, input, actorId, request, transport, run, (ms) => {
       delayMs += ms;
     });
     record.outcome = outcome;
     if (delayMs > 0) {
       record.latencyMs = delayMs;
-      if (request.mode === 'sync' || !this.clock.faked) this.clock.advance(delayMs);
+      if (mode === 'sync' || !this.clock.faked) this.clock.advance(delayMs);
     }
     this.core.state.evidence.push(record);
     if (run) this.core.hooks.onOperation?.(record, op.toolNames, run, startedAt);
@@ -262,7 +278,7 @@ export class WorldEngine {
       outcome.kind === 'ok'
         ? { kind: 'ok', value: cloneJson(outcome.value) }
         : { kind: 'error', error: { ...outcome.error } };
-    return { record, outcome: result, delayMs };
+    return { record, outcome: result, delayMs, run };
   }
 
   private decide(
@@ -270,7 +286,8 @@ export class WorldEngine {
     record: OperationRecord,
     input: unknown,
     actorId: string,
-    request: CallRequest,
+    request: ToolCall,
+    transport: Transport,
     run: object | undefined,
     delay: (ms: number) => void,
   ): OperationOutcome {
@@ -289,7 +306,7 @@ export class WorldEngine {
       operationId: op.operationId,
       input,
       declared: [...op.errors.keys()],
-      transport: request.transport,
+      transport,
     });
     if (injected) {
       record.faults = [{ id: 'injected', kind: injected.kind }];
@@ -366,7 +383,8 @@ export class WorldEngine {
 
   /**
    * A call served outside the engine (a scenario's tool fake), logged in this world's evidence
-   * and its run like an operation of its own. `startedAt` is performance.now() when it began.
+   * and in `run`'s (as its caller claimed it) like an operation of its own. `startedAt` is
+   * performance.now() when it began.
    */
   logExternal(
     call: Pick<OperationRecord, 'packageId' | 'operationId' | 'input' | 'transport' | 'outcome'> & {
@@ -375,8 +393,8 @@ export class WorldEngine {
     },
     toolNames: readonly string[],
     startedAt: number,
+    run: object | undefined,
   ): OperationRecord {
-    const run = this.core.hooks.claim?.(call).run;
     const record: OperationRecord = {
       seq: ++this.core.state.seq,
       packageId: call.packageId,

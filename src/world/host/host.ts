@@ -1,10 +1,12 @@
 /**
- * The world side of the per-file runtime: this file's world (from the `world` option, the
+ * The world side of one test file: this file's world (from the `world` option, the
  * `@understudy-world` pragma or `understudy.world.load`), the drill trial in progress, bindings
- * and their expiry, and what runs collect. What it serves (HTTP routes, MCP servers, the served
- * port) is in ./served.ts and ./mcp.ts. The runtime owns one; nothing here knows about Jest
- * beyond what the runtime hands it.
+ * and their expiry, and what runs collect. It is the one door every tool call goes through
+ * (`callTool`, ./door.ts); what it serves (HTTP routes, MCP servers, the served port) is in
+ * ./served.ts and ./mcp.ts. It reads the file it belongs to through one object, `WorldContext`
+ * (the file's context, src/run/context.ts); nothing here knows about a test runner.
  */
+import type { RunScopeLike, WorldContext } from '../door';
 import type { EngineHooks, EngineSetup, WorldEngine } from '../engine/engine';
 import { WorldError } from '../errors';
 import {
@@ -20,15 +22,8 @@ import type { WorldDefinition } from '../model';
 import type { WorldHttpRouter } from '../transports/http';
 import type { FileChange, OperationRecord } from '../types';
 import { WorkspaceStore } from '../workspace/workspace';
-import {
-  type FileSnapshot,
-  type FileWorld,
-  type HostView,
-  MISSING,
-  type RunScopeLike,
-  type ServingTarget,
-  type WorldHostDeps,
-} from './contract';
+import { type FileSnapshot, type FileWorld, type HostView, MISSING, type ServingTarget } from './contract';
+import { WorldDoor } from './door';
 import { HostMcp } from './mcp';
 import { scenarioSetup } from './scenario-setup';
 import { HostServing } from './served';
@@ -39,7 +34,9 @@ const engineModule = (): typeof import('../engine/engine') => require('../engine
 const httpModule = (): typeof import('../transports/http') => require('../transports/http');
 const loadModule = (): typeof import('../load') => require('../load');
 
-export class WorldHost implements HostView {
+export type { CallVia, RunOperationEntry, RunScopeLike, WorldContext } from '../door';
+
+export class WorldHost extends WorldDoor implements HostView {
   private loadedDefinition: WorldDefinition | undefined;
   private baseline: WorldEngine | undefined;
   private engine: WorldEngine | undefined;
@@ -53,10 +50,8 @@ export class WorldHost implements HostView {
   private readonly workspaces = new WorkspaceStore();
   readonly handle: FileWorld;
 
-  constructor(
-    readonly deps: WorldHostDeps,
-    worldFile?: string,
-  ) {
+  constructor(context: WorldContext, worldFile?: string) {
+    super(context);
     const base = createHandle(
       () => this.current(),
       (actorId) => this.bind(() => this.current(), actorId),
@@ -120,14 +115,14 @@ export class WorldHost implements HostView {
     };
   }
 
-  hooks(onDefect?: (message: string) => void): EngineHooks {
+  /** What an engine of this file tells it: operations made in runs, sweep faults, world defects. */
+  private hooks(onDefect?: (message: string) => void): EngineHooks {
     return {
-      claim: (request) => this.deps.claim(request),
       onOperation: (record, toolNames, run, startedAt) =>
         this.collect(record, toolNames, run as RunScopeLike, startedAt),
-      inject: (call) => this.deps.inject?.(call),
+      inject: (call) => this.inject(call),
       onDefect: (message, code) => {
-        this.deps.fail(code, message);
+        this.context.fail(code, message);
         onDefect?.(message);
       },
       workspaces: this.workspaces,
@@ -159,16 +154,6 @@ export class WorldHost implements HostView {
     run.crash?.afterOperation(record);
   }
 
-  /** See WorldHostDeps.hold: every transport's answer to a run passes here. */
-  hold<T>(work: Promise<T>): Promise<T> {
-    return this.deps.hold ? this.deps.hold(work) : work;
-  }
-
-  /** See WorldHostDeps.stopIfCrashed. */
-  stopIfCrashed(): void {
-    this.deps.stopIfCrashed?.();
-  }
-
   /**
    * A binding; it expires with its owner (a drill trial), else with the test that made it
    * (outside tests: with the file).
@@ -183,12 +168,10 @@ export class WorldHost implements HostView {
     const id = actorId ?? world.definition.defaultActor;
     if (typeof id !== 'string' || id === '')
       throw new WorldError('BAD_ARGUMENT', 'world.bind({ actorId }): actorId must be a non-empty string');
-    const test = this.deps.currentTest();
+    const { test } = this.context;
     const binding = createBinding(id, options.world ?? this.handle, {
       engine,
-      sleep: (ms, signal) => this.deps.sleep(ms, signal),
-      hold: (work) => this.hold(work),
-      stopIfCrashed: () => this.stopIfCrashed(),
+      door: this,
       owner: owner?.name ?? (test ? `the test "${test}"` : 'the test file'),
     });
     if (owner) owner.list.push(binding);
@@ -258,15 +241,19 @@ export class WorldHost implements HostView {
     this.workspaces.disposeAll();
   }
 
-  /** The file is done: the workspace folders made outside tests go too. */
-  fileFinished(): void {
+  /**
+   * The file is done: the workspace folders made outside tests go too, and an in-process MCP
+   * connection still waiting on an answer (a crashed run's) closes, which ends its client's wait.
+   */
+  async fileFinished(): Promise<void> {
     this.workspaces.disposeAll();
+    await this.mcp.closeWaiting();
   }
 
   // ── Workspaces ──────────────────────────────────────────────────────────────
 
   /** The running world's engine (a drill trial's while one runs), if a world is loaded. */
-  private running(): WorldEngine | undefined {
+  protected running(): WorldEngine | undefined {
     return this.drill?.engine ?? this.engine;
   }
 

@@ -8,7 +8,7 @@ import type { JsonRpcMessage, JsonRpcResponse } from '../mcp/protocol';
 import type { WorldDefinition } from '../model';
 import type { HttpRequestParts } from '../transports/http';
 import type { McpEndpoint, McpHttpEndpoints } from '../transports/mcp/http';
-import type { McpTransport } from '../transports/mcp/in-process';
+import type { InProcessConnection, McpTransport } from '../transports/mcp/in-process';
 import type { McpCallContext, McpPackageServer } from '../transports/mcp/server';
 import type { HostView } from './contract';
 
@@ -22,6 +22,8 @@ const mcpInProcessModule = (): typeof import('../transports/mcp/in-process') =>
 export class HostMcp {
   private endpoints: McpHttpEndpoints | undefined;
   private servers = new Map<string, McpPackageServer>();
+  /** The in-process connections this file made (`mcpTransport`). */
+  private readonly connections = new Set<InProcessConnection>();
 
   constructor(private readonly host: HostView) {}
 
@@ -69,10 +71,9 @@ export class HostMcp {
     const target = this.host.target();
     const engine = target.engine!;
     return {
+      door: this.host,
       engine,
       actorId: actorId ?? target.actorId ?? engine.definition.defaultActor,
-      sleep: this.host.deps.sleep,
-      fail: this.host.deps.fail,
       ...(signal && { signal }),
     };
   }
@@ -119,9 +120,20 @@ export class HostMcp {
         'BINDING_UNSUPPORTED',
         `${where}: package ${JSON.stringify(packageId)} has bindings [${pkg.def.bindings.join(', ')}], not "mcp": add "mcp" to its bindings to serve it as an MCP server`,
       );
-    return mcpInProcessModule().createInProcessTransport({
+    const connection = mcpInProcessModule().createInProcessTransport({
       label: `the MCP server of package ${JSON.stringify(packageId)}`,
       handle: (message) => this.message(packageId, message, actorId as string | undefined),
     });
+    this.connections.add(connection);
+    return connection;
+  }
+
+  /**
+   * The file is done: an in-process connection still waiting on an answer (a crashed run's never
+   * comes) closes, as a server going away would, which ends its client's wait.
+   */
+  async closeWaiting(): Promise<void> {
+    for (const connection of this.connections) await connection.closeIfWaiting();
+    this.connections.clear();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Requests the file world answers: intercepted ones (fetch, msw) to a package's HTTP base URL
  * or MCP endpoint, and those that arrive over the served port from another process (a route
- * below a package, an MCP endpoint, one operation called by name).
+ * below a package, an MCP endpoint, one operation called by name). Their tool calls go through
+ * the host's door.
  */
 import { headerOf } from '../../fetch-input';
 import type { WorldError } from '../errors';
@@ -29,16 +30,12 @@ export class HostServing {
     if (!router || router.empty) return undefined;
     const base = router.baseOf(url);
     if (!base) return undefined;
-    const actor = actorId ?? engine!.definition.defaultActor;
     return router.serve(
+      this.host,
       engine!,
       base,
       { url, ...parts() },
-      {
-        sleep: this.host.deps.sleep,
-        actor: () => actor,
-        fail: this.host.deps.fail,
-      },
+      actorId ?? engine!.definition.defaultActor,
     );
   }
 
@@ -100,31 +97,30 @@ export class HostServing {
     signal?: AbortSignal,
   ): Promise<Response> {
     const { engine, actorId } = this.host.target();
-    const { deps } = this.host;
     const json = (status: number, value: unknown) =>
       new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
     if (!engine) {
       const message = `a tool call to ${packageId}/${operationId} arrived over the served port, but ${MISSING}`;
-      deps.fail('WORLD_MISSING', message);
+      this.host.fail('WORLD_MISSING', message);
       return json(404, { error: { code: 'WORLD_MISSING', message, retryable: false, status: 404 } });
     }
     try {
       engine.operation(packageId, operationId);
     } catch (error) {
       const { code, message } = error as WorldError;
-      deps.fail(code, `understudy tool call ${packageId}/${operationId}: ${message}`);
+      this.host.fail(code, `understudy tool call ${packageId}/${operationId}: ${message}`);
       return json(404, { error: { code, message, retryable: false, status: 404 } });
     }
-    const result = engine.call({
-      packageId,
-      operationId,
-      input: body.input ?? {},
-      actorId: body.actorId ?? actorId ?? engine.definition.defaultActor,
-      ...(body.idempotencyKey !== undefined && { idempotencyKey: body.idempotencyKey }),
-      transport: 'cli',
-      mode: 'async',
-    });
-    if (result.delayMs > 0) await deps.sleep(result.delayMs, signal);
+    const result = await this.host.callTool(
+      {
+        packageId,
+        operationId,
+        input: body.input ?? {},
+        actorId: body.actorId ?? actorId ?? engine.definition.defaultActor,
+        ...(body.idempotencyKey !== undefined && { idempotencyKey: body.idempotencyKey }),
+      },
+      { transport: 'cli', engine, ...(signal && { signal }) },
+    );
     if (result.outcome.kind === 'error')
       return json(result.outcome.error.status, { error: result.outcome.error });
     return json(200, { output: result.outcome.value ?? null });

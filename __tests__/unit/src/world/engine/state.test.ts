@@ -67,13 +67,7 @@ function exercise(engine: WorldEngine) {
     // Every third call repeats one request (the same key and input): once it has succeeded, a replay.
     const input = i % 3 === 0 ? { text: 'same', requestId: 'same' } : { text: `t${i}`, requestId: `r${i}` };
     outcomes.push(
-      engine.call({
-        packageId: 'store',
-        operationId: 'add',
-        input,
-        transport: 'direct',
-        mode: 'sync',
-      }).outcome,
+      engine.call({ packageId: 'store', operationId: 'add', input }, 'direct', 'sync', undefined).outcome,
     );
     engine.clock.advance(1);
   }
