@@ -9,7 +9,7 @@ import type { Served } from './sandbox/serve-mode';
 import type { Scenario } from './scenario/scenario';
 import type { AcrossProvidersOptions, PortabilityMatrix, ProviderContext } from './sweep/across-providers';
 import type { SweepOptions, SweepResult, SweepTarget } from './sweep/sweep';
-import type { FileWorld } from './world/host';
+import type { FileWorld } from './world/host/contract';
 
 // Loaded on first use: most test files never build a scenario, sweep or provider matrix.
 const scenarios = (): typeof import('./scenario/scenario') => require('./scenario/scenario');

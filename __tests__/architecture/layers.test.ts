@@ -73,6 +73,56 @@ const RULES: LayerRules = {
   ],
 };
 
+/**
+ * Inside src/world, bottom first (paths relative to src/world; a trailing `/` is a folder): a
+ * file may import files of its own sub-layer or lower ones, never a higher one. The same list
+ * is in docs/architecture.md.
+ */
+const WORLD_LAYERS: ReadonlyArray<readonly string[]> = [
+  [
+    'types.ts',
+    'values.ts',
+    'errors.ts',
+    'world.schema.ts',
+    'dialect.ts',
+    'operation-schema.ts',
+    'schema-messages.ts',
+    'clock.ts',
+    'mcp/',
+    'workspace/',
+  ],
+  ['model.ts', 'behaviors.ts', 'modules.ts'],
+  ['compile/', 'load.ts'],
+  ['engine/', 'criteria.ts'],
+  ['door.ts'],
+  ['handle.ts'],
+  ['transports/'],
+  ['host/'],
+  ['index.ts'],
+];
+
+/** Files of src/world that may be longer than about 400 lines, and why. */
+const LONG_WORLD_FILES: Record<string, string> = {
+  'world.schema.ts': "the world file's JSON Schema: one declaration a reader follows top to bottom",
+};
+
+function worldLayerOf(path: string): number {
+  const inside = path.slice('src/world/'.length);
+  const index = WORLD_LAYERS.findIndex((layer) =>
+    layer.some((unit) => (unit.endsWith('/') ? inside.startsWith(unit) : inside === unit)),
+  );
+  return index;
+}
+
+function worldFiles(dir = 'src/world', out: string[] = []): string[] {
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) worldFiles(path, out);
+    else if (/\.ts$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
 function unitsOnDisk(): Set<string> {
   const units = new Set<string>();
   const walk = (dir: string) => {
@@ -136,6 +186,38 @@ describe('the layers of docs/architecture.md', () => {
     // The folder-level graph in the doc is the real one (regenerate it from unitGraph when it moves).
     const block = /```text graph\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(block?.trim().split('\n')).toEqual(unitGraph(edges));
+  });
+});
+
+describe('the sub-layers of src/world in docs/architecture.md', () => {
+  it('every file of src/world is in one sub-layer', () => {
+    expect(worldFiles().filter((file) => worldLayerOf(file) === -1)).toEqual([]);
+  });
+
+  it('no import inside src/world points up a sub-layer (type-only imports count)', () => {
+    const up = edges
+      .filter((e) => e.from.startsWith('src/world/') && e.to.startsWith('src/world/'))
+      .filter((e) => worldLayerOf(e.to) > worldLayerOf(e.from))
+      .map((e) => `${e.from} imports "${e.specifier}", a higher sub-layer of src/world`);
+    expect(up).toEqual([]);
+  });
+
+  it('no file of src/world is over about 400 lines, but the ones listed with a reason', () => {
+    const long = worldFiles()
+      .filter((file) => !Object.hasOwn(LONG_WORLD_FILES, file.slice('src/world/'.length)))
+      .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 420);
+    expect(long).toEqual([]);
+  });
+
+  it('docs/architecture.md lists the sub-layers as the test does', () => {
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    const block = /```text world-layers\n([\s\S]*?)```/.exec(doc)?.[1];
+    const listed = block
+      ?.trim()
+      .split('\n')
+      .map((line) => line.replace(/^[^:]*:\s*/, '').split(/\s+/));
+    expect(listed).toEqual(WORLD_LAYERS.map((layer) => [...layer]));
   });
 });
 

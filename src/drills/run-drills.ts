@@ -15,14 +15,14 @@ import { executeRun } from '../run/run';
 import type { Run } from '../run/types';
 import { getContext } from '../sandbox/runtime';
 import type { CompiledBehavior } from '../world/behaviors';
-import { opKey, type WorldDefinition } from '../world/compile';
 import { type CriterionResult, evaluateCriteria } from '../world/criteria';
 import { didYouMean } from '../world/dialect';
-import type { EngineSetup } from '../world/engine';
+import type { EngineSetup } from '../world/engine/engine';
 import { WorldError, WorldFileError } from '../world/errors';
 import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
-import { scenarioSetup } from '../world/host';
+import { scenarioSetup } from '../world/host/scenario-setup';
 import { checkSetupData } from '../world/load';
+import { opKey, type WorldDefinition } from '../world/model';
 import type {
   BehaviorDef,
   OperationRecord,

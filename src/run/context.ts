@@ -20,7 +20,7 @@ import type { ResolvedOptions } from '../options';
 import { createConversationStore } from '../providers/store';
 import { Recording, type RecordingTransport } from '../record/recording';
 import type { Phase } from '../trace/evidence';
-import { WorldHost } from '../world/host';
+import { WorldHost } from '../world/host/host';
 import { concurrentTestMessage } from './concurrent';
 import { EvidenceLog } from './evidence';
 import type { RunRecorder } from './host';

@@ -12,7 +12,7 @@
  * ends at once with a `CrashError` and the terminal state 'crashed'. Aborting the run's
  * signal would wake the agent up in its catch blocks instead, so the signal is left alone.
  * A synchronous `mockTool` cannot wait: it throws the `CrashError`. Tool calls are held at the
- * world's door (src/world/host.ts), whatever carries them; an HTTP connection stalls at its
+ * world's door (src/world/host/door.ts), whatever carries them; an HTTP connection stalls at its
  * carrier (src/sandbox/requests.ts), and an in-process MCP connection closes when the file's
  * tests are done.
  */

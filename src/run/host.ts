@@ -5,7 +5,7 @@
 
 import type { ModelCall } from '../model/call';
 import type { UnderstudyMode } from '../record/mode';
-import type { RunOperationEntry } from '../world/host';
+import type { RunOperationEntry } from '../world/door';
 import type { CrashState } from './crash';
 import type { HttpExchange } from './types';
 

@@ -11,7 +11,7 @@
  * far, in order. Every operation of a retry loop lands on the call that caused it.
  * Operations in no window, or with no matching name, stay unlinked.
  */
-import type { RunOperationEntry } from '../world/host';
+import type { RunOperationEntry } from '../world/door';
 import { deepEqual } from '../world/values';
 import type { RunOperation, ToolCall } from './types';
 

@@ -1,7 +1,7 @@
 import { badArgument, UnderstudyError } from '../errors';
 import type { ModelCall } from '../model/call';
 import type { UnderstudyMode } from '../record/mode';
-import type { RunOperationEntry } from '../world/host';
+import type { RunOperationEntry } from '../world/door';
 import { finalMessageOf, ranByAgent, terminalStateOf, toolCallsOf } from './collect';
 import type { FileContext } from './context';
 import { type CrashPlan, CrashState, checkCrashPlan, describeCrashPlan } from './crash';
@@ -80,7 +80,7 @@ export async function executeRun<Input, Output>(
   const pending: Promise<unknown>[] = [];
   // Streamed replies still going out when the agent is done are cut where they stand.
   const inflight: Array<{ settle(): void }> = [];
-  // World operations executed inside the run land in `operations` (the world's door: src/world/host.ts).
+  // World operations executed inside the run land in `operations` (the world's door: src/world/host/door.ts).
   const operations: RunOperationEntry[] = [];
   const recorder = {
     calls,

@@ -8,14 +8,14 @@
  * the fake afterwards) are not recorded.
  *
  * A method's declared errors are what a fault sweep answers it with; an injected fault never
- * calls the method. Every call inside a run goes through the world's door (src/world/host.ts):
+ * calls the method. Every call inside a run goes through the world's door (src/world/host/door.ts):
  * the run it belongs to, its latency and a crashed run's silence are decided there, as for every
  * tool call (see src/run/crash.ts).
  */
 import { UnderstudyError } from '../errors';
 import { toPlain } from '../trace/plain';
-import type { WorldEngine } from '../world/engine';
-import type { WorldHost } from '../world/host';
+import type { WorldEngine } from '../world/engine/engine';
+import type { WorldHost } from '../world/host/host';
 import type { DeclaredError, OperationOutcome, ToolErrorEnvelope } from '../world/types';
 
 export interface ToolFakeOptions {

@@ -19,10 +19,11 @@ import type { CrashPlan } from '../run/crash';
 import { executeRun } from '../run/run';
 import type { Run } from '../run/types';
 import { getContext } from '../sandbox/runtime';
-import { compileWorld, type WorldDefinition } from '../world/compile';
+import { compileWorld } from '../world/compile';
 import { ToolMockError, WorldError } from '../world/errors';
 import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
-import { scenarioSetup } from '../world/host';
+import { scenarioSetup } from '../world/host/scenario-setup';
+import type { WorldDefinition } from '../world/model';
 import type { PackageState, ToolOverride, WorldFile, WorldState } from '../world/types';
 import { cloneJson } from '../world/values';
 import {

@@ -1,11 +1,11 @@
 /**
- * The contract of the world's one door for a tool call (implemented by `WorldHost`, ./host.ts):
+ * The contract of the world's one door for a tool call (implemented by `WorldHost`, ./host/door.ts):
  * what a transport hands it (`CallVia`), what it reads of the test file it belongs to
  * (`WorldContext`, one object: the file's context, src/run/context.ts), and the runs it credits.
  * Types only, so every transport can name the door without importing the host.
  */
 import type { ErrorCode } from '../errors';
-import type { CallResult, InjectedFault, InjectionPoint, ToolCall, WorldEngine } from './engine';
+import type { CallResult, InjectedFault, InjectionPoint, ToolCall, WorldEngine } from './engine/engine';
 import type { OperationRecord, Transport } from './types';
 
 /** One operation as a run keeps it (see link.ts). */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CallVia, ToolDoor } from './door';
-import type { WorldEngine } from './engine';
+import type { WorldEngine } from './engine/engine';
 import { WorldError } from './errors';
 import type { FileChange, OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
 import { isFile } from './workspace/operations';

@@ -13,7 +13,7 @@ export {
   type WorldIssueCode,
 } from './errors';
 export type { Binding, WorkspaceHandle, WorldClockHandle, WorldHandle, WorldResetOptions } from './handle';
-export type { FileWorld } from './host';
-export type { McpTransport } from './mcp/in-process';
-export { type MockToolOptions, mockTool } from './mock-tool';
+export type { FileWorld } from './host/contract';
+export type { McpTransport } from './transports/mcp/in-process';
+export { type MockToolOptions, mockTool } from './transports/mock-tool';
 export type * from './types';

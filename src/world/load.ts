@@ -1,6 +1,6 @@
 /**
  * Reading world files: JSON or YAML, validated with ajv against THE world schema, then
- * checked for dangling references and compiled (see compile.ts). Problems are worded by
+ * checked for dangling references and compiled (see compile/). Problems are worded by
  * src/file-format (file, line, JSON path, suggestion) and thrown together as
  * one WorldFileError. All or nothing: a world with any problem is not loaded at all.
  */
@@ -12,16 +12,10 @@ import { createLocator, type Locator } from '../file-format/locate';
 import { parseText } from '../file-format/parse';
 import { readText } from '../file-format/read';
 import { schemaValidator } from '../validators';
-import {
-  checkSetup,
-  checkWorld,
-  compileWorld,
-  type Finding,
-  type SetupShape,
-  type WorldDefinition,
-} from './compile';
+import { checkSetup, checkWorld, compileWorld, type SetupShape } from './compile';
 import { worldDialect } from './dialect';
 import { WorldFileError, type WorldIssue } from './errors';
+import type { Finding, WorldDefinition } from './model';
 import type { WorldFile } from './types';
 import { worldSchema } from './world.schema';
 

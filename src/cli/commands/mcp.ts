@@ -6,8 +6,8 @@
  */
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { ACTOR_HEADER } from '../../world/http';
 import { RPC } from '../../world/mcp/protocol';
+import { ACTOR_HEADER } from '../../world/transports/http';
 import { classify, errorReply, repliesFor } from '../mcp-replies';
 
 const HELP = `

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { CrashState, isCrashError } from '../../../../src/run/crash';
 import type { RunOperationEntry } from '../../../../src/world/door';
-import { type CallVia, type WorldContext, WorldHost } from '../../../../src/world/host';
+import { type CallVia, type WorldContext, WorldHost } from '../../../../src/world/host/host';
 
 const WORLDS = join(__dirname, '..', '..', '..', '..', 'fixtures', 'worlds');
 const GET = { packageId: 'record-store', operationId: 'records.get', input: { id: 'record-2' } };

@@ -2,7 +2,7 @@
  * The HTTP transport: operations with an HTTP route are served at their package's base URL,
  * method and path, through the environment's fetch and through msw (node:http / https).
  *
- * @understudy-world ../../../../fixtures/worlds/records.world.yaml
+ * @understudy-world ../../../../../fixtures/worlds/records.world.yaml
  * @jest-environment ./environment/index.ts
  */
 import { request as httpsRequest } from 'node:https';

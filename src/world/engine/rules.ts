@@ -10,9 +10,9 @@
  * Match counts live here, outside any transaction: a one-shot rule stays consumed even
  * when the behavior it led to rolls back.
  */
-import { opKey } from './compile';
-import type { OverrideOutcome, OverrideScope, ToolOverride } from './types';
-import { argumentsMatch } from './values';
+import { opKey } from '../model';
+import type { OverrideOutcome, OverrideScope, ToolOverride } from '../types';
+import { argumentsMatch } from '../values';
 
 export const SCOPES: readonly OverrideScope[] = ['world', 'scenario', 'drill', 'test'];
 

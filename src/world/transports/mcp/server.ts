@@ -6,10 +6,8 @@
  * overrides, faults, behavior, evidence and a crashed run's silence are those of every other
  * transport. Its state collections are read-only resources.
  */
-import type { WorldDefinition } from '../compile';
-import type { ToolDoor } from '../door';
-import type { WorldEngine } from '../engine';
-import type { OperationOutcome } from '../types';
+import type { ToolDoor } from '../../door';
+import type { WorldEngine } from '../../engine/engine';
 import {
   type JsonRpcMessage,
   type JsonRpcResponse,
@@ -19,8 +17,10 @@ import {
   RPC,
   result,
   rpcError,
-} from './protocol';
-import { type McpTool, toolOf } from './schema';
+} from '../../mcp/protocol';
+import { type McpTool, toolOf } from '../../mcp/schema';
+import type { WorldDefinition } from '../../model';
+import type { OperationOutcome } from '../../types';
 
 /** What one message is handled with: the door its calls go through, which world they reach, as whom. */
 export interface McpCallContext {

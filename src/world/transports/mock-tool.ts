@@ -6,10 +6,10 @@
  * (the same call path as HTTP and MCP), and maps the outcome back: the JSON value (or
  * `output(value)`), or a thrown / rejected ToolMockError (or the native error `error(envelope)` builds).
  */
-import type { CallResult, ToolCall } from './engine';
-import { engineError, ToolMockError, WorldError } from './errors';
-import { type Binding, internalsOf } from './handle';
-import type { OperationRef, ToolErrorEnvelope } from './types';
+import type { CallResult, ToolCall } from '../engine/engine';
+import { engineError, ToolMockError, WorldError } from '../errors';
+import { type Binding, internalsOf } from '../handle';
+import type { OperationRef, ToolErrorEnvelope } from '../types';
 
 /** `T`, but not a place to infer it from (the callable's parameters come from `input`). */
 type Later<T> = [T][T extends unknown ? 0 : never];
@@ -116,7 +116,7 @@ export function mockTool<Args extends unknown[], Out>(
     return options.output ? options.output(result.outcome.value, ...args) : (result.outcome.value as Out);
   };
 
-  // The door decides the rest (./host.ts): a sync call of a crashed run throws the crash, an async
+  // The door decides the rest (../host/door.ts): a sync call of a crashed run throws the crash, an async
   // one never settles; what fails before the call reaches the world is answered through it too.
   if (mode === 'sync') {
     return (...args: Args) => {

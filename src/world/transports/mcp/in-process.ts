@@ -14,7 +14,7 @@ import {
   parseMessage,
   RPC,
   rpcError,
-} from './protocol';
+} from '../../mcp/protocol';
 
 /** The SDK's `Transport`, structurally: what `Client.connect()` drives. */
 export interface McpTransport {

@@ -4,12 +4,12 @@
  * the input (path over query over body; strings are coerced to the input schema's
  * number / integer / boolean types). A success answers with the output as JSON; a failure
  * with the envelope's status and `{ "error": envelope }`. The call goes through the world's one
- * door (./host.ts) as mockTool's does, so both transports share state and evidence.
+ * door (../host/door.ts) as mockTool's does, so both transports share state and evidence.
  */
-import type { CompiledOperation, WorldDefinition } from './compile';
-import type { ToolDoor } from './door';
-import type { WorldEngine } from './engine';
-import type { JsonSchemaObject, ToolErrorEnvelope } from './types';
+import type { ToolDoor } from '../door';
+import type { WorldEngine } from '../engine/engine';
+import type { CompiledOperation, WorldDefinition } from '../model';
+import type { JsonSchemaObject, ToolErrorEnvelope } from '../types';
 
 export const ACTOR_HEADER = 'x-understudy-actor';
 

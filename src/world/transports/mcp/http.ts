@@ -8,8 +8,6 @@
  * in production.
  */
 import { randomUUID } from 'node:crypto';
-import type { WorldDefinition } from '../compile';
-import type { HttpRequestParts } from '../http';
 import {
   internalError,
   isRequest,
@@ -20,7 +18,9 @@ import {
   RPC,
   rpcError,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from './protocol';
+} from '../../mcp/protocol';
+import type { WorldDefinition } from '../../model';
+import type { HttpRequestParts } from '../http';
 import type { McpCallContext, McpPackageServer } from './server';
 
 export interface McpEndpoint {
