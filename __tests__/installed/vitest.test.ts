@@ -1,0 +1,124 @@
+/**
+ * The Vitest plugin from the packed tarball (`jest-understudy/vitest`), in a Vitest consumer
+ * project: whole tool loops on real SDKs, the matchers, and the failures an agent may swallow,
+ * each written once (cases/vitest/parity-scenarios.cjs) and run under Jest and Vitest with the
+ * same results and the same messages; the settings the plugin refuses, refused at start-up.
+ */
+import { stripVTControlCharacters } from 'node:util';
+import { describe, expect, it } from '@jest/globals';
+import type { ChildFile } from '../support/child-jest';
+import { runInstalled } from '../support/installed';
+import { runInstalledVitest, type VitestRun } from '../support/installed-vitest';
+
+const scenarios: Record<string, [unknown, boolean]> = require('./cases/vitest/parity-scenarios.cjs');
+
+/** What every failing scenario's message must say, whichever runner ran it. */
+const SAYS: Record<string, string> = {
+  'an agent that drops the tool calls fails toHaveCalledToolSequence': '0 calls received',
+  'wrong arguments fail toHaveCalledTool': 'with arguments matching {"city": "Bergen"}',
+  'a wrong final message fails toHaveFinalMessage': 'Expected final message: containing "sunny"',
+  'an unmatched request the agent swallowed fails the test': 'UnderstudyError [MODEL_UNMATCHED]',
+  'a blocked connection the agent swallowed fails the test':
+    'UnderstudyError [UNHANDLED_REQUEST]: GET https://tools.example.com/v1/weather',
+  'a contract breach the agent swallowed fails the test': 'UnderstudyError [CONTRACT_BREACH]',
+  'a run that threw and was never looked at fails the test': 'UnderstudyError [RUN_UNOBSERVED]',
+};
+
+/** A failure's message as a person reads it: no colours, no stack, no trace paths (each runner's own). */
+function message(file: ChildFile, title: string): string {
+  const test = file.tests.find((t) => t.title === title);
+  if (!test) throw new Error(`no test "${title}" in ${file.name}`);
+  const text = stripVTControlCharacters(test.failureMessages[0] ?? '');
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s+at /.test(line) || line.startsWith('Understudy trace:')) break;
+    lines.push(line);
+  }
+  return lines.join('\n').trim();
+}
+
+const statusOf = (file: ChildFile) => Object.fromEntries(file.tests.map((t) => [t.title, t.status]));
+const expected = Object.fromEntries(
+  Object.entries(scenarios).map(([title, [, passes]]) => [title, passes ? 'passed' : 'failed']),
+);
+
+function only(run: VitestRun): ChildFile {
+  if (run.files.length !== 1) throw new Error(`expected one file's results:\n${run.stdout}\n${run.stderr}`);
+  return run.files[0];
+}
+
+describe('the Vitest plugin', () => {
+  it('runs whole tool loops and fails wrong agents as Jest does, with the same messages', async () => {
+    const [vitest, jest] = await Promise.all([
+      runInstalledVitest({ cases: ['parity.test.mjs'] }),
+      runInstalled({ cases: ['vitest/parity.case.js'] }),
+    ]);
+    const file = only(vitest);
+    expect(statusOf(file)).toEqual(expected);
+    expect(statusOf(jest.files[0])).toEqual(expected);
+    // Nothing failed the file itself (the session's own hooks, its teardown).
+    expect(file.message).toBe('');
+    expect(vitest.code).toBe(1);
+    for (const [title, says] of Object.entries(SAYS)) {
+      expect(message(file, title)).toContain(says);
+      expect(message(file, title)).toBe(message(jest.files[0], title));
+    }
+    // Vitest prints the trace of a failed test where it prints the failure.
+    expect(file.tests.find((t) => t.status === 'failed')?.failureMessages[0]).toContain('Understudy trace:');
+  }, 120_000);
+
+  it("runs on Vitest's threads pool as on its forks pool", async () => {
+    const file = only(await runInstalledVitest({ cases: ['parity.test.mjs'], args: ['--pool=threads'] }));
+    expect(statusOf(file)).toEqual(expected);
+    expect(message(file, 'a blocked connection the agent swallowed fails the test')).toContain(
+      SAYS['a blocked connection the agent swallowed fails the test'],
+    );
+  }, 120_000);
+
+  describe('refuses at start-up what it cannot honour, with the reason', () => {
+    it.each([
+      [
+        'isolate: false in the config',
+        { test: { isolate: false } },
+        'with `isolate: false` (or `--no-isolate`)',
+      ],
+      ['--no-isolate', { args: ['--no-isolate'] }, 'with `isolate: false` (or `--no-isolate`)'],
+      ['the vmThreads pool', { args: ['--pool=vmThreads'] }, 'with the `vmThreads` pool'],
+      ['the vmForks pool', { test: { pool: 'vmForks' } }, 'with the `vmForks` pool'],
+      [
+        'browser mode',
+        { test: { browser: { enabled: true, instances: [{ browser: 'chromium' }] } } },
+        'with browser mode (`browser.enabled`)',
+      ],
+    ])(
+      '%s',
+      async (_, options, reason) => {
+        const run = await runInstalledVitest({ cases: ['parity.test.mjs'], ...options });
+        expect(run.code).not.toBe(0);
+        expect(run.files).toEqual([]);
+        const output = stripVTControlCharacters(run.stdout + run.stderr);
+        expect(output).toContain(
+          `[RUNNER_SETTING_REFUSED]: jest-understudy cannot run this Vitest project ${reason}`,
+        );
+      },
+      60_000,
+    );
+  });
+
+  it('refuses bad options at start-up with the texts Jest gives', async () => {
+    const understudy = { traces: 'sometimes', timeScale: -1 };
+    const [vitest, jest] = await Promise.all([
+      runInstalledVitest({ cases: ['parity.test.mjs'], understudy }),
+      runInstalled({ cases: ['vitest/parity.case.js'], understudy }),
+    ]);
+    expect(vitest.code).not.toBe(0);
+    expect(vitest.files).toEqual([]);
+    const said = stripVTControlCharacters(vitest.stdout + vitest.stderr);
+    const problems = stripVTControlCharacters(jest.files[0].message)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('testEnvironmentOptions.understudy.'));
+    expect(problems.length).toBe(2);
+    for (const problem of problems) expect(said).toContain(problem);
+  }, 120_000);
+});

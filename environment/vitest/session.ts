@@ -1,0 +1,268 @@
+/**
+ * One test file's session under Vitest: what the Jest environment (environment/index.ts) does
+ * around a test file, done from the setup file the plugin adds (./setup.mts), with Vitest's hooks.
+ *
+ * Vitest runs a test file in its worker's own realm (no vm sandbox): the test file, this session
+ * and the runtime share one `globalThis` and one module cache (the package is external to Vite,
+ * loaded by Node). So the bridge is set on that global, msw and the network guards patch it, and
+ * everything this session set is undone in its last `afterAll`, before the worker runs its next file.
+ * This module takes Vitest's functions as arguments and imports nothing of Vitest itself.
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { isUnderstudyError, markError } from '../../src/errors';
+import { urlOf } from '../../src/fetch-input';
+import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
+import { scrubForWriting } from '../../src/files/write';
+import { HOST_SERVICES } from '../../src/host-services';
+import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
+import { replaysCassette } from '../../src/record/paths';
+import { usageFileOf } from '../../src/record/usage';
+import { BRIDGE_KEY, type Bridge, type Failure, SETUP_KEY } from '../../src/sandbox/bridge';
+import type { PlainError } from '../../src/trace/evidence';
+import { plainError } from '../../src/trace/plain';
+import { appendToError, toError, traceNote } from '../failures';
+import { hostServicesForWorker } from '../host-services';
+import { type Containment, contain } from '../network';
+import { resolveOptions } from '../options';
+import { TraceWriter, traceDirProblem } from '../traces';
+import type { ProvidedSession } from './provided';
+
+/** The parts of a Vitest task the session reads. */
+export interface TaskLike {
+  name: string;
+  type: string;
+  concurrent?: boolean;
+  suite?: TaskLike;
+  tasks?: TaskLike[];
+  result?: { state?: string; errors?: unknown[] };
+}
+
+type Hook<A extends unknown[]> = (fn: (...args: A) => unknown) => void;
+
+/** Vitest's functions the session registers itself with (from `vitest` in the setup file). */
+export interface VitestApi {
+  beforeEach: Hook<[{ task: TaskLike }]>;
+  afterEach: Hook<[{ task: TaskLike }]>;
+  afterAll: Hook<[]>;
+  expect: { extend(matchers: object): void; getState(): { testPath?: string } };
+}
+
+/** `describe > test`, as Jest names a test (the run's and the trace's name). */
+export function testName(task: TaskLike): string {
+  const names = [task.name];
+  for (let suite = task.suite; suite && suite.type === 'suite'; suite = suite.suite)
+    names.unshift(suite.name);
+  return names.join(' > ');
+}
+
+/** The docblock pragmas of the test file (`@understudy-world`…), as Jest reads them. */
+function pragmasOf(testPath: string): Record<string, string | string[]> {
+  const { extract, parse } = require('jest-docblock') as typeof import('jest-docblock');
+  return parse(extract(readFileSync(testPath, 'utf8')));
+}
+
+/** Sets up this test file's session; its hooks undo it all after the file's last test. */
+export async function startSession(api: VitestApi, provided: ProvidedSession | undefined): Promise<void> {
+  const g = globalThis as unknown as Record<symbol, unknown>;
+  const testPath = api.expect.getState().testPath;
+  if (!provided || !testPath)
+    throw toError(
+      'ENVIRONMENT_MISSING',
+      "jest-understudy: its Vitest setup file runs without the plugin's settings: add the plugin " +
+        "(`plugins: [understudy()]` from 'jest-understudy/vitest') to the Vitest config instead of naming the setup file.",
+    );
+  const { root } = provided;
+  const options = resolveOptions(provided.options, pragmasOf(testPath), root, testPath, process.env);
+  options.usageFile = usageFileOf(root, testPath, provided.project);
+  const problem = traceDirProblem(options.traceDir, root, testPath);
+  if (problem) throw toError('OPTIONS_INVALID', problem);
+  const { mode } = options;
+  const refusal = ciRefusal(mode, `UNDERSTUDY_MODE=${mode}`, process.env);
+  if (refusal) throw toError('RECORD_REFUSED', refusal);
+  if ((mode === 'record' || mode === 'live') && realKeys(process.env).length === 0)
+    throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
+
+  const secrets = new Set<string>();
+  /** The data files the test file parsed, with digests of their text (the key of its history). */
+  const sources = new Map<string, string>();
+  const secretsInUse = () => [...secrets, ...credentialVariables(process.env).map((v) => v.value)];
+  const traces = new TraceWriter(options.traceDir, root, testPath, secretsInUse);
+  if (options.traces !== 'off') traces.clean();
+  const bridge: Bridge = {
+    options,
+    runtime: undefined,
+    unhandled: [],
+    currentTest: undefined,
+    hostRequire: (id) => require(id),
+    loadRuntime: () => require('../../src/sandbox/runtime').loadRuntime(),
+  };
+  g[BRIDGE_KEY] = bridge;
+  g[HOST_SERVICES] = hostServicesForWorker((file, digest) => sources.set(file, digest), { sameRealm: true });
+  g[SECRETS_REGISTRY] = secrets;
+  g[SETUP_KEY] = true;
+  const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
+
+  const originalFetch = globalThis.fetch;
+  let containment: Containment | undefined;
+  const envTouched = new Map<string, string | undefined>();
+  let closed = false;
+  const teardown = async () => {
+    if (closed) return;
+    closed = true;
+    try {
+      await containment?.close();
+    } finally {
+      globalThis.fetch = originalFetch;
+      for (const [key, value] of envTouched) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      bridge.runtime = undefined;
+      for (const key of [BRIDGE_KEY, HOST_SERVICES, SECRETS_REGISTRY, SETUP_KEY, RUNTIME_KEY]) delete g[key];
+    }
+  };
+
+  try {
+    containment = await contain(
+      {
+        handle: (request) => runtime()?.handleRequest(request),
+        serves: (origin) => runtime()?.serves?.(origin) ?? false,
+        handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
+        fail: (message) => {
+          if (bridge.runtime?.lateFailure?.('UNHANDLED_REQUEST', message)) return;
+          if (!bridge.unhandled.some((f) => f.message === message))
+            bridge.unhandled.push({ code: 'UNHANDLED_REQUEST', message });
+        },
+      },
+      globalThis,
+      { allow: options.network.allow },
+    );
+    const open = containment;
+    bridge.upstream = (request) => open.upstream(request);
+    bridge.refusal = (method, url, transport) => open.refusal(method, url, transport);
+    const mswFetch = open.fetch;
+    globalThis.fetch = ((input: unknown, init?: unknown) => {
+      if (closed)
+        return Promise.reject(
+          markError(new TypeError(afterTeardown(input, root, testPath)), 'FETCH_AFTER_TEARDOWN'),
+        );
+      return runtime()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
+    }) as typeof fetch;
+    for (const [names, value] of mode === 'replay' ? REPLAY_KEYS : []) {
+      if (names.some((name) => process.env[name] !== undefined)) continue;
+      envTouched.set(names[0], undefined);
+      process.env[names[0]] = value;
+    }
+    api.expect.extend((require('../../matchers/lazy') as typeof import('../../matchers/lazy')).lazyMatchers);
+    // A broken fixture source fails the file before its tests, not a request an agent may swallow.
+    if (
+      options.world !== undefined ||
+      options.fixtures.length > 0 ||
+      options.handlers !== undefined ||
+      replaysCassette(options)
+    )
+      bridge.loadRuntime?.();
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+
+  const drain = () => bridge.runtime?.drainFailures() ?? bridge.unhandled.splice(0);
+  const asError = ({ code, message }: Failure) => toError(code, scrubForWriting(message, secretsInUse()));
+  /** What failed before a test started (beforeAll hooks, the file's top level), charged to the next test. */
+  const earlier: Failure[] = [];
+  let startedAt = 0;
+  /** How many of the file's tests failed (record modes keep no cassette of a file with failures). */
+  let failed = 0;
+
+  api.beforeEach(({ task }) => {
+    earlier.push(
+      ...drain().map((f) => ({
+        ...f,
+        message: `Before this test (in a beforeAll hook or at file level): ${f.message}`,
+      })),
+    );
+    const name = testName(task);
+    bridge.currentTest = name;
+    bridge.runtime?.testStarted(name);
+    bridge.phase = 'test';
+    startedAt = performance.now();
+  });
+
+  api.afterEach(({ task }) => {
+    bridge.runtime?.testFinished();
+    const name = bridge.currentTest ?? testName(task);
+    bridge.currentTest = undefined;
+    bridge.phase = undefined;
+    const ours = [...earlier.splice(0), ...drain()].map(asError);
+    const theirs = task.result?.errors ?? [];
+    const failedNow = task.result?.state === 'fail' || ours.length > 0;
+    if (failedNow) failed++;
+    const live = bridge.runtime;
+    const { traces: traceMode } = options;
+    if (live && traceMode !== 'off' && (traceMode === 'always' || failedNow)) {
+      try {
+        const errors: Array<{ phase: string; error: PlainError }> = [
+          ...theirs.map((error) => ({ phase: 'test', error: plainError(error) })),
+          ...ours.map((error) => ({ phase: 'understudy', error: plainError(error) })),
+        ];
+        const written = traces.write(
+          {
+            file: relative(root, testPath),
+            name,
+            status: failedNow ? 'failed' : 'passed',
+            errors,
+            startedAt,
+            endedAt: performance.now(),
+            timeOrigin: performance.timeOrigin,
+          },
+          live.testEvidence(),
+        );
+        if (failedNow) {
+          const text = traceNote(written);
+          if (!appendToError(theirs[0] ?? ours[0], text))
+            ours.push(toError('TRACE_WRITTEN', text.trimStart()));
+        }
+      } catch (error) {
+        const message = `jest-understudy could not write the trace of this test: ${(error as Error)?.message ?? error}`;
+        if (failedNow) ours.push(toError('TRACE_WRITE_FAILED', message));
+        else process.stderr.write(`${message}\n`);
+      }
+    }
+    if (ours.length === 1) throw ours[0];
+    if (ours.length > 1) throw new AggregateError(ours, ours.map((e) => e.message).join('\n\n'));
+  });
+
+  api.afterAll(async () => {
+    const failures: Failure[] = drain().map((f) => ({
+      ...f,
+      message: `After the last test (in an afterAll hook): ${f.message}`,
+    }));
+    try {
+      failures.push(...((await bridge.runtime?.fileFinished?.(failed)) ?? []));
+    } catch (error) {
+      failures.push({
+        code: isUnderstudyError(error) ? error.code : 'FILE_FINISH_FAILED',
+        message: `jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`,
+      });
+    } finally {
+      await teardown();
+    }
+    const errors = failures.map(asError);
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('\n\n'));
+  });
+}
+
+const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
+
+/** Why a fetch made after this file's teardown fails. */
+function afterTeardown(input: unknown, root: string, testPath: string): string {
+  return (
+    `jest-understudy: fetch(${urlOf(input) ?? String(input)}) was called after the test file ` +
+    `${relative(root, testPath)} finished, so nothing serves it. Something the file started kept ` +
+    'running (an understudy.run or SDK call the test did not await, a stream still being read): await it, ' +
+    'or abort it, before the test ends.'
+  );
+}
