@@ -4,9 +4,12 @@
  * each written once (cases/vitest/parity-scenarios.cjs) and run under Jest and Vitest with the
  * same results and the same messages; the settings the plugin refuses, refused at start-up.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
+import { root } from '../support/child-jest';
 import { runInstalled } from '../support/installed';
 import { runInstalledVitest, type VitestRun } from '../support/installed-vitest';
 
@@ -41,6 +44,16 @@ const statusOf = (file: ChildFile) => Object.fromEntries(file.tests.map((t) => [
 const expected = Object.fromEntries(
   Object.entries(scenarios).map(([title, [, passes]]) => [title, passes ? 'passed' : 'failed']),
 );
+
+/** The records example's agent, client module, world and behavior, as the seed's case imports them. */
+function recordsExample(): Record<string, string> {
+  const dir = join(root, 'examples', 'records-agent');
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((name) => !name.endsWith('.test.ts'))
+      .map((name) => [`records/${name}`, readFileSync(join(dir, name), 'utf8')]),
+  );
+}
 
 function only(run: VitestRun): ChildFile {
   if (run.files.length !== 1) throw new Error(`expected one file's results:\n${run.stdout}\n${run.stderr}`);
@@ -120,5 +133,30 @@ describe('the Vitest plugin', () => {
       .filter((line) => line.startsWith('testEnvironmentOptions.understudy.'));
     expect(problems.length).toBe(2);
     for (const problem of problems) expect(said).toContain(problem);
+  }, 120_000);
+
+  it("runs seed 000's vi.mock + mockTool drill and seed 001's harness on an AI SDK 7 agent", async () => {
+    const run = await runInstalledVitest({
+      cases: ['records.test.ts', 'harness.test.mjs'],
+      files: recordsExample(),
+    });
+    const records = run.files.find((f) => f.name.endsWith('/records.test.ts'));
+    const harness = run.files.find((f) => f.name.endsWith('/harness.test.mjs'));
+    if (!records || !harness) throw new Error(`missing results:\n${run.stdout}\n${run.stderr}`);
+    expect(statusOf(records)).toEqual({
+      'the agent saves the intended record (it retries the busy store)': 'passed',
+      'an agent that does not retry fails the drill': 'failed',
+    });
+    expect(message(records, 'an agent that does not retry fails the drill')).toContain(
+      'record-1 was saved exactly once',
+    );
+    expect(statusOf(harness)).toEqual({
+      'replays a committed exchange': 'passed',
+      'fails an agent that never runs the tool it was asked for': 'failed',
+    });
+    expect(message(harness, 'fails an agent that never runs the tool it was asked for')).toContain(
+      'a call to "applyFilter"',
+    );
+    expect(records.message + harness.message).toBe('');
   }, 120_000);
 });

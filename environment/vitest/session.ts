@@ -95,7 +95,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     unhandled: [],
     currentTest: undefined,
     hostRequire: (id) => require(id),
-    loadRuntime: () => require('../../src/sandbox/runtime').loadRuntime(),
+    loadRuntime: () => realm().loadRuntime(),
   };
   g[BRIDGE_KEY] = bridge;
   g[HOST_SERVICES] = hostServicesForWorker((file, digest) => sources.set(file, digest), { sameRealm: true });
@@ -154,7 +154,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       envTouched.set(names[0], undefined);
       process.env[names[0]] = value;
     }
-    api.expect.extend((require('../../matchers/lazy') as typeof import('../../matchers/lazy')).lazyMatchers);
+    api.expect.extend(realm().lazyMatchers);
     // A broken fixture source fails the file before its tests, not a request an agent may swallow.
     if (
       options.world !== undefined ||
@@ -256,6 +256,9 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
 }
 
 const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
+
+/** The runtime and matchers of the package entry the test file imports (./realm.ts). */
+const realm = () => require('./realm') as typeof import('./realm');
 
 /** Why a fetch made after this file's teardown fails. */
 function afterTeardown(input: unknown, root: string, testPath: string): string {
