@@ -4,10 +4,10 @@
  * each written once (cases/vitest/parity-scenarios.cjs) and run under Jest and Vitest with the
  * same results and the same messages; the settings the plugin refuses, refused at start-up.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { root } from '../support/child-jest';
 import { runInstalled } from '../support/installed';
@@ -159,4 +159,86 @@ describe('the Vitest plugin', () => {
     );
     expect(records.message + harness.message).toBe('');
   }, 120_000);
+
+  describe('fake timers, test.concurrent, pragmas and traces', () => {
+    let run: VitestRun;
+    const file = (name: string) => {
+      const found = run.files.find((f) => f.name.endsWith(`/${name}`));
+      if (!found) throw new Error(`no results for ${name}:\n${run.stdout}\n${run.stderr}`);
+      return found;
+    };
+    beforeAll(async () => {
+      run = await runInstalledVitest({
+        cases: ['timers.test.mjs', 'concurrent.test.mjs', 'pragmas.test.mjs', 'bad-pragma.test.mjs'],
+      });
+    }, 120_000);
+
+    it('credits every streamed call to its run under vi.useFakeTimers()', () => {
+      expect(statusOf(file('timers.test.mjs'))).toEqual({
+        'attributes a streamed run advanced with runAllTimersAsync': 'passed',
+        'attributes a streamed run with latency advanced with advanceTimersByTimeAsync': 'passed',
+        'no false green: not.toHaveCalledTool fails when the streamed agent called the tool': 'failed',
+        'keeps two concurrent streamed runs apart under fake timers': 'passed',
+      });
+      expect(
+        message(
+          file('timers.test.mjs'),
+          'no false green: not.toHaveCalledTool fails when the streamed agent called the tool',
+        ),
+      ).toContain('Received: 1 such call');
+    });
+
+    it('refuses test.concurrent as under Jest, each refusal failing its own test', () => {
+      const concurrent = file('concurrent.test.mjs');
+      expect(statusOf(concurrent)).toEqual({
+        'a concurrent test that registers its fixtures and runs the agent': 'failed',
+        'a concurrent agent that swallows its refused model call': 'failed',
+        'a concurrent test whose request to a host nothing serves is refused': 'failed',
+        'a concurrent test that does not use jest-understudy': 'passed',
+        'a test after them uses the model as usual': 'passed',
+      });
+      expect(
+        message(concurrent, 'a concurrent test that registers its fixtures and runs the agent'),
+      ).toContain(
+        '[CONCURRENT_TEST]: jest-understudy: the concurrent test "a concurrent test that registers its fixtures and runs the agent" (test.concurrent) used jest-understudy',
+      );
+      expect(message(concurrent, 'a concurrent agent that swallows its refused model call')).toContain(
+        '(test.concurrent) made a openai.chat model call',
+      );
+      expect(
+        message(concurrent, 'a concurrent test whose request to a host nothing serves is refused'),
+      ).toContain('[UNHANDLED_REQUEST]: GET https://tracker.invalid/collect');
+    });
+
+    it('takes the world and fixtures of the docblock pragmas, and sets placeholder keys', () => {
+      expect(statusOf(file('pragmas.test.mjs'))).toEqual({
+        'serves the pragma world': 'passed',
+        'replays the pragma fixtures': 'passed',
+        'a note the world does not hold fails as the world says': 'failed',
+        'sets a placeholder provider key': 'passed',
+      });
+      expect(
+        message(file('pragmas.test.mjs'), 'a note the world does not hold fails as the world says'),
+      ).toContain('notes "n-2" does not exist');
+      expect(file('bad-pragma.test.mjs').message).toContain(
+        'no-such.world.yaml at $: the file does not exist',
+      );
+    });
+
+    it('writes the trace and timeline of a failed test, and names them in its failure', () => {
+      const title = 'a note the world does not hold fails as the world says';
+      const failure = stripVTControlCharacters(
+        file('pragmas.test.mjs').tests.find((t) => t.title === title)?.failureMessages[0] ?? '',
+      );
+      const trace = /Understudy trace: +(\S.*\.trace\.json)/.exec(failure)?.[1];
+      const html = /Understudy timeline: +(\S.*\.trace\.html)/.exec(failure)?.[1];
+      if (!trace || !html) throw new Error(`no trace named in:\n${failure}`);
+      const json = JSON.parse(readFileSync(join(run.project, trace), 'utf8'));
+      expect(JSON.stringify(json)).toContain('notes.get');
+      expect(existsSync(join(run.project, html))).toBe(true);
+      // A passing test writes none (traces: on-failure).
+      const folder = join(run.project, '.understudy', 'traces', 'pragmas.test.mjs');
+      expect(readdirSync(folder).filter((f) => f.startsWith('serves the pragma world'))).toEqual([]);
+    });
+  });
 });

@@ -8,6 +8,7 @@
  * everything this session set is undone in its last `afterAll`, before the worker runs its next file.
  * This module takes Vitest's functions as arguments and imports nothing of Vitest itself.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { isUnderstudyError, markError } from '../../src/errors';
@@ -19,9 +20,12 @@ import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
 import { replaysCassette } from '../../src/record/paths';
 import { usageFileOf } from '../../src/record/usage';
 import { BRIDGE_KEY, type Bridge, type Failure, SETUP_KEY } from '../../src/sandbox/bridge';
+import { concurrentTestMessage } from '../../src/sandbox/concurrent';
 import type { PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
+import { Slot } from '../concurrent';
 import { appendToError, toError, traceNote } from '../failures';
+import { keepAsyncContextOfVi } from '../fake-timers';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
@@ -45,6 +49,9 @@ export interface VitestApi {
   beforeEach: Hook<[{ task: TaskLike }]>;
   afterEach: Hook<[{ task: TaskLike }]>;
   afterAll: Hook<[]>;
+  /** Vitest 4.1 and later: runs a test (its beforeEach hooks too) inside the callback. */
+  aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => unknown) => void;
+  vi: Parameters<typeof keepAsyncContextOfVi>[0];
   expect: { extend(matchers: object): void; getState(): { testPath?: string } };
 }
 
@@ -103,13 +110,21 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   g[SETUP_KEY] = true;
   const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
 
+  /** test.concurrent tests, told apart by async context: jest-understudy refuses them (src/sandbox/concurrent.ts). */
+  const concurrent = new AsyncLocalStorage<Slot>();
+  const slots = new WeakMap<TaskLike, Slot>();
+  bridge.concurrentTest = () => concurrent.getStore();
   const originalFetch = globalThis.fetch;
   let containment: Containment | undefined;
   const envTouched = new Map<string, string | undefined>();
   let closed = false;
+  // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
+  // clock reads the fake clock before Vitest replaces, removes or resets it.
+  const restoreTimers = keepAsyncContextOfVi(api.vi, { changing: () => bridge.runtime?.timersChanging?.() });
   const teardown = async () => {
     if (closed) return;
     closed = true;
+    restoreTimers();
     try {
       await containment?.close();
     } finally {
@@ -130,6 +145,9 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         serves: (origin) => runtime()?.serves?.(origin) ?? false,
         handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
         fail: (message) => {
+          // A concurrent test's refused request is its own.
+          const slot = concurrent.getStore();
+          if (slot) return slot.fail({ code: 'UNHANDLED_REQUEST', message });
           if (bridge.runtime?.lateFailure?.('UNHANDLED_REQUEST', message)) return;
           if (!bridge.unhandled.some((f) => f.message === message))
             bridge.unhandled.push({ code: 'UNHANDLED_REQUEST', message });
@@ -176,6 +194,13 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   /** How many of the file's tests failed (record modes keep no cassette of a file with failures). */
   let failed = 0;
 
+  api.aroundEach?.((runTest, { task }) => {
+    if (!task.concurrent) return runTest();
+    const slot = new Slot(testName(task));
+    slots.set(task, slot);
+    return concurrent.run(slot, runTest);
+  });
+
   api.beforeEach(({ task }) => {
     earlier.push(
       ...drain().map((f) => ({
@@ -183,6 +208,16 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         message: `Before this test (in a beforeAll hook or at file level): ${f.message}`,
       })),
     );
+    // A concurrent test is not the test running: its body runs beside others, refused by the runtime.
+    if (task.concurrent) {
+      // Without aroundEach (before Vitest 4.1) its body cannot be told apart: it is refused whole.
+      if (!api.aroundEach)
+        throw toError(
+          'CONCURRENT_TEST',
+          concurrentTestMessage(testName(task), 'runs in a file that uses jest-understudy'),
+        );
+      return;
+    }
     const name = testName(task);
     bridge.currentTest = name;
     bridge.runtime?.testStarted(name);
@@ -191,6 +226,16 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   });
 
   api.afterEach(({ task }) => {
+    if (task.concurrent) {
+      // A refusal the body did not catch failed the test already: it is said once.
+      const thrown = new Set((task.result?.errors ?? []).map((e) => (e as Error | undefined)?.message));
+      const slot = slots.get(task);
+      const own = [...earlier.splice(0), ...(slot ? slot.failures.splice(0) : [])]
+        .map(asError)
+        .filter((error) => !thrown.has(error.message));
+      throwAll(own);
+      return;
+    }
     bridge.runtime?.testFinished();
     const name = bridge.currentTest ?? testName(task);
     bridge.currentTest = undefined;
@@ -230,8 +275,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         else process.stderr.write(`${message}\n`);
       }
     }
-    if (ours.length === 1) throw ours[0];
-    if (ours.length > 1) throw new AggregateError(ours, ours.map((e) => e.message).join('\n\n'));
+    throwAll(ours);
   });
 
   api.afterAll(async () => {
@@ -249,10 +293,14 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     } finally {
       await teardown();
     }
-    const errors = failures.map(asError);
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('\n\n'));
+    throwAll(failures.map(asError));
   });
+}
+
+/** Fails the hook with every error (Vitest reports each of an AggregateError's errors). */
+function throwAll(errors: Error[]): void {
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('\n\n'));
 }
 
 const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
