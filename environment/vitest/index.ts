@@ -13,6 +13,7 @@ import { resolveOptions } from '../options';
 import { PROVIDE_KEY, type ProvidedSession } from './provided';
 
 const SETUP = join(__dirname, 'setup.mjs');
+const REPORTER = join(__dirname, '..', '..', 'src', 'reporter', 'vitest.js');
 const MSW_NODE = join(__dirname, '..', '..', 'src', 'sandbox', 'msw-node.js');
 
 interface ResolvedProjectConfig {
@@ -64,7 +65,7 @@ function understudy(options: UnderstudyOptions = {}): Plugin {
         resolve: { alias: [{ find: /^msw\/node$/, replacement: MSW_NODE }] },
       };
     },
-    configureVitest({ project }) {
+    configureVitest({ project, vitest }) {
       const config = project.config as unknown as ResolvedProjectConfig;
       const refused = refusal(config);
       if (refused) throw toError('RUNNER_SETTING_REFUSED', refused);
@@ -72,6 +73,9 @@ function understudy(options: UnderstudyOptions = {}): Plugin {
       resolveOptions(options, {}, config.root, join(config.root, 'vitest.config'), process.env);
       const provided: ProvidedSession = { options, root: config.root, project: config.name ?? '' };
       (project as unknown as { provide(key: string, value: unknown): void }).provide(PROVIDE_KEY, provided);
+      // The summary after the run, beside whatever reporters the config or the command line chose.
+      const reporters = (vitest as unknown as { config: { reporters: unknown[] } }).config.reporters;
+      if (!reporters.some((r) => Array.isArray(r) && r[0] === REPORTER)) reporters.push([REPORTER, {}]);
     },
   };
 }

@@ -23,8 +23,9 @@ import { BRIDGE_KEY, type Bridge, type Failure, SETUP_KEY } from '../../src/sand
 import { concurrentTestMessage } from '../../src/sandbox/concurrent';
 import type { PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
+import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
-import { appendToError, toError, traceNote } from '../failures';
+import { appendToError, titleTags, toError, traceNote } from '../failures';
 import { keepAsyncContextOfVi } from '../fake-timers';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
@@ -36,6 +37,8 @@ import type { ProvidedSession } from './provided';
 export interface TaskLike {
   name: string;
   type: string;
+  /** The file's task (a test's), whose `meta` reaches the reporters in Vitest's main process. */
+  file?: { meta: Record<string, unknown> };
   concurrent?: boolean;
   suite?: TaskLike;
   tasks?: TaskLike[];
@@ -46,7 +49,7 @@ type Hook<A extends unknown[]> = (fn: (...args: A) => unknown) => void;
 
 /** Vitest's functions the session registers itself with (from `vitest` in the setup file). */
 export interface VitestApi {
-  beforeEach: Hook<[{ task: TaskLike }]>;
+  beforeEach: Hook<[{ task: TaskLike; skip(note?: string): void }]>;
   afterEach: Hook<[{ task: TaskLike }]>;
   afterAll: Hook<[]>;
   /** Vitest 4.1 and later: runs a test (its beforeEach hooks too) inside the callback. */
@@ -61,6 +64,14 @@ export function testName(task: TaskLike): string {
   for (let suite = task.suite; suite && suite.type === 'suite'; suite = suite.suite)
     names.unshift(suite.name);
   return names.join(' > ');
+}
+
+/** A test's tags: the file's docblock tags and the `@tag`s in its and its describes' titles. */
+function tagsOf(task: TaskLike, fileTags: readonly string[]): string[] {
+  const found = [...fileTags, ...titleTags(task.name)];
+  for (let suite = task.suite; suite && suite.type === 'suite'; suite = suite.suite)
+    found.push(...titleTags(suite.name));
+  return [...new Set(found)];
 }
 
 /** The docblock pragmas of the test file (`@understudy-world`…), as Jest reads them. */
@@ -193,6 +204,10 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   let startedAt = 0;
   /** How many of the file's tests failed (record modes keep no cassette of a file with failures). */
   let failed = 0;
+  /** Tags per test (`describe › test`), and why jest-understudy skipped tests: for the reporter. */
+  const tags: Record<string, string[]> = {};
+  const skipped: Record<string, string> = {};
+  let fileMeta: Record<string, unknown> | undefined;
 
   api.aroundEach?.((runTest, { task }) => {
     if (!task.concurrent) return runTest();
@@ -201,7 +216,19 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     return concurrent.run(slot, runTest);
   });
 
-  api.beforeEach(({ task }) => {
+  api.beforeEach(({ task, skip }) => {
+    fileMeta ??= task.file?.meta;
+    // A run that selects tags (`understudy record --tag`) skips the tests that have none of them.
+    const shown = testName(task).split(' > ').join(' › ');
+    const testTags = tagsOf(task, options.tags);
+    if (testTags.length > 0) tags[shown] = testTags;
+    const { selectTags } = options;
+    if (selectTags.length > 0 && !testTags.some((t) => selectTags.includes(t))) {
+      skipped[shown] =
+        `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
+      skip(skipped[shown]);
+      return;
+    }
     earlier.push(
       ...drain().map((f) => ({
         ...f,
@@ -278,6 +305,29 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     throwAll(ours);
   });
 
+  /** This file's counts and traces, for the reporter (./reporter's `jest-understudy/vitest/reporter`). */
+  const report = () => {
+    const stats = bridge.runtime?.fileStats() ?? {
+      agentRuns: 0,
+      replayed: {},
+      operations: 0,
+      unmatched: 0,
+      staleCassettes: [],
+    };
+    const { quarantine, history, selectTags } = options;
+    return structuredClone({
+      ...stats,
+      traces: [...traces.written],
+      quarantine,
+      ...(history && { history, code: codeKey(root, testPath, sources) }),
+      rootDir: root,
+      tags,
+      skipped,
+      retryTimes: 0,
+      selectTags,
+    });
+  };
+
   api.afterAll(async () => {
     const failures: Failure[] = drain().map((f) => ({
       ...f,
@@ -291,6 +341,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         message: `jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`,
       });
     } finally {
+      if (fileMeta) fileMeta.understudy = report();
       await teardown();
     }
     throwAll(failures.map(asError));
