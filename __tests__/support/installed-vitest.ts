@@ -30,6 +30,11 @@ export interface VitestOptions {
   args?: string[];
   /** Run in this folder of an earlier run instead of a fresh one. */
   project?: string;
+  /**
+   * Run Vitest through the installed `understudy` CLI with these arguments (`['record']` runs
+   * `understudy record -- <Vitest's arguments>`), which finds the runner from the project.
+   */
+  cli?: string[];
 }
 
 export interface VitestRun extends ChildRun {
@@ -86,8 +91,9 @@ export async function runInstalledVitest(options: VitestOptions): Promise<Vitest
   const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...overrides, ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
   const argv = [
-    join(base, 'node_modules', 'vitest', 'vitest.mjs'),
-    'run',
+    ...(options.cli
+      ? [join(base, 'node_modules', 'jest-understudy', 'dist', 'src', 'cli', 'main.js'), ...options.cli, '--']
+      : [join(base, 'node_modules', 'vitest', 'vitest.mjs'), 'run']),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${out}`,

@@ -19,7 +19,13 @@ import { HOST_SERVICES } from '../../src/host-services';
 import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
 import { replaysCassette } from '../../src/record/paths';
 import { usageFileOf } from '../../src/record/usage';
-import { BRIDGE_KEY, type Bridge, type Failure, SETUP_KEY } from '../../src/sandbox/bridge';
+import {
+  BRIDGE_KEY,
+  type Bridge,
+  type Failure,
+  type RunnerGlobals,
+  SETUP_KEY,
+} from '../../src/sandbox/bridge';
 import { concurrentTestMessage } from '../../src/sandbox/concurrent';
 import type { PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
@@ -55,6 +61,8 @@ export interface VitestApi {
   /** Vitest 4.1 and later: runs a test (its beforeEach hooks too) inside the callback. */
   aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => unknown) => void;
   vi: Parameters<typeof keepAsyncContextOfVi>[0];
+  /** What `live()` and `describeGoldenTasks` declare tests with. */
+  globals: RunnerGlobals;
   expect: { extend(matchers: object): void; getState(): { testPath?: string } };
 }
 
@@ -114,6 +122,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     currentTest: undefined,
     hostRequire: (id) => require(id),
     loadRuntime: () => realm().loadRuntime(),
+    runner: { name: 'vitest', globals: () => api.globals },
   };
   g[BRIDGE_KEY] = bridge;
   g[HOST_SERVICES] = hostServicesForWorker((file, digest) => sources.set(file, digest), { sameRealm: true });

@@ -14,6 +14,7 @@ await session.startSession(
     aroundEach: (vitest as Record<string, unknown>).aroundEach,
     vi: vitest.vi,
     expect: vitest.expect,
+    globals: { test: vitest.test, it: vitest.it, describe: vitest.describe, expect: vitest.expect },
   } as unknown as import('./session.js').VitestApi,
   vitest.inject(provided.PROVIDE_KEY as never) as import('./provided.js').ProvidedSession | undefined,
 );

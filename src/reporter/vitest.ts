@@ -5,7 +5,7 @@
  * tests' statuses come from Vitest's own results. Duck-typed: it loads nothing of Vitest.
  */
 import { type FileReport, printSummary, type ReporterOptions } from './index';
-import { type AssertionLike, reportTests, type TestNotes } from './results';
+import { type AssertionLike, reportTests, type TestNotes, testNameOf } from './results';
 
 /** The parts of Vitest's reported tasks (`TestModule`, `TestCase`, `TestSuite`) read here. */
 interface ParentLike {
@@ -17,7 +17,7 @@ interface ParentLike {
 interface TestCaseLike extends ParentLike {
   name: string;
   fullName?: string;
-  result(): { state: string };
+  result(): { state: string; note?: string };
   diagnostic?(): { retryCount?: number } | undefined;
 }
 
@@ -65,9 +65,16 @@ export default class UnderstudyVitestReporter {
         unexcused += failing;
         return { testFilePath: module.moduleId };
       }
+      // A test that skipped itself with a note (`live()` outside live mode) says why, as the note.
+      const skipped = { ...report.skipped };
+      for (const test of module.children.allTests()) {
+        const { state, note } = test.result();
+        const name = testNameOf(assertionOf(test));
+        if (note && state === 'skipped' && skipped[name] === undefined) skipped[name] = note;
+      }
       const { tests: reported, excused: here } = reportTests(
         { numFailingTests: failing, testResults: tests },
-        report,
+        { ...report, skipped },
       );
       excused += here;
       unexcused += failing - here;

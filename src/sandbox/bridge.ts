@@ -50,8 +50,27 @@ export interface BridgedRuntime {
   lateFailure?(code: ErrorCode, message: string): boolean;
 }
 
+/** What the API that declares tests (`live()`, `describeGoldenTasks`) takes from the running runner. */
+export interface RunnerGlobals {
+  test: TestDeclaration & { skip: TestDeclaration };
+  it: TestDeclaration;
+  describe: (name: string, fn: () => void) => void;
+  expect: unknown;
+}
+
+export type TestDeclaration = (name: string, fn: (...args: any[]) => unknown, timeout?: number) => void;
+
+/** The test runner the file runs under, as its adapter tells the runtime. */
+export interface RunnerInfo {
+  name: 'jest' | 'vitest';
+  /** Its test-declaring functions, as the test file sees them (`@jest/globals`, `vitest`). */
+  globals(): RunnerGlobals;
+}
+
 export interface Bridge {
   options: ResolvedOptions;
+  /** Set by the adapter: which runner this is, and its globals. */
+  runner?: RunnerInfo;
   runtime: BridgedRuntime | undefined;
   /**
    * Creates the runtime in the test realm on first need (set by the preset's setup file), so a
