@@ -48,11 +48,21 @@ const expected = Object.fromEntries(
 /** The records example's agent, client module, world and behavior, as the seed's case imports them. */
 function recordsExample(): Record<string, string> {
   const dir = join(root, 'examples', 'records-agent');
-  return Object.fromEntries(
+  const files = Object.fromEntries(
     readdirSync(dir)
-      .filter((name) => !name.endsWith('.test.ts'))
+      .filter((name) => !name.endsWith('.test.ts') && name !== 'records.behavior.ts')
       .map((name) => [`records/${name}`, readFileSync(join(dir, name), 'utf8')]),
   );
+  // Its behavior module in JavaScript (Node 20 cannot require TypeScript; see records-behavior.cjs).
+  files['records/records.world.yaml'] = files['records/records.world.yaml'].replace(
+    './records.behavior.ts',
+    './records.behavior.cjs',
+  );
+  files['records/records.behavior.cjs'] = readFileSync(
+    join(__dirname, 'cases', 'vitest', 'records-behavior.cjs'),
+    'utf8',
+  );
+  return files;
 }
 
 function only(run: VitestRun): ChildFile {
