@@ -251,4 +251,18 @@ describe('the Vitest plugin', () => {
       expect(readdirSync(folder).filter((f) => f.startsWith('serves the pragma world'))).toEqual([]);
     });
   });
+
+  it('a test file run without the plugin fails saying to add the plugin', async () => {
+    const run = await runInstalledVitest({
+      cases: ['parity.test.mjs'],
+      configText: "export default { test: { include: ['parity.test.mjs'] } };\n",
+    });
+    const file = only(run);
+    expect(file.tests.find((t) => t.title === 'openai tool loop meets the trajectory matchers')?.status).toBe(
+      'failed',
+    );
+    expect(message(file, 'openai tool loop meets the trajectory matchers')).toContain(
+      "UnderstudyError [ENVIRONMENT_MISSING]: jest-understudy's Vitest plugin is not running this test file. Add it to the Vitest config",
+    );
+  }, 120_000);
 });
