@@ -105,4 +105,26 @@ describe('modes under Vitest', () => {
       ?.tests.find((t) => t.title === 'ignores-the-crash')?.failureMessages[0];
     expect(failure).toContain('the golden agent crashed');
   });
+
+  it("keeps prompt snapshots in Vitest's snapshot files: a changed prompt fails on CI", async () => {
+    const first = await runInstalledVitest({
+      cases: ['snapshot.test.mjs'],
+      env: { CI: undefined, SNAP_PROMPT: 'be nice' },
+    });
+    expect(statusOf(first, 'snapshot.test.mjs')).toEqual({ 'snapshots the prompt': 'passed' });
+    const same = await runInstalledVitest({
+      cases: ['snapshot.test.mjs'],
+      project: first.project,
+      env: { CI: 'true', SNAP_PROMPT: 'be nice' },
+    });
+    expect(statusOf(same, 'snapshot.test.mjs')).toEqual({ 'snapshots the prompt': 'passed' });
+    const changed = await runInstalledVitest({
+      cases: ['snapshot.test.mjs'],
+      project: first.project,
+      env: { CI: 'true', SNAP_PROMPT: 'be rude' },
+    });
+    expect(statusOf(changed, 'snapshot.test.mjs')).toEqual({ 'snapshots the prompt': 'failed' });
+    const failure = stripVTControlCharacters(changed.files[0]?.tests[0]?.failureMessages[0] ?? '');
+    expect(failure).toContain('-   be nice\n+   be rude');
+  }, 120_000);
 });
