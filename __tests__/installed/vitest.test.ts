@@ -147,10 +147,10 @@ describe('the Vitest plugin', () => {
 
   it("runs seed 000's vi.mock + mockTool drill and seed 001's harness on an AI SDK 7 agent", async () => {
     const run = await runInstalledVitest({
-      cases: ['records.test.ts', 'harness.test.mjs'],
+      cases: ['records.test.mts', 'harness.test.mjs'],
       files: recordsExample(),
     });
-    const records = run.files.find((f) => f.name.endsWith('/records.test.ts'));
+    const records = run.files.find((f) => f.name.endsWith('/records.test.mts'));
     const harness = run.files.find((f) => f.name.endsWith('/harness.test.mjs'));
     if (!records || !harness) throw new Error(`missing results:\n${run.stdout}\n${run.stderr}`);
     expect(statusOf(records)).toEqual({

@@ -1,11 +1,13 @@
 /**
- * One test file's session under Vitest: what the Jest environment (environment/index.ts) does
- * around a test file, done from the setup file the plugin adds (./setup.mts), with Vitest's hooks.
+ * Vitest's runner adapter: what the Jest environment (environment/index.ts) and the preset's setup
+ * file do around a test file, done from the setup file the plugin adds (./setup.mts), with Vitest's
+ * hooks. It drives the file's session (src/sandbox/runtime.ts) through the runner-adapter contract
+ * (`FileSession`, `RunnerServices`: src/sandbox/bridge.ts), exactly as Jest's adapter does.
  *
- * Vitest runs a test file in its worker's own realm (no vm sandbox): the test file, this session
- * and the runtime share one `globalThis` and one module cache (the package is external to Vite,
+ * Vitest runs a test file in its worker's own realm (no vm sandbox): the test file, this adapter
+ * and the session share one `globalThis` and one module cache (the package is external to Vite,
  * loaded by Node). So the bridge is set on that global, msw and the network guards patch it, and
- * everything this session set is undone in its last `afterAll`, before the worker runs its next file.
+ * everything this adapter set is undone in its last `afterAll`, before the worker runs its next file.
  * This module takes Vitest's functions as arguments and imports nothing of Vitest itself.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -19,15 +21,16 @@ import { HOST_SERVICES } from '../../src/host-services';
 import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
 import { replaysCassette } from '../../src/record/paths';
 import { usageFileOf } from '../../src/record/usage';
+import { concurrentTestMessage } from '../../src/run/concurrent';
 import {
   BRIDGE_KEY,
   type Bridge,
   type Failure,
+  type FileSession,
   type RunnerGlobals,
   SETUP_KEY,
 } from '../../src/sandbox/bridge';
-import { concurrentTestMessage } from '../../src/sandbox/concurrent';
-import type { PlainError } from '../../src/trace/evidence';
+import type { Phase, PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
 import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
@@ -88,7 +91,7 @@ function pragmasOf(testPath: string): Record<string, string | string[]> {
   return parse(extract(readFileSync(testPath, 'utf8')));
 }
 
-/** Sets up this test file's session; its hooks undo it all after the file's last test. */
+/** Sets up this test file's adapter and network; its hooks undo it all after the file's last test. */
 export async function startSession(api: VitestApi, provided: ProvidedSession | undefined): Promise<void> {
   const g = globalThis as unknown as Record<symbol, unknown>;
   const testPath = api.expect.getState().testPath;
@@ -115,20 +118,34 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const secretsInUse = () => [...secrets, ...credentialVariables(process.env).map((v) => v.value)];
   const traces = new TraceWriter(options.traceDir, root, testPath, secretsInUse);
   if (options.traces !== 'off') traces.clean();
+  /** Requests nothing handled, recorded by the network policy, failed at the test's end. */
+  const unhandled: Failure[] = [];
+  /** The test running now (hooks of beforeAll/afterAll run outside one), and the phase of its lifecycle. */
+  let currentTest: string | undefined;
+  let phase: Phase | undefined;
   const bridge: Bridge = {
     options,
-    runtime: undefined,
-    unhandled: [],
-    currentTest: undefined,
+    session: undefined,
     hostRequire: (id) => require(id),
-    loadRuntime: () => realm().loadRuntime(),
+    // The session is created on first need, as under Jest, by the copy of the package the test
+    // file imports; it announces itself here and is told where the file is now.
+    loadSession: () => realm().loadRuntime(),
+    attach: (session: FileSession) => {
+      bridge.session = session;
+      if (currentTest !== undefined) session.testStarted(currentTest);
+      if (phase !== undefined) session.phaseChanged(phase);
+    },
     runner: { name: 'vitest', globals: () => api.globals },
+  };
+  const phaseChanged = (next: Phase | undefined) => {
+    phase = next;
+    bridge.session?.phaseChanged(next);
   };
   g[BRIDGE_KEY] = bridge;
   g[HOST_SERVICES] = hostServicesForWorker((file, digest) => sources.set(file, digest), { sameRealm: true });
   g[SECRETS_REGISTRY] = secrets;
   g[SETUP_KEY] = true;
-  const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
+  const session = () => bridge.session ?? bridge.loadSession?.();
 
   /** test.concurrent tests, told apart by async context: jest-understudy refuses them (src/sandbox/concurrent.ts). */
   const concurrent = new AsyncLocalStorage<Slot>();
@@ -140,7 +157,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   let closed = false;
   // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
   // clock reads the fake clock before Vitest replaces, removes or resets it.
-  const restoreTimers = keepAsyncContextOfVi(api.vi, { changing: () => bridge.runtime?.timersChanging?.() });
+  const restoreTimers = keepAsyncContextOfVi(api.vi, { changing: () => bridge.session?.timersChanging() });
   const teardown = async () => {
     if (closed) return;
     closed = true;
@@ -153,24 +170,26 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }
-      bridge.runtime = undefined;
-      for (const key of [BRIDGE_KEY, HOST_SERVICES, SECRETS_REGISTRY, SETUP_KEY, RUNTIME_KEY]) delete g[key];
+      bridge.session = undefined;
+      for (const key of [BRIDGE_KEY, HOST_SERVICES, SECRETS_REGISTRY, SETUP_KEY, SESSION_KEY]) delete g[key];
     }
   };
 
   try {
     containment = await contain(
       {
-        handle: (request) => runtime()?.handleRequest(request),
-        serves: (origin) => runtime()?.serves?.(origin) ?? false,
-        handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
+        handle: (request) => session()?.handleRequest(request),
+        serves: (origin) => session()?.serves(origin) ?? false,
+        // Handlers are added through the session: none exist before it does.
+        handlersAnswer: () => bridge.session?.answersHttp() ?? false,
         fail: (message) => {
           // A concurrent test's refused request is its own.
           const slot = concurrent.getStore();
           if (slot) return slot.fail({ code: 'UNHANDLED_REQUEST', message });
-          if (bridge.runtime?.lateFailure?.('UNHANDLED_REQUEST', message)) return;
-          if (!bridge.unhandled.some((f) => f.message === message))
-            bridge.unhandled.push({ code: 'UNHANDLED_REQUEST', message });
+          if (bridge.session?.lateFailure('UNHANDLED_REQUEST', message)) return;
+          // A client that retries a refused connection says the same thing once.
+          if (!unhandled.some((f) => f.message === message))
+            unhandled.push({ code: 'UNHANDLED_REQUEST', message });
         },
       },
       globalThis,
@@ -185,7 +204,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         return Promise.reject(
           markError(new TypeError(afterTeardown(input, root, testPath)), 'FETCH_AFTER_TEARDOWN'),
         );
-      return runtime()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
+      return session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
     }) as typeof fetch;
     for (const [names, value] of mode === 'replay' ? REPLAY_KEYS : []) {
       if (names.some((name) => process.env[name] !== undefined)) continue;
@@ -200,13 +219,13 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       options.handlers !== undefined ||
       replaysCassette(options)
     )
-      bridge.loadRuntime?.();
+      bridge.loadSession?.();
   } catch (error) {
     await teardown();
     throw error;
   }
 
-  const drain = () => bridge.runtime?.drainFailures() ?? bridge.unhandled.splice(0);
+  const drain = (): Failure[] => [...(bridge.session?.drainFailures() ?? []), ...unhandled.splice(0)];
   const asError = ({ code, message }: Failure) => toError(code, scrubForWriting(message, secretsInUse()));
   /** What failed before a test started (beforeAll hooks, the file's top level), charged to the next test. */
   const earlier: Failure[] = [];
@@ -217,6 +236,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const tags: Record<string, string[]> = {};
   const skipped: Record<string, string> = {};
   let fileMeta: Record<string, unknown> | undefined;
+  /** Tests a tag selection skipped: they started and will not run. */
+  const tagSkipped = new WeakSet<TaskLike>();
 
   api.aroundEach?.((runTest, { task }) => {
     if (!task.concurrent) return runTest();
@@ -225,26 +246,35 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     return concurrent.run(slot, runTest);
   });
 
+  // Vitest's hooks become what the session is told (the bridge contract, src/sandbox/bridge.ts), as
+  // Jest's events do in environment/index.ts. This setup file's beforeEach runs before the file's
+  // own and its afterEach after them, so the test's phase spans its beforeEach and afterEach hooks:
+  // Vitest tells a setup file nothing of when the test function starts.
   api.beforeEach(({ task, skip }) => {
     fileMeta ??= task.file?.meta;
-    // A run that selects tags (`understudy record --tag`) skips the tests that have none of them.
-    const shown = testName(task).split(' > ').join(' › ');
-    const testTags = tagsOf(task, options.tags);
-    if (testTags.length > 0) tags[shown] = testTags;
-    const { selectTags } = options;
-    if (selectTags.length > 0 && !testTags.some((t) => selectTags.includes(t))) {
-      skipped[shown] =
-        `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
-      skip(skipped[shown]);
-      return;
-    }
+    // What failed in beforeAll hooks or at file level is charged to the next test that ends.
     earlier.push(
       ...drain().map((f) => ({
         ...f,
         message: `Before this test (in a beforeAll hook or at file level): ${f.message}`,
       })),
     );
-    // A concurrent test is not the test running: its body runs beside others, refused by the runtime.
+    const name = testName(task);
+    const shown = name.split(' > ').join(' › ');
+    const testTags = tagsOf(task, options.tags);
+    if (testTags.length > 0) tags[shown] = testTags;
+    // A run that selects tags (`understudy record --tag`) skips the tests that have none of them.
+    const { selectTags } = options;
+    if (selectTags.length > 0 && !testTags.some((t) => selectTags.includes(t))) {
+      skipped[shown] =
+        `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
+      tagSkipped.add(task);
+      if (!task.concurrent) bridge.session?.testStarted(name);
+      bridge.session?.testSkipped();
+      skip(skipped[shown]);
+      return;
+    }
+    // A concurrent test is not the test running: its body runs beside others, refused by the session.
     if (task.concurrent) {
       // Without aroundEach (before Vitest 4.1) its body cannot be told apart: it is refused whole.
       if (!api.aroundEach)
@@ -254,14 +284,14 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         );
       return;
     }
-    const name = testName(task);
-    bridge.currentTest = name;
-    bridge.runtime?.testStarted(name);
-    bridge.phase = 'test';
+    currentTest = name;
+    bridge.session?.testStarted(name);
+    phaseChanged('test');
     startedAt = performance.now();
   });
 
   api.afterEach(({ task }) => {
+    if (tagSkipped.has(task)) return;
     if (task.concurrent) {
       // A refusal the body did not catch failed the test already: it is said once.
       const thrown = new Set((task.result?.errors ?? []).map((e) => (e as Error | undefined)?.message));
@@ -272,15 +302,15 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       throwAll(own);
       return;
     }
-    bridge.runtime?.testFinished();
-    const name = bridge.currentTest ?? testName(task);
-    bridge.currentTest = undefined;
-    bridge.phase = undefined;
+    bridge.session?.testFinished();
+    const name = currentTest ?? testName(task);
+    currentTest = undefined;
+    phaseChanged(undefined);
     const ours = [...earlier.splice(0), ...drain()].map(asError);
     const theirs = task.result?.errors ?? [];
     const failedNow = task.result?.state === 'fail' || ours.length > 0;
     if (failedNow) failed++;
-    const live = bridge.runtime;
+    const live = bridge.session;
     const { traces: traceMode } = options;
     if (live && traceMode !== 'off' && (traceMode === 'always' || failedNow)) {
       try {
@@ -316,7 +346,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
 
   /** This file's counts and traces, for the reporter (./reporter's `jest-understudy/vitest/reporter`). */
   const report = () => {
-    const stats = bridge.runtime?.fileStats() ?? {
+    const stats = bridge.session?.fileStats() ?? {
       agentRuns: 0,
       replayed: {},
       operations: 0,
@@ -343,7 +373,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       message: `After the last test (in an afterAll hook): ${f.message}`,
     }));
     try {
-      failures.push(...((await bridge.runtime?.fileFinished?.(failed)) ?? []));
+      failures.push(...((await bridge.session?.fileFinished(failed)) ?? []));
     } catch (error) {
       failures.push({
         code: isUnderstudyError(error) ? error.code : 'FILE_FINISH_FAILED',
@@ -363,7 +393,8 @@ function throwAll(errors: Error[]): void {
   if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('\n\n'));
 }
 
-const RUNTIME_KEY = Symbol.for('jest-understudy.runtime');
+/** Where `loadRuntime` keeps the file's session (src/sandbox/runtime.ts). */
+const SESSION_KEY = Symbol.for('jest-understudy.runtime');
 
 /** The runtime and matchers of the package entry the test file imports (./realm.ts). */
 const realm = () => require('./realm') as typeof import('./realm');

@@ -13,7 +13,7 @@ import { executeRun, type RunContext } from '../run/run';
 import type { Run } from '../run/types';
 import { BRIDGE_KEY, type Bridge } from '../sandbox/bridge';
 import { namedExpectation } from '../sandbox/expectations';
-import { getRuntime } from '../sandbox/runtime';
+import { getContext } from '../sandbox/runtime';
 import { loadGoldenFile } from './load';
 import type { GoldenFile, GoldenStep, GoldenTask } from './types';
 
@@ -117,7 +117,7 @@ export function describeGoldenTasks<Output = unknown>(
       'an async function (input, context) => output',
       options?.agent,
     );
-  const runtime = getRuntime();
+  const runtime = getContext();
   const { describe, it, expect } = runnerGlobals();
   const base = dirname(runtime.options.testPath);
   const rootDir = runtime.options.rootDir;

@@ -56,7 +56,7 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
 }
 
-/** How the recording reaches the real provider (the environment's, through the bridge). */
+/** How the recording reaches the real provider (the runner adapter's: for Jest, the environment's). */
 export interface RecordingTransport {
   /** Sends a request past the interception (msw's `bypass`); absent outside the environment. */
   upstream?: (request: UpstreamRequest) => Promise<Response>;
@@ -64,8 +64,8 @@ export interface RecordingTransport {
   hostRequire?: (id: 'eventsource-parser') => unknown;
 }
 
-/** What the runtime lends the recording. */
-export interface RecordingHost {
+/** What the recording reads of its test file (the file's context, src/run/context.ts). */
+export interface RecordingContext {
   readonly model: MockModel;
   readonly options: ResolvedOptions;
   readonly threads: ConversationStore;
@@ -73,6 +73,8 @@ export interface RecordingHost {
   readonly runs: { getStore(): { mode?: UnderstudyMode; pending?: Promise<unknown>[] } | undefined };
   fail(code: ErrorCode, message: string): void;
   readonly evidence?: { noteStaleCassette?(file: string): void };
+  /** How it reaches the real provider: the runner adapter's. */
+  readonly services: RecordingTransport;
 }
 
 /** What a fixture answered with, as the model server holds it before it goes on the wire. */
@@ -242,10 +244,7 @@ export class Recording {
   /** Each request with its personal data as placeholders, numbered once per request. */
   private readonly views = new WeakMap<Conversation, { conversation: Conversation; pii: PiiScanner }>();
 
-  constructor(
-    private readonly host: RecordingHost,
-    private readonly bridge?: RecordingTransport,
-  ) {
+  constructor(private readonly host: RecordingContext) {
     const { mode } = host.options;
     // The cassette is written after the last test, where Jest's CommonJS runtime refuses to load
     // a module ("outside of the scope of the test code"): what writing needs is loaded now.
@@ -256,7 +255,7 @@ export class Recording {
     }
     // Streamed replies are read back with eventsource-parser, an ES module: loaded outside the
     // test file where the environment offers that (in any mode: a harness can record too).
-    const hostRequire = bridge?.hostRequire;
+    const hostRequire = host.services.hostRequire;
     if (hostRequire) loadSseParserWith(() => hostRequire('eventsource-parser'));
     if ((host.options.pii ?? []).length > 0)
       host.model.viewRequests((conversation) => this.viewOf(conversation).conversation);
@@ -500,7 +499,8 @@ export class Recording {
     const built = this.requestOf(conversation, f.request);
     rec.request = built.request;
     rec.requestHash = built.requestHash;
-    if (!this.bridge?.upstream) {
+    const { services } = this.host;
+    if (!services.upstream) {
       return failWith(
         'RECORD_UNAVAILABLE',
         502,
@@ -514,7 +514,7 @@ export class Recording {
     });
     let upstream: Response;
     try {
-      upstream = await this.bridge.upstream({
+      upstream = await services.upstream({
         url,
         method: wire.method,
         headers: forwarded,

@@ -32,14 +32,9 @@ export interface RunSession {
   toolCall?(point: ToolCallPoint): InjectedFault | undefined;
 }
 
-/** What a session needs of the runtime: a place for it. */
-export interface SessionHost {
-  session: RunSession | undefined;
-}
-
-/** Runs `body` with `session` active on `host`; sessions do not nest. */
+/** Runs `body` with `session` active on the file; sessions do not nest. */
 export async function withSession<T>(
-  host: SessionHost,
+  host: { session: RunSession | undefined },
   session: RunSession,
   where: string,
   body: () => Promise<T>,

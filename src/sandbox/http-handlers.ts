@@ -12,9 +12,7 @@
  * network); nothing matched, the same.
  */
 import { UnderstudyError } from '../errors';
-import type { EvidenceLog } from '../run/evidence';
-import type { RunRecorder } from '../run/host';
-import type { RunScope } from '../run/scope';
+import type { FileContext } from '../run/context';
 import type { HttpExchange } from '../run/types';
 
 /** An msw request handler (`http.get(…)`, `graphql.query(…)`, `sse(…)`), of msw 2 or 3. */
@@ -41,14 +39,6 @@ export interface HandlerGroup {
   current(): readonly HttpRequestHandler[];
   /** msw's life-cycle events (`server.events`). */
   emit(type: string, data: Record<string, unknown>): void;
-}
-
-/** What the handlers need of the per-file runtime. */
-export interface UserHandlersHost {
-  readonly runs: RunScope<RunRecorder>;
-  readonly evidence: EvidenceLog;
-  readonly inTest: boolean;
-  fail(code: 'HTTP_HANDLER_FAILED', message: string): void;
 }
 
 /** `understudy.http`. */
@@ -78,7 +68,7 @@ export class UserHandlers {
     },
   };
 
-  constructor(private readonly host: UserHandlersHost) {}
+  constructor(private readonly host: FileContext) {}
 
   /** The `handlers` option: the array the module exports. */
   configure(handlers: readonly unknown[], where: string): void {

@@ -1,27 +1,3 @@
-/**
- * Serving one model request, wire to wire: ONE path for every transport (fetch, and what msw
- * intercepts on node:http, https, XMLHttpRequest…), read top to bottom like msw's
- * `handleRequest`:
- *
- *   1. route: the codec of the provider endpoint (an embedding endpoint is answered apart, from
- *      embedding fixtures: src/embeddings; neither: the provider's 404)
- *   2. read: the credentials it carries are noted (blanked in every file written later), the body parsed
- *   3. decode: wire body → neutral conversation (a request the codec cannot read: the provider's 400),
- *      with aimock's `X-AIMock-Context` header as its context
- *   4. mode: the run the call belongs to, and whether it goes to the real provider
- *   5. request contracts (replay and record-missing): what the real API would refuse is refused
- *   6. resolve: the fixture that answers (replay, record-missing)
- *   7. forward: record and live modes (and record-missing without a match) answer from the provider
- *   8. register: the call goes to the file's log, the test's evidence and its run
- *   9. answer contracts: what the fixture answers must be an answer the API could give
- *  10. outcome: every fault, error and reply is decided in `outcomeOf`, and nowhere else
- *  11. encode: the outcome in the provider's wire format, in the stream dialect the model chooses,
- *      streamed, paced and shaped as the fixture says
- *
- * A failure here is a value until the test ends: the agent gets what the real API would send,
- * and the test fails through `fail` (the environment turns it into a test error).
- */
-import type { Clock } from '../clock';
 import {
   checkAnswer,
   checkRequest,
@@ -30,23 +6,20 @@ import {
   type Violation,
   violation,
 } from '../contracts';
-import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
-import type { ErrorCode } from '../errors';
+import type { Conversation, NeutralError, NeutralReply } from '../conversation';
 import { noteCredentials } from '../files/secrets';
 import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } from '../fixtures/types';
 import type { CutReason, ModelCall } from '../model/call';
 import { cutCall, replyOfEvents } from '../model/delivered';
-import type { MockModel, Resolution } from '../model/mock-model';
+import type { Resolution } from '../model/mock-model';
 import { type Pacing, pacingOf } from '../model/pacing';
-import type { ResolvedOptions } from '../options';
 import type { ProviderCodec, WireResponse } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
 import type { EmbeddingCodec } from '../providers/embedding-codec';
 import { endpointsOf, optionNameOf, type RouteTarget } from '../providers/registry';
-import type { Recording, WireRequest } from '../record/recording';
-import type { EvidenceLog } from '../run/evidence';
+import type { WireRequest } from '../record/recording';
+import type { FileContext } from '../run/context';
 import type { RunRecorder } from '../run/host';
-import type { RunScope } from '../run/scope';
 import { droppedBeforeReply, plainAnswer, streamAnswer, type WireAnswer } from './wire';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
@@ -80,27 +53,6 @@ export interface ModelRequest {
    * never reaches `serve` (its transport rejects it first).
    */
   readonly signal: AbortSignal | undefined;
-}
-
-/** What the per-file runtime lends the model server. */
-export interface ModelServerHost {
-  readonly model: MockModel;
-  readonly options: ResolvedOptions;
-  readonly threads: ConversationStore;
-  readonly recording: Recording;
-  readonly runs: RunScope<RunRecorder>;
-  readonly evidence: EvidenceLog;
-  readonly clock: Clock;
-  /** Why a request that belongs to no run (an embedding request) is refused (its failure recorded), if it is. */
-  admit(what: () => string): { code: string; status: number; message: string } | undefined;
-  /** The run a call belongs to, or why it belongs to none and is refused (its failure already recorded). */
-  claim(
-    what: () => string,
-  ):
-    | { run: RunRecorder | undefined; refused?: undefined }
-    | { refused: { code: string; status: number; message: string }; run?: undefined };
-  /** The current test (or file) must fail, even if the agent swallowed what it got. */
-  fail(code: ErrorCode, message: string): void;
 }
 
 /** What goes back on the wire for one call; `latency` (ms) is waited for first, when set. */
@@ -239,7 +191,7 @@ export class ModelServer {
   /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
   private unmatched: Array<{ call: ModelCall; message: string }> = [];
 
-  constructor(private readonly host: ModelServerHost) {}
+  constructor(private readonly host: FileContext) {}
 
   /** The unmatched calls since the last drain that the test did not accept. */
   drainUnmatched(): string[] {
