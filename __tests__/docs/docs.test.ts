@@ -57,7 +57,9 @@ describe('the landing README', () => {
   });
 
   it('opens with the two commands for working on the repository: the examples, then the tests', () => {
-    const commands = [...readme.matchAll(/```sh(?: fragment)?\n([^`]*?)```/g)].map((match) => match[1].trim());
+    const commands = [...readme.matchAll(/```sh(?: fragment)?\n([^`]*?)```/g)].map((match) =>
+      match[1].trim(),
+    );
     expect(commands.slice(0, 2)).toEqual(['npm ci && npm run examples', 'npm test']);
     const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
     expect(scripts.examples).toContain('--selectProjects examples');
