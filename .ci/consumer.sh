@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the packed package into a scratch project and runs a real agent test there
-# with `preset: 'jest-understudy'`, under the given Node and msw/openai majors.
-# usage: consumer.sh <tarball> <node-bin-dir> <msw@N> <openai@N>
+# with `preset: 'jest-understudy'`, and one with the Vitest plugin, under the given Node and
+# msw/openai/vitest versions.
+# usage: consumer.sh <tarball> <node-bin-dir> <msw@N> <openai@N> <vitest@N>
 set -euo pipefail
-tarball=$1 node_dir=$2 msw=$3 openai=$4
+tarball=$1 node_dir=$2 msw=$3 openai=$4 vitest=$5
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 work=$(mktemp -d)
@@ -16,7 +17,7 @@ cat > package.json <<JSON
 { "name": "understudy-consumer", "private": true, "scripts": { "test": "jest" } }
 JSON
 # Packages the installed-package cases (__tests__/installed/cases) use besides the SDK.
-case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1 zod@4 @swc/core@1 @swc/jest@0)
+case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1 zod@4 @swc/core@1 @swc/jest@0 ai@7 @ai-sdk/openai@4)
 # The Gemini SDK and the Agents SDK in the majors that go with this openai (and its Node):
 # @google/genai 3 and @openai/agents 0.15+ (on openai 7) need Node >= 22.
 if [ "$openai" = openai@6 ]; then
@@ -24,9 +25,12 @@ if [ "$openai" = openai@6 ]; then
 else
   case_deps+=(@google/genai@3 @openai/agents@0.20)
 fi
-npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai" "${case_deps[@]}"
-echo "   node $(node --version); installed: $(npm ls msw openai jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|jest-understudy)@[^ ]+' | tr '\n' ' ')"
+npm install --no-audit --no-fund --silent "$tarball" jest@30 "$vitest" "$msw" "$openai" "${case_deps[@]}"
+echo "   node $(node --version); installed: $(npm ls msw openai vitest jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|vitest|jest-understudy)@[^ ]+' | tr '\n' ' ')"
 CI=true timeout --kill-after=30s 10m npm test --silent
+
+# The same project's Vitest side: `plugins: [understudy()]` from jest-understudy/vitest.
+CI=true timeout --kill-after=30s 10m node node_modules/vitest/vitest.mjs run --config vitest.config.mjs
 
 # The installed bin: validates a good file (exit 0) and a bad one (exit 1, naming the JSON path).
 npx --no-install understudy --help >/dev/null

@@ -9,7 +9,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Circus } from '@jest/types';
 import type { ConcurrentTest, Failure } from '../src/sandbox/bridge';
 
-class Slot implements ConcurrentTest {
+/** One concurrent test: the failures its body recorded. */
+export class Slot implements ConcurrentTest {
   failures: Failure[] = [];
 
   constructor(readonly name: string) {}

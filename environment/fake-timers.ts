@@ -32,7 +32,7 @@ type Clock = Record<string, unknown>;
 type Tagged = { clock?: Clock } | undefined;
 
 /** The clock the fake timers just installed, from the tag sinon puts on every global it fakes. */
-function installedClock(global: object, timers: ModernFakeTimers): Clock | undefined {
+export function installedClock(global: object, timers?: object): Clock | undefined {
   const g = global as Record<string, Tagged>;
   const candidates: Tagged[] = [
     ...SCHEDULERS.filter((name) => name !== 'nextTick').map((name) => g[name]),
@@ -41,10 +41,10 @@ function installedClock(global: object, timers: ModernFakeTimers): Clock | undef
     g.performance,
   ];
   for (const fn of candidates) if (fn?.clock) return fn.clock;
-  return (timers as unknown as { _clock?: Clock })._clock;
+  return (timers as { _clock?: Clock } | undefined)?._clock;
 }
 
-function bindCallbacks(clock: Clock): void {
+export function bindCallbacks(clock: Clock): void {
   for (const name of SCHEDULERS) {
     const schedule = clock[name];
     if (typeof schedule !== 'function') continue;
@@ -93,4 +93,44 @@ export function keepAsyncContext(timers: ModernFakeTimers, global: object, hooks
     changing();
     clearAllTimers();
   };
+}
+
+type FakeTimerApi = Record<
+  'useFakeTimers' | 'useRealTimers' | 'clearAllTimers',
+  (...args: unknown[]) => unknown
+>;
+
+/**
+ * The same for Vitest's `vi` (its fake timers are @sinonjs/fake-timers too, installed on the
+ * worker's own global): wraps its methods in place; returns what puts them back.
+ */
+export function keepAsyncContextOfVi(vi: FakeTimerApi, hooks: FakeTimerHooks): () => void {
+  const original = {
+    useFakeTimers: vi.useFakeTimers,
+    useRealTimers: vi.useRealTimers,
+    clearAllTimers: vi.clearAllTimers,
+  };
+  const changing = () => {
+    try {
+      hooks.changing();
+    } catch {
+      // As above: Vitest's timers must still switch.
+    }
+  };
+  vi.useFakeTimers = function (this: unknown, ...args: unknown[]) {
+    changing();
+    const result = original.useFakeTimers.apply(this, args);
+    const clock = installedClock(globalThis);
+    if (clock) bindCallbacks(clock);
+    return result;
+  };
+  vi.useRealTimers = function (this: unknown, ...args: unknown[]) {
+    changing();
+    return original.useRealTimers.apply(this, args);
+  };
+  vi.clearAllTimers = function (this: unknown, ...args: unknown[]) {
+    changing();
+    return original.clearAllTimers.apply(this, args);
+  };
+  return () => Object.assign(vi, original);
 }

@@ -94,12 +94,17 @@ let services: WorkerServices | undefined;
  * of every file it parses (a fixture, world, golden or cassette file), for the key its history
  * is kept under.
  */
-export function hostServicesForWorker(noteRead: ReadNote = () => undefined): HostServices {
+export function hostServicesForWorker(
+  noteRead: ReadNote = () => undefined,
+  { sameRealm = false }: { sameRealm?: boolean } = {},
+): HostServices {
   services ??= createServices();
   const shared = services;
   return {
     parseText: (text, format, file, options) => shared.parseNoted(text, format, file, options, noteRead),
-    validator: (name, exportName) => shared.validator(name, exportName),
+    // A test file in the worker's own realm (Vitest) shares the validators' module: it compiles
+    // each once per worker already, and asking here would ask itself.
+    validator: (name, exportName) => (sameRealm ? undefined : shared.validator(name, exportName)),
     operationSchema: (schemaJson) => shared.operationSchema!(schemaJson),
   };
 }

@@ -3,7 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
-import { type ErrorCode, isUnderstudyError, markError, UnderstudyError } from '../src/errors';
+import { isUnderstudyError, markError } from '../src/errors';
 import { urlOf } from '../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../src/files/secrets';
 import { scrubForWriting } from '../src/files/write';
@@ -15,6 +15,7 @@ import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
 import { codeKey } from './code-key';
 import { ConcurrentTests } from './concurrent';
+import { appendToError, titleTags, toError, traceNote } from './failures';
 import { keepAsyncContext } from './fake-timers';
 import { hostServicesForWorker } from './host-services';
 import { type Containment, contain } from './network';
@@ -38,9 +39,6 @@ export interface UnderstudyFileReport extends FileStats {
   selectTags: string[];
   rootDir: string;
 }
-
-/** `@word` tokens of a title: Playwright's way of tagging a test, so `-t @tag` selects them too. */
-const titleTags = (title: string) => [...title.matchAll(/(?:^|\s)@([\w.:-]+)/g)].map((m) => m[1]);
 
 function displayName(test: Circus.TestEntry): string {
   return testName(test).split(' > ').join(' › ');
@@ -407,8 +405,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         runtime.testEvidence(),
       );
       if (failed) {
-        const text = `\n\nUnderstudy trace:    ${shown(written.trace)}\nUnderstudy timeline: ${shown(written.html)}`;
-        if (!appendToError(test.errors[0], text))
+        const text = traceNote(written);
+        if (!appendToError(errorOf(test.errors[0]), text))
           test.errors.push(toError('TRACE_WRITTEN', text.trimStart()));
       }
     } catch (error) {
@@ -430,42 +428,6 @@ function failedTests(block: Circus.DescribeBlock): number {
 }
 
 const errorOf = (entry: CircusError): unknown => (Array.isArray(entry) ? entry[0] : entry);
-
-/** Adds lines after an error's message, where Jest prints it (the message part of its stack too). */
-function appendToError(entry: CircusError, text: string): boolean {
-  const error = errorOf(entry) as { message?: unknown; stack?: unknown } | null;
-  if (
-    typeof error !== 'object' ||
-    error === null ||
-    typeof error.message !== 'string' ||
-    error.message === ''
-  )
-    return false;
-  try {
-    const message = error.message;
-    if (typeof error.stack === 'string' && error.stack.includes(message)) {
-      const at = error.stack.indexOf(message) + message.length;
-      error.stack = error.stack.slice(0, at) + text + error.stack.slice(at);
-    }
-    error.message = message + text;
-    return error.message === message + text;
-  } catch {
-    return false; // frozen or otherwise read-only
-  }
-}
-
-/** A path as people will click it: relative to the working directory when inside it. */
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel.startsWith('..') ? path : rel;
-}
-
-function toError(code: ErrorCode, message: string): Error {
-  const error = new UnderstudyError(code, message);
-  // The stack would point into the environment; the message (and its code) is what helps.
-  error.stack = `${error.name} [${code}]: ${message}`;
-  return error;
-}
 
 export { OptionsError } from './options';
 export type { Phase };

@@ -14,6 +14,7 @@ expect.extend(lazyMatchers);
 (globalThis as Record<symbol, unknown>)[SETUP_KEY] = true;
 const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
 if (bridge) {
+  bridge.runner = { name: 'jest', globals: () => require('@jest/globals') };
   bridge.loadSession = () => require('../src/sandbox/runtime').loadRuntime();
   // Every fixture source (a configured world or fixture file, the file's cassette) and the handlers
   // module are loaded now, so a broken one fails the file before its tests instead of failing a

@@ -29,6 +29,8 @@ const ENTRIES = {
   index: ['src/index.js', 'src/index.ts'],
   matchers: ['matchers/index.js', 'matchers/index.ts'],
   setup: ['presets/setup.js', 'presets/setup.ts'],
+  // The Vitest session's runtime and matchers: the test file's copies, as it shares its realm.
+  realm: ['environment/vitest/realm.js', 'environment/vitest/realm.ts'],
 };
 /** Sources that must stay files of their own in dist/ (resolved by path at run time). */
 const UNBUNDLED = ['src/record/standalone.ts'];

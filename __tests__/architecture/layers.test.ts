@@ -58,7 +58,9 @@ const RULES: LayerRules = {
   layers: LAYERS,
   forbidden: [
     {
-      from: /^(environment\/|src\/cli\/|src\/reporter\/|presets\/test-runner\.ts$)/,
+      // Vitest runs a test file in its worker's own realm: its session (environment/vitest) is
+      // where Jest's setup file is, and creates the runtime as that file does.
+      from: /^(environment\/(?!vitest\/)|src\/cli\/|src\/reporter\/|presets\/test-runner\.ts$)/,
       to: /^src\/sandbox\//,
       unless: /^src\/sandbox\/bridge\.ts$/,
       reason:
@@ -168,6 +170,24 @@ describe('the layers of docs/architecture.md', () => {
     const found = unitsOnDisk();
     expect([...found].filter((unit) => !listed.has(unit))).toEqual([]);
     expect([...listed].filter((unit) => !found.has(unit))).toEqual([]);
+  });
+
+  it('nothing under src/ or matchers/ imports a test runner: runner knowledge lives in the adapters', () => {
+    // Jest's libraries that are not the runner (jest-matcher-utils, jest-diff, jest-snapshot,
+    // jest-docblock) are plain dependencies of the package and may be imported anywhere.
+    const RUNNER = /^(jest|vitest)(\/|$)|^@jest\/|^@vitest\//;
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+        const path = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) walk(path);
+        else if (/\.(ts|mts|cts)$/.test(entry.name))
+          for (const { specifier } of specifiersOf(readFileSync(join(root, path), 'utf8')))
+            if (RUNNER.test(specifier)) found.push(`${path} imports ${specifier}`);
+      }
+    };
+    for (const dir of ['src', 'matchers']) walk(dir);
+    expect(found).toEqual([]);
   });
 
   it('the bridge is loaded in both realms, so it loads nothing itself (type imports only)', () => {

@@ -110,18 +110,21 @@ export async function contain(
       handlersAnswer: hooks.handlersAnswer,
     });
     thread.patches.add(shareWithWorkers({ counts: ports.buffer, allow: options.allow }));
-    // The sandbox is its own realm: the undici package there looks for its dispatcher on the sandbox
-    // global. It stays there, closed, after teardown (the sandbox goes with its file): an undici call
-    // the file left running then fails instead of finding no dispatcher, or creating a real one.
-    const inSandbox = createInterception({
-      ...context,
-      Agent: thread.Agent,
-      transport: 'undici',
-      attach: (socket, origin, transport) => bridge.attach(socket, origin, transport),
-      handlersAnswer: hooks.handlersAnswer,
-    });
-    installDispatcher(sandbox, inSandbox.dispatcher);
-    thread.patches.add(() => void inSandbox.close());
+    // Jest's sandbox is its own realm: the undici package there looks for its dispatcher on the
+    // sandbox global. It stays there, closed, after teardown (the sandbox goes with its file): an
+    // undici call the file left running then fails instead of finding no dispatcher, or creating a
+    // real one. A runner that runs test files in the thread's own realm (Vitest) has the thread's.
+    if (sandbox !== globalThis) {
+      const inSandbox = createInterception({
+        ...context,
+        Agent: thread.Agent,
+        transport: 'undici',
+        attach: (socket, origin, transport) => bridge.attach(socket, origin, transport),
+        handlersAnswer: hooks.handlersAnswer,
+      });
+      installDispatcher(sandbox, inSandbox.dispatcher);
+      thread.patches.add(() => void inSandbox.close());
+    }
     thread.patches.add(listenForWorkerReports(hooks.fail));
     upstream = createUpstream(thread.Agent, real);
   } catch (error) {

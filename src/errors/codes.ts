@@ -38,6 +38,13 @@ export const ERROR_CODES = {
       "Without the preset, set both `testEnvironment: 'jest-understudy/environment'` and `setupFilesAfterEnv: ['jest-understudy/setup']`. " +
       'With the preset set, remove what replaces its environment: a `@jest-environment` docblock in the file, or a `testEnvironment` beside the preset.',
   },
+  RUNNER_SETTING_REFUSED: {
+    area: 'setup',
+    meaning:
+      'The test runner is set up in a way jest-understudy cannot honour (under Vitest: `isolate: false`, browser mode, a `vmThreads`/`vmForks` pool).',
+    action:
+      'Remove the setting the message names for the project that uses jest-understudy (or run those tests in another Vitest project without the plugin).',
+  },
   OPTIONS_INVALID: {
     area: 'setup',
     meaning:

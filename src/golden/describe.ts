@@ -7,10 +7,11 @@
  */
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
-import { badArgument } from '../errors';
+import { badArgument, UnderstudyError } from '../errors';
 import { loadFixtureFiles } from '../fixtures/load';
 import { executeRun, type RunContext } from '../run/run';
 import type { Run } from '../run/types';
+import { BRIDGE_KEY, type Bridge } from '../sandbox/bridge';
 import { namedExpectation } from '../sandbox/expectations';
 import { getContext } from '../sandbox/runtime';
 import { loadGoldenFile } from './load';
@@ -38,6 +39,18 @@ interface JestGlobals {
   describe(name: string, fn: () => void): void;
   it(name: string, fn: () => Promise<void>, timeout?: number): void;
   expect: ((value: unknown) => any) & Record<string, any>;
+}
+
+/** `describe`, `it` and `expect` of the runner the file runs under (its adapter hands them over). */
+function runnerGlobals(): JestGlobals {
+  const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
+  const globals = bridge?.runner?.globals();
+  if (!globals)
+    throw new UnderstudyError(
+      'ENVIRONMENT_MISSING',
+      'describeGoldenTasks(patterns, options): no test runner adapter of jest-understudy runs this file (preset: "jest-understudy", or the Vitest plugin)',
+    );
+  return globals as unknown as JestGlobals;
 }
 
 function stepArg(step: GoldenStep): { name: string; args?: Record<string, unknown> } | string {
@@ -105,7 +118,7 @@ export function describeGoldenTasks<Output = unknown>(
       options?.agent,
     );
   const runtime = getContext();
-  const { describe, it, expect } = require('@jest/globals') as JestGlobals;
+  const { describe, it, expect } = runnerGlobals();
   const base = dirname(runtime.options.testPath);
   const rootDir = runtime.options.rootDir;
   for (const path of goldenFilesFor(patterns, base)) {

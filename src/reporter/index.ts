@@ -94,7 +94,7 @@ export interface ReporterOptions {
   color?: boolean;
 }
 
-interface ResultLike {
+export interface ResultLike {
   testFilePath?: string;
   understudy?: Partial<FileReport>;
 }
@@ -358,6 +358,26 @@ function testLines(
   return lines;
 }
 
+/** Adds up the file reports, records the history and prints the summary (both runners' reporters). */
+export function printSummary(testResults: readonly ResultLike[], options: ReporterOptions): void {
+  const color = options.color ?? (Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
+  const summary = summarize(testResults);
+  let history: HistoryReport[] = [];
+  try {
+    history = recordHistory(summary);
+  } catch (error) {
+    process.stderr.write(
+      `\njest-understudy: the test history was not updated: ${(error as Error)?.message}\n`,
+    );
+  }
+  const text = formatSummary(summary, {
+    color,
+    history,
+    ...(options.listTraces !== undefined && { listTraces: options.listTraces }),
+  });
+  if (text) process.stderr.write(`\n${text}\n`);
+}
+
 /** The Jest reporter: `reporters: ['default', 'jest-understudy/reporter']` (the preset adds it). */
 export default class UnderstudyReporter {
   private readonly options: ReporterOptions;
@@ -367,22 +387,7 @@ export default class UnderstudyReporter {
   }
 
   onRunComplete(_contexts: unknown, results: { testResults: readonly ResultLike[] }): void {
-    const color = this.options.color ?? (Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
-    const summary = summarize(results.testResults ?? []);
-    let history: HistoryReport[] = [];
-    try {
-      history = recordHistory(summary);
-    } catch (error) {
-      process.stderr.write(
-        `\njest-understudy: the test history was not updated: ${(error as Error)?.message}\n`,
-      );
-    }
-    const text = formatSummary(summary, {
-      color,
-      history,
-      ...(this.options.listTraces !== undefined && { listTraces: this.options.listTraces }),
-    });
-    if (text) process.stderr.write(`\n${text}\n`);
+    printSummary(results.testResults ?? [], this.options);
   }
 
   getLastError(): Error | undefined {

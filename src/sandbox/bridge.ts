@@ -9,7 +9,9 @@
  * For Jest, the adapter is the environment (the host realm: environment/) with the preset's setup
  * file (presets/setup.ts), and the two realms meet on a `Symbol.for` global, the `Bridge`: only
  * plain data and functions cross it, everything a test catches or compares is built on the
- * session's side. This module has type imports only, so loading it in either realm loads nothing.
+ * session's side. For Vitest, the adapter is the plugin's session (environment/vitest/session.ts),
+ * which runs in the test file's own realm and sets the same `Bridge` on that realm's global. This
+ * module has type imports only, so loading it in either realm loads nothing.
  */
 import type { ErrorCode } from '../errors';
 import type { ResolvedOptions } from '../options';
@@ -65,9 +67,31 @@ export interface FileSession {
   fileStats(): FileStats;
 }
 
-/** Jest's adapter and the session, met on a `Symbol.for` global of the test realm. */
+/** What the API that declares tests (`live()`, `describeGoldenTasks`) takes from the running runner. */
+export interface RunnerGlobals {
+  test: TestDeclaration & { skip: TestDeclaration };
+  it: TestDeclaration;
+  describe: (name: string, fn: () => void) => void;
+  expect: unknown;
+}
+
+export type TestDeclaration = (name: string, fn: (...args: any[]) => unknown, timeout?: number) => void;
+
+/** The test runner the file runs under, as its adapter tells the session. */
+export interface RunnerInfo {
+  name: 'jest' | 'vitest';
+  /** Its test-declaring functions, as the test file sees them (`@jest/globals`, `vitest`). */
+  globals(): RunnerGlobals;
+}
+
+/**
+ * An adapter and the session, met on a `Symbol.for` global of the test realm (Jest's sandbox
+ * global; under Vitest, the worker's own).
+ */
 export interface Bridge extends RunnerServices {
   options: ResolvedOptions;
+  /** Set by the adapter: which runner this is, and its globals. */
+  runner?: RunnerInfo;
   session: FileSession | undefined;
   /**
    * Creates the session in the test realm on first need (set by the preset's setup file), so a

@@ -1,10 +1,12 @@
 /**
- * `live(name, fn, timeout)`: a test that talks to the real provider. Jest has no `skipIf`, so it
- * is registered as `test` only in live mode, with a provider key, off CI; otherwise as
- * `test.skip`, and the environment hands the reason to the reporter.
+ * `live(name, fn, timeout)`: a test that talks to the real provider, declared with the running
+ * runner's `test` (the adapter hands it over on the bridge). It is registered as a test only in
+ * live mode, with a provider key, off CI; otherwise skipped with the reason: under Jest (no
+ * `skipIf`) as `test.skip`, the environment handing the reason to the reporter; under Vitest as
+ * a test that skips itself with the reason as its note (`context.skip(note)`), which Vitest reports.
  */
 import { isCI, realKeys } from '../record/mode';
-import { BRIDGE_KEY, type Bridge } from './bridge';
+import { BRIDGE_KEY, type Bridge, type TestDeclaration } from './bridge';
 
 type TestFn = (...args: any[]) => unknown;
 
@@ -27,15 +29,17 @@ export function live(name: string, fn: TestFn, timeout?: number): void {
     throw new TypeError(
       `live(${JSON.stringify(name)}, fn, timeout?): fn must be the test function, received ${typeof fn}`,
     );
-  const { test } = require('@jest/globals') as {
-    test: { (n: string, f: TestFn, t?: number): void; skip(n: string, f: TestFn, t?: number): void };
-  };
   const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
+  const test = bridge?.runner?.globals().test ?? globalTest();
   const reason = bridge
     ? liveSkipReason(bridge.options.mode, process.env)
-    : 'live() runs only under the jest-understudy environment (preset: "jest-understudy")';
+    : 'live() runs only under jest-understudy (preset: "jest-understudy", or the Vitest plugin)';
   if (reason === undefined) {
     test(name, fn, timeout);
+    return;
+  }
+  if (bridge?.runner?.name === 'vitest') {
+    test(name, ({ skip }: { skip(note: string): void }) => skip(reason), timeout);
     return;
   }
   // A function of its own, so the environment finds this test's reason by it.
@@ -45,4 +49,14 @@ export function live(name: string, fn: TestFn, timeout?: number): void {
     bridge.liveSkips.set(skipped, reason);
   }
   test.skip(name, skipped, timeout);
+}
+
+/** The runner's global `test` (Jest's, or Vitest's with `globals: true`), without an adapter. */
+function globalTest(): TestDeclaration & { skip: TestDeclaration } {
+  const test = (globalThis as { test?: TestDeclaration & { skip: TestDeclaration } }).test;
+  if (typeof test !== 'function')
+    throw new TypeError(
+      'live(name, fn): no test runner declares tests here; run the file with Jest (preset: "jest-understudy") or Vitest (the jest-understudy/vitest plugin)',
+    );
+  return test;
 }

@@ -17,17 +17,29 @@ const WITHOUT_PRESET =
   "sets `testRunner: 'jest-understudy/test-runner'`, the jest-understudy reporter, a `moduleNameMapper` " +
   "for `msw/node` and `fakeTimers: { doNotFake: ['queueMicrotask'] }`.";
 
-/** What this realm shows: whether the setup file ran, and the test file (when a test is running). */
-export function sandboxFacts(): { setupRan: boolean; testPath?: string } {
+const WITHOUT_PLUGIN =
+  "jest-understudy's Vitest plugin is not running this test file. Add it to the Vitest config: " +
+  "`plugins: [understudy()]` with `import understudy from 'jest-understudy/vitest'` (in this project's " +
+  'config too, when the workspace has several projects).';
+
+/** What this realm shows: whether the setup file ran, the test file (when a test is running), and whether Vitest runs it. */
+export function sandboxFacts(): { setupRan: boolean; testPath?: string; vitest?: boolean } {
   const expect = (globalThis as { expect?: { getState?: () => { testPath?: unknown } } }).expect;
   const path = expect?.getState?.().testPath;
   return {
     setupRan: (globalThis as Record<symbol, unknown>)[SETUP_KEY] === true,
     ...(typeof path === 'string' && { testPath: path }),
+    // Vitest's workers set VITEST (and its worker state global): its test files share this realm.
+    ...((process.env.VITEST !== undefined || '__vitest_worker__' in globalThis) && { vitest: true }),
   };
 }
 
-export function missingEnvironmentMessage({ setupRan, testPath }: ReturnType<typeof sandboxFacts>): string {
+export function missingEnvironmentMessage({
+  setupRan,
+  testPath,
+  vitest,
+}: ReturnType<typeof sandboxFacts>): string {
+  if (vitest) return WITHOUT_PLUGIN;
   if (!setupRan) return `${NOT_RUNNING}. ${WITHOUT_PRESET}`;
   const configured =
     "jest-understudy's setup file ran, so the preset (or `jest-understudy/setup`) is configured";

@@ -85,7 +85,7 @@ describe('the packed tarball', () => {
 
   it('ships nothing else: no tests, examples, benchmarks, CI, scripts, TypeScript sources or source maps', () => {
     const allowed = [
-      /^dist\/.+\.(js|d\.ts)$/,
+      /^dist\/.+\.(js|mjs|d\.ts|d\.mts)$/,
       // The sandbox side in one file (scripts/bundle-sandbox.cjs).
       /^dist\/sandbox\.cjs$/,
       ...ASSETS.map((asset) => new RegExp(`^dist/${asset.replace(/\./g, '\\.')}$`)),

@@ -1,44 +1,41 @@
 /**
- * `understudy record -- <jest args>` and `understudy live -- <jest args>`: run Jest with
- * UNDERSTUDY_MODE set, after the checks the environment would make anyway (no CI, a key),
- * so a misuse fails in a second with exit code 2 instead of after Jest starts.
+ * `understudy record -- <runner args>` and `understudy live -- <runner args>`: run the project's
+ * test runner (Jest or Vitest, see ../runner.ts) with UNDERSTUDY_MODE set, after the checks the
+ * environment would make anyway (no CI, a key), so a misuse fails in a second with exit code 2
+ * instead of after the runner starts.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { ciRefusal, noKeyMessage, realKeys, type UnderstudyMode } from '../../record/mode';
 import { readUsage } from '../../record/usage';
-
-/** Jest's CLI as the project in the working directory has it, else as this package resolves it. */
-function jestBin(): string | undefined {
-  for (const from of [join(process.cwd(), 'package.json'), __filename]) {
-    try {
-      return createRequire(from).resolve('jest/bin/jest');
-    } catch {
-      // try the next place
-    }
-  }
-  return undefined;
-}
+import { detectRunner, RUNNER_NAMES, type RunnerName, runnerCommand } from '../runner';
 
 function runJest(
   mode: UnderstudyMode,
   command: string,
   jestArgs: string[],
   tags: readonly string[] = [],
+  chosen?: RunnerName,
 ): Promise<void> {
   const refusal = ciRefusal(mode, `understudy ${command}`, process.env);
   if (refusal) return fail(command, refusal.replace(/^jest-understudy: /, ''));
   if (mode !== 'record-missing' && realKeys(process.env).length === 0)
     return fail(command, noKeyMessage(mode, `understudy ${command}`).replace(/^jest-understudy: /, ''));
-  const bin = jestBin();
-  if (!bin) return fail(command, 'cannot find Jest: install it in this project (npm i -D jest)');
+  const detected = chosen ? { runner: chosen, why: '--runner' } : detectRunner(process.cwd());
+  if ('problem' in detected) return fail(command, detected.problem);
+  const { runner } = detected;
+  const start = runnerCommand(runner, process.cwd());
+  if (!start)
+    return fail(
+      command,
+      `cannot find ${runner === 'jest' ? 'Jest' : 'Vitest'}: install it in this project (npm i -D ${runner})`,
+    );
   const selection = tags.length > 0 ? `, only tests tagged ${tags.map((t) => `@${t}`).join(' or ')}` : '';
   process.stderr.write(
-    `understudy ${command}: running jest in ${mode} mode (UNDERSTUDY_MODE=${mode})${selection}\n`,
+    `understudy ${command}: running ${runner} (${detected.why}) in ${mode} mode (UNDERSTUDY_MODE=${mode})${selection}\n`,
   );
-  const child = spawn(process.execPath, [bin, ...jestArgs], {
+  const child = spawn(process.execPath, [start.bin, ...start.args, ...jestArgs], {
     stdio: 'inherit',
     env: {
       ...process.env,
@@ -48,12 +45,12 @@ function runJest(
   });
   return new Promise((resolve) => {
     child.on('error', (error) => {
-      process.stderr.write(`understudy ${command}: cannot start jest: ${error.message}\n`);
+      process.stderr.write(`understudy ${command}: cannot start ${runner}: ${error.message}\n`);
       process.exitCode = 2;
       resolve();
     });
     child.on('close', (code, signal) => {
-      // Jest's own failure (tests failed) is this command's: the recording did not complete.
+      // The runner's own failure (tests failed) is this command's: the recording did not complete.
       process.exitCode = signal ? 1 : code === 0 ? 0 : 1;
       resolve();
     });
@@ -92,19 +89,26 @@ async function fail(command: string, message: string): Promise<void> {
   process.exitCode = 2;
 }
 
+const runnerOption = () =>
+  new Option(
+    '--runner <runner>',
+    "the test runner to run (default: the project's, from its config file, test script or dependencies)",
+  ).choices(RUNNER_NAMES);
+
 export function registerRecord(program: Command): void {
   program
     .command('record')
     .description(
-      'run Jest in record mode: every model call goes to the real provider, and each test file writes its cassette (local only)',
+      'run the tests (Jest or Vitest) in record mode: every model call goes to the real provider, and each test file writes its cassette (local only)',
     )
-    .argument('[jest-args...]', 'arguments for Jest, after --')
+    .argument('[jest-args...]', 'arguments for the test runner, after --')
     .option('--missing', 'record only the requests no fixture matches, appending them (record-missing mode)')
     .option(
       '--stale',
       're-record only the tests whose cassette fixtures the last replay found stale (from .understudy/usage)',
     )
     .option('--root <dir>', 'the Jest rootDir, where .understudy/usage lives (with --stale)', '.')
+    .addOption(runnerOption())
     .option(
       '--tag <tag...>',
       're-record only the tests with one of these tags (@understudy-tags in the file docblock, @tag in a test or describe title); the others are skipped and keep their fixtures',
@@ -118,7 +122,10 @@ export function registerRecord(program: Command): void {
         'Exit codes: 0 recorded, 1 Jest failed (nothing is written for a failing test file), 2 bad usage.',
     )
     .action(
-      (jestArgs: string[], options: { missing?: boolean; stale?: boolean; root: string; tag?: string[] }) => {
+      (
+        jestArgs: string[],
+        options: { missing?: boolean; stale?: boolean; root: string; tag?: string[]; runner?: RunnerName },
+      ) => {
         const tags = (options.tag ?? []).flatMap((t) => t.split(',')).map((t) => t.replace(/^@/, '').trim());
         const bad = tags.find((t) => !/^[\w.:-]+$/.test(t));
         if (bad !== undefined)
@@ -129,7 +136,13 @@ export function registerRecord(program: Command): void {
         if (tags.length > 0 && options.stale)
           return fail('record', '--tag and --stale each choose the tests to re-record; give one of them');
         if (!options.stale)
-          return runJest(options.missing ? 'record-missing' : 'record', 'record', jestArgs, tags);
+          return runJest(
+            options.missing ? 'record-missing' : 'record',
+            'record',
+            jestArgs,
+            tags,
+            options.runner,
+          );
         if (options.missing)
           return fail('record', '--stale re-records whole tests; it does not go with --missing');
         const root = resolve(process.cwd(), options.root);
@@ -143,19 +156,22 @@ export function registerRecord(program: Command): void {
         process.stderr.write(
           `understudy record --stale: re-recording ${stale.tests} test${stale.tests === 1 ? '' : 's'} in ${stale.files} file${stale.files === 1 ? '' : 's'}\n`,
         );
-        return runJest('record', 'record', [...stale.args, ...jestArgs]);
+        return runJest('record', 'record', [...stale.args, ...jestArgs], [], options.runner);
       },
     );
 
   program
     .command('live')
     .description(
-      'run Jest in live mode: model calls go to the real provider, nothing is written (local only)',
+      'run the tests (Jest or Vitest) in live mode: model calls go to the real provider, nothing is written (local only)',
     )
-    .argument('[jest-args...]', 'arguments for Jest, after --')
+    .argument('[jest-args...]', 'arguments for the test runner, after --')
     .addHelpText(
       'after',
       '\nRefused when CI is set. Exit codes: 0 tests passed, 1 tests failed, 2 bad usage.',
     )
-    .action((jestArgs: string[]) => runJest('live', 'live', jestArgs));
+    .addOption(runnerOption())
+    .action((jestArgs: string[], options: { runner?: RunnerName }) =>
+      runJest('live', 'live', jestArgs, [], options.runner),
+    );
 }

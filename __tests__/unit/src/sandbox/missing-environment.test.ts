@@ -22,6 +22,14 @@ describe('the message when the environment is not running a file', () => {
     expect(message).not.toContain('@jest-environment');
   });
 
+  it('under Vitest: the plugin, not the preset', () => {
+    const message = missingEnvironmentMessage({ setupRan: false, vitest: true });
+    expect(message).toContain(
+      "`plugins: [understudy()]` with `import understudy from 'jest-understudy/vitest'`",
+    );
+    expect(message).not.toContain('preset');
+  });
+
   it('with the setup file and a @jest-environment docblock: names the docblock, not the preset', () => {
     const path = testFile("/**\n * @jest-environment node\n */\nrequire('jest-understudy');\n");
     const message = missingEnvironmentMessage({ setupRan: true, testPath: path });

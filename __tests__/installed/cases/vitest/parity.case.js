@@ -1,0 +1,5 @@
+// The parity scenarios under Jest (see parity-scenarios.cjs).
+const { expect, it } = require('@jest/globals');
+const scenarios = require('./parity-scenarios.cjs');
+
+for (const [title, [body]] of Object.entries(scenarios)) it(title, () => body(expect));

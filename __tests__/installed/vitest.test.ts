@@ -1,0 +1,268 @@
+/**
+ * The Vitest plugin from the packed tarball (`jest-understudy/vitest`), in a Vitest consumer
+ * project: whole tool loops on real SDKs, the matchers, and the failures an agent may swallow,
+ * each written once (cases/vitest/parity-scenarios.cjs) and run under Jest and Vitest with the
+ * same results and the same messages; the settings the plugin refuses, refused at start-up.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { ChildFile } from '../support/child-jest';
+import { root } from '../support/child-jest';
+import { runInstalled } from '../support/installed';
+import { runInstalledVitest, type VitestRun } from '../support/installed-vitest';
+
+const scenarios: Record<string, [unknown, boolean]> = require('./cases/vitest/parity-scenarios.cjs');
+
+/** What every failing scenario's message must say, whichever runner ran it. */
+const SAYS: Record<string, string> = {
+  'an agent that drops the tool calls fails toHaveCalledToolSequence': '0 calls received',
+  'wrong arguments fail toHaveCalledTool': 'with arguments matching {"city": "Bergen"}',
+  'a wrong final message fails toHaveFinalMessage': 'Expected final message: containing "sunny"',
+  'an unmatched request the agent swallowed fails the test': 'UnderstudyError [MODEL_UNMATCHED]',
+  'a blocked connection the agent swallowed fails the test':
+    'UnderstudyError [UNHANDLED_REQUEST]: GET https://tools.example.com/v1/weather',
+  'a contract breach the agent swallowed fails the test': 'UnderstudyError [CONTRACT_BREACH]',
+  'a run that threw and was never looked at fails the test': 'UnderstudyError [RUN_UNOBSERVED]',
+};
+
+/** A failure's message as a person reads it: no colours, no stack, no trace paths (each runner's own). */
+function message(file: ChildFile, title: string): string {
+  const test = file.tests.find((t) => t.title === title);
+  if (!test) throw new Error(`no test "${title}" in ${file.name}`);
+  const text = stripVTControlCharacters(test.failureMessages[0] ?? '');
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s+at /.test(line) || line.startsWith('Understudy trace:')) break;
+    lines.push(line);
+  }
+  return lines.join('\n').trim();
+}
+
+const statusOf = (file: ChildFile) => Object.fromEntries(file.tests.map((t) => [t.title, t.status]));
+const expected = Object.fromEntries(
+  Object.entries(scenarios).map(([title, [, passes]]) => [title, passes ? 'passed' : 'failed']),
+);
+
+/** The records example's agent, client module, world and behavior, as the seed's case imports them. */
+function recordsExample(): Record<string, string> {
+  const dir = join(root, 'examples', 'records-agent');
+  const files = Object.fromEntries(
+    readdirSync(dir)
+      .filter((name) => !name.endsWith('.test.ts') && name !== 'records.behavior.ts')
+      .map((name) => [`records/${name}`, readFileSync(join(dir, name), 'utf8')]),
+  );
+  // Its behavior module in JavaScript (Node 20 cannot require TypeScript; see records-behavior.cjs).
+  files['records/records.world.yaml'] = files['records/records.world.yaml'].replace(
+    './records.behavior.ts',
+    './records.behavior.cjs',
+  );
+  files['records/records.behavior.cjs'] = readFileSync(
+    join(__dirname, 'cases', 'vitest', 'records-behavior.cjs'),
+    'utf8',
+  );
+  return files;
+}
+
+function only(run: VitestRun): ChildFile {
+  if (run.files.length !== 1) throw new Error(`expected one file's results:\n${run.stdout}\n${run.stderr}`);
+  return run.files[0];
+}
+
+describe('the Vitest plugin', () => {
+  it('runs whole tool loops and fails wrong agents as Jest does, with the same messages', async () => {
+    const [vitest, jest] = await Promise.all([
+      runInstalledVitest({ cases: ['parity.test.mjs'] }),
+      runInstalled({ cases: ['vitest/parity.case.js'] }),
+    ]);
+    const file = only(vitest);
+    expect(statusOf(file)).toEqual(expected);
+    expect(statusOf(jest.files[0])).toEqual(expected);
+    // Nothing failed the file itself (the session's own hooks, its teardown).
+    expect(file.message).toBe('');
+    expect(vitest.code).toBe(1);
+    for (const [title, says] of Object.entries(SAYS)) {
+      expect(message(file, title)).toContain(says);
+      expect(message(file, title)).toBe(message(jest.files[0], title));
+    }
+    // Vitest prints the trace of a failed test where it prints the failure.
+    expect(file.tests.find((t) => t.status === 'failed')?.failureMessages[0]).toContain('Understudy trace:');
+  }, 120_000);
+
+  it("runs on Vitest's threads pool as on its forks pool", async () => {
+    const file = only(await runInstalledVitest({ cases: ['parity.test.mjs'], args: ['--pool=threads'] }));
+    expect(statusOf(file)).toEqual(expected);
+    expect(message(file, 'a blocked connection the agent swallowed fails the test')).toContain(
+      SAYS['a blocked connection the agent swallowed fails the test'],
+    );
+  }, 120_000);
+
+  describe('refuses at start-up what it cannot honour, with the reason', () => {
+    it.each([
+      [
+        'isolate: false in the config',
+        { test: { isolate: false } },
+        'with `isolate: false` (or `--no-isolate`)',
+      ],
+      ['--no-isolate', { args: ['--no-isolate'] }, 'with `isolate: false` (or `--no-isolate`)'],
+      ['the vmThreads pool', { args: ['--pool=vmThreads'] }, 'with the `vmThreads` pool'],
+      ['the vmForks pool', { test: { pool: 'vmForks' } }, 'with the `vmForks` pool'],
+      [
+        'browser mode',
+        { test: { browser: { enabled: true, instances: [{ browser: 'chromium' }] } } },
+        'with browser mode (`browser.enabled`)',
+      ],
+    ])(
+      '%s',
+      async (_, options, reason) => {
+        const run = await runInstalledVitest({ cases: ['parity.test.mjs'], ...options });
+        expect(run.code).not.toBe(0);
+        expect(run.files).toEqual([]);
+        const output = stripVTControlCharacters(run.stdout + run.stderr);
+        expect(output).toContain(
+          `[RUNNER_SETTING_REFUSED]: jest-understudy cannot run this Vitest project ${reason}`,
+        );
+      },
+      60_000,
+    );
+  });
+
+  it('refuses bad options at start-up with the texts Jest gives', async () => {
+    const understudy = { traces: 'sometimes', timeScale: -1 };
+    const [vitest, jest] = await Promise.all([
+      runInstalledVitest({ cases: ['parity.test.mjs'], understudy }),
+      runInstalled({ cases: ['vitest/parity.case.js'], understudy }),
+    ]);
+    expect(vitest.code).not.toBe(0);
+    expect(vitest.files).toEqual([]);
+    const said = stripVTControlCharacters(vitest.stdout + vitest.stderr);
+    const problems = stripVTControlCharacters(jest.files[0].message)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('testEnvironmentOptions.understudy.'));
+    expect(problems.length).toBe(2);
+    for (const problem of problems) expect(said).toContain(problem);
+  }, 120_000);
+
+  it("runs seed 000's vi.mock + mockTool drill and seed 001's harness on an AI SDK 7 agent", async () => {
+    const run = await runInstalledVitest({
+      cases: ['records.test.mts', 'harness.test.mjs'],
+      files: recordsExample(),
+    });
+    const records = run.files.find((f) => f.name.endsWith('/records.test.mts'));
+    const harness = run.files.find((f) => f.name.endsWith('/harness.test.mjs'));
+    if (!records || !harness) throw new Error(`missing results:\n${run.stdout}\n${run.stderr}`);
+    expect(statusOf(records)).toEqual({
+      'the agent saves the intended record (it retries the busy store)': 'passed',
+      'an agent that does not retry fails the drill': 'failed',
+    });
+    expect(message(records, 'an agent that does not retry fails the drill')).toContain(
+      'record-1 was saved exactly once',
+    );
+    expect(statusOf(harness)).toEqual({
+      'replays a committed exchange': 'passed',
+      'fails an agent that never runs the tool it was asked for': 'failed',
+    });
+    expect(message(harness, 'fails an agent that never runs the tool it was asked for')).toContain(
+      'a call to "applyFilter"',
+    );
+    expect(records.message + harness.message).toBe('');
+  }, 120_000);
+
+  describe('fake timers, test.concurrent, pragmas and traces', () => {
+    let run: VitestRun;
+    const file = (name: string) => {
+      const found = run.files.find((f) => f.name.endsWith(`/${name}`));
+      if (!found) throw new Error(`no results for ${name}:\n${run.stdout}\n${run.stderr}`);
+      return found;
+    };
+    beforeAll(async () => {
+      run = await runInstalledVitest({
+        cases: ['timers.test.mjs', 'concurrent.test.mjs', 'pragmas.test.mjs', 'bad-pragma.test.mjs'],
+      });
+    }, 120_000);
+
+    it('credits every streamed call to its run under vi.useFakeTimers()', () => {
+      expect(statusOf(file('timers.test.mjs'))).toEqual({
+        'attributes a streamed run advanced with runAllTimersAsync': 'passed',
+        'attributes a streamed run with latency advanced with advanceTimersByTimeAsync': 'passed',
+        'no false green: not.toHaveCalledTool fails when the streamed agent called the tool': 'failed',
+        'keeps two concurrent streamed runs apart under fake timers': 'passed',
+      });
+      expect(
+        message(
+          file('timers.test.mjs'),
+          'no false green: not.toHaveCalledTool fails when the streamed agent called the tool',
+        ),
+      ).toContain('Received: 1 such call');
+    });
+
+    it('refuses test.concurrent as under Jest, each refusal failing its own test', () => {
+      const concurrent = file('concurrent.test.mjs');
+      expect(statusOf(concurrent)).toEqual({
+        'a concurrent test that registers its fixtures and runs the agent': 'failed',
+        'a concurrent agent that swallows its refused model call': 'failed',
+        'a concurrent test whose request to a host nothing serves is refused': 'failed',
+        'a concurrent test that does not use jest-understudy': 'passed',
+        'a test after them uses the model as usual': 'passed',
+      });
+      expect(
+        message(concurrent, 'a concurrent test that registers its fixtures and runs the agent'),
+      ).toContain(
+        '[CONCURRENT_TEST]: jest-understudy: the concurrent test "a concurrent test that registers its fixtures and runs the agent" (test.concurrent) used jest-understudy',
+      );
+      expect(message(concurrent, 'a concurrent agent that swallows its refused model call')).toContain(
+        '(test.concurrent) made a openai.chat model call',
+      );
+      expect(
+        message(concurrent, 'a concurrent test whose request to a host nothing serves is refused'),
+      ).toContain('[UNHANDLED_REQUEST]: GET https://tracker.invalid/collect');
+    });
+
+    it('takes the world and fixtures of the docblock pragmas, and sets placeholder keys', () => {
+      expect(statusOf(file('pragmas.test.mjs'))).toEqual({
+        'serves the pragma world': 'passed',
+        'replays the pragma fixtures': 'passed',
+        'a note the world does not hold fails as the world says': 'failed',
+        'sets a placeholder provider key': 'passed',
+      });
+      expect(
+        message(file('pragmas.test.mjs'), 'a note the world does not hold fails as the world says'),
+      ).toContain('notes "n-2" does not exist');
+      expect(file('bad-pragma.test.mjs').message).toContain(
+        'no-such.world.yaml at $: the file does not exist',
+      );
+    });
+
+    it('writes the trace and timeline of a failed test, and names them in its failure', () => {
+      const title = 'a note the world does not hold fails as the world says';
+      const failure = stripVTControlCharacters(
+        file('pragmas.test.mjs').tests.find((t) => t.title === title)?.failureMessages[0] ?? '',
+      );
+      const trace = /Understudy trace: +(\S.*\.trace\.json)/.exec(failure)?.[1];
+      const html = /Understudy timeline: +(\S.*\.trace\.html)/.exec(failure)?.[1];
+      if (!trace || !html) throw new Error(`no trace named in:\n${failure}`);
+      const json = JSON.parse(readFileSync(join(run.project, trace), 'utf8'));
+      expect(JSON.stringify(json)).toContain('notes.get');
+      expect(existsSync(join(run.project, html))).toBe(true);
+      // A passing test writes none (traces: on-failure).
+      const folder = join(run.project, '.understudy', 'traces', 'pragmas.test.mjs');
+      expect(readdirSync(folder).filter((f) => f.startsWith('serves the pragma world'))).toEqual([]);
+    });
+  });
+
+  it('a test file run without the plugin fails saying to add the plugin', async () => {
+    const run = await runInstalledVitest({
+      cases: ['parity.test.mjs'],
+      configText: "export default { test: { include: ['parity.test.mjs'] } };\n",
+    });
+    const file = only(run);
+    expect(file.tests.find((t) => t.title === 'openai tool loop meets the trajectory matchers')?.status).toBe(
+      'failed',
+    );
+    expect(message(file, 'openai tool loop meets the trajectory matchers')).toContain(
+      "UnderstudyError [ENVIRONMENT_MISSING]: jest-understudy's Vitest plugin is not running this test file. Add it to the Vitest config",
+    );
+  }, 120_000);
+});

@@ -1,0 +1,165 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import type { ContainmentHooks } from '../../../../environment/network';
+import { startSession, type TaskLike, type VitestApi } from '../../../../environment/vitest/session';
+import { BRIDGE_KEY, type Bridge, type FileSession } from '../../../../src/sandbox/bridge';
+
+// The network policy is tested in ../network; here it only hands the adapter its hooks. The global
+// `jest` (not the @jest/globals import): @swc/jest hoists jest.mock calls on it.
+const containment: { hooks?: ContainmentHooks } = {};
+jest.mock('../../../../environment/network', () => ({
+  contain: async (hooks: ContainmentHooks) => {
+    containment.hooks = hooks;
+    return { fetch, upstream: fetch, refusal: () => undefined, close: async () => undefined };
+  },
+}));
+
+const dir = mkdtempSync(join(tmpdir(), 'understudy-session-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Vitest's functions as the setup file hands them over, the hooks kept to be called by the test. */
+function fakeVitest(testPath: string) {
+  const hooks: Record<string, Array<(...args: any[]) => unknown>> = {
+    beforeEach: [],
+    afterEach: [],
+    afterAll: [],
+  };
+  const vi = { useFakeTimers: () => vi, useRealTimers: () => vi, clearAllTimers: () => vi };
+  const api = {
+    beforeEach: (fn: () => unknown) => hooks.beforeEach.push(fn),
+    afterEach: (fn: () => unknown) => hooks.afterEach.push(fn),
+    afterAll: (fn: () => unknown) => hooks.afterAll.push(fn),
+    vi,
+    expect: { extend: () => undefined, getState: () => ({ testPath }) },
+    globals: {} as VitestApi['globals'],
+  } as unknown as VitestApi;
+  return { api, hooks, vi };
+}
+
+describe('the Vitest session of one test file', () => {
+  it('refuses a session without the plugin, saying to add it', async () => {
+    const { api } = fakeVitest(join(dir, 'c.test.mjs'));
+    await expect(startSession(api, undefined)).rejects.toThrow(
+      "add the plugin (`plugins: [understudy()]` from 'jest-understudy/vitest')",
+    );
+  });
+
+  it("drives the session through the runner-adapter contract from Vitest's hooks, as Jest's adapter does", async () => {
+    const testPath = join(dir, 'contract.test.mjs');
+    writeFileSync(testPath, "import { test } from 'vitest';\n");
+    const { api, hooks, vi } = fakeVitest(testPath);
+    await startSession(api, { options: { traces: 'off' }, root: dir, project: '' });
+    const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
+    if (!bridge) throw new Error('no bridge on the test realm');
+    expect(bridge.runner?.name).toBe('vitest');
+    const calls: unknown[][] = [];
+    const failures: Array<{ code: 'MODEL_UNMATCHED'; message: string }> = [];
+    const session = {
+      testStarted: (name: string) => calls.push(['testStarted', name]),
+      testSkipped: () => calls.push(['testSkipped']),
+      phaseChanged: (phase: unknown) => calls.push(['phaseChanged', phase]),
+      testFinished: () => calls.push(['testFinished']),
+      timersChanging: () => calls.push(['timersChanging']),
+      fileFinished: async (failed: number) => {
+        calls.push(['fileFinished', failed]);
+        return [];
+      },
+      drainFailures: () => {
+        calls.push(['drainFailures']);
+        return failures.splice(0);
+      },
+      fileStats: () => ({ agentRuns: 0, replayed: {}, operations: 0, unmatched: 0, staleCassettes: [] }),
+    } as unknown as FileSession;
+    const suite: TaskLike = { name: 'agent', type: 'suite' };
+    const task: TaskLike = { name: 'saves', type: 'test', suite, result: { state: 'pass', errors: [] } };
+    const [beforeEach] = hooks.beforeEach;
+    const [afterEach] = hooks.afterEach;
+    const [afterAll] = hooks.afterAll;
+
+    // A session created before the first test (a beforeAll hook) is told nothing yet.
+    bridge.attach?.(session);
+    expect(calls).toEqual([]);
+    beforeEach({ task, skip: () => undefined });
+    expect(calls).toEqual([['drainFailures'], ['testStarted', 'agent > saves'], ['phaseChanged', 'test']]);
+
+    // A session created inside the test is told which test and phase run now.
+    calls.length = 0;
+    bridge.attach?.(session);
+    expect(calls).toEqual([
+      ['testStarted', 'agent > saves'],
+      ['phaseChanged', 'test'],
+    ]);
+
+    calls.length = 0;
+    (vi.useFakeTimers as () => unknown)();
+    expect(calls).toEqual([['timersChanging']]);
+
+    // What the agent swallowed fails the test that passed: the session's failures and the
+    // requests the network policy refused (a late one is the session's to place first).
+    calls.length = 0;
+    failures.push({ code: 'MODEL_UNMATCHED', message: 'no fixture matched the request' });
+    (session as { lateFailure?: unknown }).lateFailure = (code: string) => {
+      calls.push(['lateFailure', code]);
+      return false;
+    };
+    containment.hooks?.fail('GET https://example.com/ was refused');
+    let thrown: unknown;
+    try {
+      afterEach({ task });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(String(thrown)).toContain('no fixture matched the request');
+    expect(String(thrown)).toContain('GET https://example.com/ was refused');
+    expect(calls).toEqual([
+      ['lateFailure', 'UNHANDLED_REQUEST'],
+      ['testFinished'],
+      ['phaseChanged', undefined],
+      ['drainFailures'],
+    ]);
+
+    calls.length = 0;
+    await afterAll();
+    expect(calls).toEqual([['drainFailures'], ['fileFinished', 1]]);
+    expect((globalThis as Record<symbol, unknown>)[BRIDGE_KEY]).toBeUndefined();
+  });
+
+  it('tells the session a test a tag selection skips started and will not run, and finishes nothing', async () => {
+    const testPath = join(dir, 'tags.test.mjs');
+    writeFileSync(testPath, "import { test } from 'vitest';\n");
+    const { api, hooks } = fakeVitest(testPath);
+    const before = process.env.UNDERSTUDY_TAGS;
+    process.env.UNDERSTUDY_TAGS = 'smoke';
+    try {
+      await startSession(api, { options: { traces: 'off' }, root: dir, project: '' });
+    } finally {
+      if (before === undefined) delete process.env.UNDERSTUDY_TAGS;
+      else process.env.UNDERSTUDY_TAGS = before;
+    }
+    const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
+    const calls: unknown[][] = [];
+    const record =
+      (name: string) =>
+      (...args: unknown[]) => {
+        calls.push([name, ...args]);
+        return name === 'drainFailures' ? [] : undefined;
+      };
+    const session = Object.fromEntries(
+      ['testStarted', 'testSkipped', 'phaseChanged', 'testFinished', 'drainFailures'].map((n) => [
+        n,
+        record(n),
+      ]),
+    ) as unknown as FileSession;
+    bridge?.attach?.(session);
+    const task: TaskLike = { name: 'untagged', type: 'test', result: { state: 'skip', errors: [] } };
+    const notes: unknown[] = [];
+    hooks.beforeEach[0]({ task, skip: (note: string) => notes.push(note) });
+    hooks.afterEach[0]({ task });
+    expect(calls).toEqual([['drainFailures'], ['testStarted', 'untagged'], ['testSkipped']]);
+    expect(notes).toEqual(['not tagged @smoke (UNDERSTUDY_TAGS=smoke)']);
+    bridge!.session = undefined;
+    await hooks.afterAll[0]();
+  });
+});

@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import UnderstudyVitestReporter, { type TestModuleLike } from '../../../../src/reporter/vitest';
+
+interface FakeTest {
+  name: string;
+  state: string;
+  note?: string;
+  suite?: string;
+}
+
+/** A module as Vitest's reporter API hands it over, with the file's report on its meta. */
+function module(tests: FakeTest[], report: object | undefined, errors: unknown[] = []): TestModuleLike {
+  return {
+    moduleId: '/project/a.test.ts',
+    meta: () => (report ? { understudy: report } : {}),
+    errors: () => errors,
+    children: {
+      allTests: () =>
+        tests.map((t) => ({
+          type: 'test',
+          name: t.name,
+          parent: t.suite ? { type: 'suite', name: t.suite, parent: { type: 'module' } } : { type: 'module' },
+          result: () => ({ state: t.state, ...(t.note && { note: t.note }) }),
+        })),
+      allSuites: () => [],
+    },
+  };
+}
+
+const report = (quarantine: string[] = []) => ({
+  agentRuns: 1,
+  replayed: { openai: 1 },
+  operations: 0,
+  unmatched: 0,
+  staleCassettes: [],
+  traces: [],
+  quarantine,
+  tags: {},
+  skipped: {},
+  rootDir: '/project',
+});
+
+describe('the Vitest reporter', () => {
+  let written = '';
+  beforeEach(() => {
+    written = '';
+    jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written += String(chunk);
+      return true;
+    });
+    process.exitCode = 1; // as Vitest sets it before calling its reporters when a test failed
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    process.exitCode = undefined;
+  });
+
+  it('leaves a run whose only failures are quarantined out of the exit code', () => {
+    new UnderstudyVitestReporter().onTestRunEnd(
+      [
+        module(
+          [
+            { name: 'flaky', state: 'failed' },
+            { name: 'ok', state: 'passed' },
+          ],
+          report(['flaky']),
+        ),
+      ],
+      [],
+      'failed',
+    );
+    expect(process.exitCode).toBe(0);
+    expect(written).toContain('1 quarantined test: 1 failed (not failing the run)');
+  });
+
+  it.each([
+    [
+      'a failure not quarantined',
+      [
+        { name: 'flaky', state: 'failed' },
+        { name: 'other', state: 'failed' },
+      ],
+      [],
+      [],
+    ],
+    ['an error outside the tests', [{ name: 'flaky', state: 'failed' }], [new Error('afterAll')], []],
+    ['an unhandled error', [{ name: 'flaky', state: 'failed' }], [], [new Error('unhandled')]],
+  ])('keeps the run failed for %s', (_, tests, moduleErrors, unhandled) => {
+    new UnderstudyVitestReporter().onTestRunEnd(
+      [module(tests as FakeTest[], report(['flaky']), moduleErrors)],
+      unhandled,
+      'failed',
+    );
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('reports a test that skipped itself with its note as the reason (live() outside live mode)', () => {
+    new UnderstudyVitestReporter().onTestRunEnd(
+      [
+        module(
+          [
+            {
+              name: 'asks the model',
+              state: 'skipped',
+              note: 'live() runs only in live mode',
+              suite: 'live',
+            },
+          ],
+          report(),
+        ),
+      ],
+      [],
+      'passed',
+    );
+    expect(written).toContain('live › asks the model (a.test.ts): live() runs only in live mode');
+  });
+});

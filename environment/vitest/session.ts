@@ -1,0 +1,410 @@
+/**
+ * Vitest's runner adapter: what the Jest environment (environment/index.ts) and the preset's setup
+ * file do around a test file, done from the setup file the plugin adds (./setup.mts), with Vitest's
+ * hooks. It drives the file's session (src/sandbox/runtime.ts) through the runner-adapter contract
+ * (`FileSession`, `RunnerServices`: src/sandbox/bridge.ts), exactly as Jest's adapter does.
+ *
+ * Vitest runs a test file in its worker's own realm (no vm sandbox): the test file, this adapter
+ * and the session share one `globalThis` and one module cache (the package is external to Vite,
+ * loaded by Node). So the bridge is set on that global, msw and the network guards patch it, and
+ * everything this adapter set is undone in its last `afterAll`, before the worker runs its next file.
+ * This module takes Vitest's functions as arguments and imports nothing of Vitest itself.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { isUnderstudyError, markError } from '../../src/errors';
+import { urlOf } from '../../src/fetch-input';
+import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
+import { scrubForWriting } from '../../src/files/write';
+import { HOST_SERVICES } from '../../src/host-services';
+import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
+import { replaysCassette } from '../../src/record/paths';
+import { usageFileOf } from '../../src/record/usage';
+import { concurrentTestMessage } from '../../src/run/concurrent';
+import {
+  BRIDGE_KEY,
+  type Bridge,
+  type Failure,
+  type FileSession,
+  type RunnerGlobals,
+  SETUP_KEY,
+} from '../../src/sandbox/bridge';
+import type { Phase, PlainError } from '../../src/trace/evidence';
+import { plainError } from '../../src/trace/plain';
+import { codeKey } from '../code-key';
+import { Slot } from '../concurrent';
+import { appendToError, titleTags, toError, traceNote } from '../failures';
+import { keepAsyncContextOfVi } from '../fake-timers';
+import { hostServicesForWorker } from '../host-services';
+import { type Containment, contain } from '../network';
+import { resolveOptions } from '../options';
+import { TraceWriter, traceDirProblem } from '../traces';
+import type { ProvidedSession } from './provided';
+
+/** The parts of a Vitest task the session reads. */
+export interface TaskLike {
+  name: string;
+  type: string;
+  /** The file's task (a test's), whose `meta` reaches the reporters in Vitest's main process. */
+  file?: { meta: Record<string, unknown> };
+  concurrent?: boolean;
+  suite?: TaskLike;
+  tasks?: TaskLike[];
+  result?: { state?: string; errors?: unknown[] };
+}
+
+type Hook<A extends unknown[]> = (fn: (...args: A) => unknown) => void;
+
+/** Vitest's functions the session registers itself with (from `vitest` in the setup file). */
+export interface VitestApi {
+  beforeEach: Hook<[{ task: TaskLike; skip(note?: string): void }]>;
+  afterEach: Hook<[{ task: TaskLike }]>;
+  afterAll: Hook<[]>;
+  /** Vitest 4.1 and later: runs a test (its beforeEach hooks too) inside the callback. */
+  aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => unknown) => void;
+  vi: Parameters<typeof keepAsyncContextOfVi>[0];
+  /** What `live()` and `describeGoldenTasks` declare tests with. */
+  globals: RunnerGlobals;
+  expect: { extend(matchers: object): void; getState(): { testPath?: string } };
+}
+
+/** `describe > test`, as Jest names a test (the run's and the trace's name). */
+export function testName(task: TaskLike): string {
+  const names = [task.name];
+  for (let suite = task.suite; suite && suite.type === 'suite'; suite = suite.suite)
+    names.unshift(suite.name);
+  return names.join(' > ');
+}
+
+/** A test's tags: the file's docblock tags and the `@tag`s in its and its describes' titles. */
+function tagsOf(task: TaskLike, fileTags: readonly string[]): string[] {
+  const found = [...fileTags, ...titleTags(task.name)];
+  for (let suite = task.suite; suite && suite.type === 'suite'; suite = suite.suite)
+    found.push(...titleTags(suite.name));
+  return [...new Set(found)];
+}
+
+/** The docblock pragmas of the test file (`@understudy-world`…), as Jest reads them. */
+function pragmasOf(testPath: string): Record<string, string | string[]> {
+  const { extract, parse } = require('jest-docblock') as typeof import('jest-docblock');
+  return parse(extract(readFileSync(testPath, 'utf8')));
+}
+
+/** Sets up this test file's adapter and network; its hooks undo it all after the file's last test. */
+export async function startSession(api: VitestApi, provided: ProvidedSession | undefined): Promise<void> {
+  const g = globalThis as unknown as Record<symbol, unknown>;
+  const testPath = api.expect.getState().testPath;
+  if (!provided || !testPath)
+    throw toError(
+      'ENVIRONMENT_MISSING',
+      "jest-understudy: its Vitest setup file runs without the plugin's settings: add the plugin " +
+        "(`plugins: [understudy()]` from 'jest-understudy/vitest') to the Vitest config instead of naming the setup file.",
+    );
+  const { root } = provided;
+  const options = resolveOptions(provided.options, pragmasOf(testPath), root, testPath, process.env);
+  options.usageFile = usageFileOf(root, testPath, provided.project);
+  const problem = traceDirProblem(options.traceDir, root, testPath);
+  if (problem) throw toError('OPTIONS_INVALID', problem);
+  const { mode } = options;
+  const refusal = ciRefusal(mode, `UNDERSTUDY_MODE=${mode}`, process.env);
+  if (refusal) throw toError('RECORD_REFUSED', refusal);
+  if ((mode === 'record' || mode === 'live') && realKeys(process.env).length === 0)
+    throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
+
+  const secrets = new Set<string>();
+  /** The data files the test file parsed, with digests of their text (the key of its history). */
+  const sources = new Map<string, string>();
+  const secretsInUse = () => [...secrets, ...credentialVariables(process.env).map((v) => v.value)];
+  const traces = new TraceWriter(options.traceDir, root, testPath, secretsInUse);
+  if (options.traces !== 'off') traces.clean();
+  /** Requests nothing handled, recorded by the network policy, failed at the test's end. */
+  const unhandled: Failure[] = [];
+  /** The test running now (hooks of beforeAll/afterAll run outside one), and the phase of its lifecycle. */
+  let currentTest: string | undefined;
+  let phase: Phase | undefined;
+  const bridge: Bridge = {
+    options,
+    session: undefined,
+    hostRequire: (id) => require(id),
+    // The session is created on first need, as under Jest, by the copy of the package the test
+    // file imports; it announces itself here and is told where the file is now.
+    loadSession: () => realm().loadRuntime(),
+    attach: (session: FileSession) => {
+      bridge.session = session;
+      if (currentTest !== undefined) session.testStarted(currentTest);
+      if (phase !== undefined) session.phaseChanged(phase);
+    },
+    runner: { name: 'vitest', globals: () => api.globals },
+  };
+  const phaseChanged = (next: Phase | undefined) => {
+    phase = next;
+    bridge.session?.phaseChanged(next);
+  };
+  g[BRIDGE_KEY] = bridge;
+  g[HOST_SERVICES] = hostServicesForWorker((file, digest) => sources.set(file, digest), { sameRealm: true });
+  g[SECRETS_REGISTRY] = secrets;
+  g[SETUP_KEY] = true;
+  const session = () => bridge.session ?? bridge.loadSession?.();
+
+  /** test.concurrent tests, told apart by async context: jest-understudy refuses them (src/sandbox/concurrent.ts). */
+  const concurrent = new AsyncLocalStorage<Slot>();
+  const slots = new WeakMap<TaskLike, Slot>();
+  bridge.concurrentTest = () => concurrent.getStore();
+  const originalFetch = globalThis.fetch;
+  let containment: Containment | undefined;
+  const envTouched = new Map<string, string | undefined>();
+  let closed = false;
+  // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
+  // clock reads the fake clock before Vitest replaces, removes or resets it.
+  const restoreTimers = keepAsyncContextOfVi(api.vi, { changing: () => bridge.session?.timersChanging() });
+  const teardown = async () => {
+    if (closed) return;
+    closed = true;
+    restoreTimers();
+    try {
+      await containment?.close();
+    } finally {
+      globalThis.fetch = originalFetch;
+      for (const [key, value] of envTouched) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      bridge.session = undefined;
+      for (const key of [BRIDGE_KEY, HOST_SERVICES, SECRETS_REGISTRY, SETUP_KEY, SESSION_KEY]) delete g[key];
+    }
+  };
+
+  try {
+    containment = await contain(
+      {
+        handle: (request) => session()?.handleRequest(request),
+        serves: (origin) => session()?.serves(origin) ?? false,
+        // Handlers are added through the session: none exist before it does.
+        handlersAnswer: () => bridge.session?.answersHttp() ?? false,
+        fail: (message) => {
+          // A concurrent test's refused request is its own.
+          const slot = concurrent.getStore();
+          if (slot) return slot.fail({ code: 'UNHANDLED_REQUEST', message });
+          if (bridge.session?.lateFailure('UNHANDLED_REQUEST', message)) return;
+          // A client that retries a refused connection says the same thing once.
+          if (!unhandled.some((f) => f.message === message))
+            unhandled.push({ code: 'UNHANDLED_REQUEST', message });
+        },
+      },
+      globalThis,
+      { allow: options.network.allow },
+    );
+    const open = containment;
+    bridge.upstream = (request) => open.upstream(request);
+    bridge.refusal = (method, url, transport) => open.refusal(method, url, transport);
+    const mswFetch = open.fetch;
+    globalThis.fetch = ((input: unknown, init?: unknown) => {
+      if (closed)
+        return Promise.reject(
+          markError(new TypeError(afterTeardown(input, root, testPath)), 'FETCH_AFTER_TEARDOWN'),
+        );
+      return session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
+    }) as typeof fetch;
+    for (const [names, value] of mode === 'replay' ? REPLAY_KEYS : []) {
+      if (names.some((name) => process.env[name] !== undefined)) continue;
+      envTouched.set(names[0], undefined);
+      process.env[names[0]] = value;
+    }
+    api.expect.extend(realm().lazyMatchers);
+    // A broken fixture source fails the file before its tests, not a request an agent may swallow.
+    if (
+      options.world !== undefined ||
+      options.fixtures.length > 0 ||
+      options.handlers !== undefined ||
+      replaysCassette(options)
+    )
+      bridge.loadSession?.();
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+
+  const drain = (): Failure[] => [...(bridge.session?.drainFailures() ?? []), ...unhandled.splice(0)];
+  const asError = ({ code, message }: Failure) => toError(code, scrubForWriting(message, secretsInUse()));
+  /** What failed before a test started (beforeAll hooks, the file's top level), charged to the next test. */
+  const earlier: Failure[] = [];
+  let startedAt = 0;
+  /** How many of the file's tests failed (record modes keep no cassette of a file with failures). */
+  let failed = 0;
+  /** Tags per test (`describe › test`), and why jest-understudy skipped tests: for the reporter. */
+  const tags: Record<string, string[]> = {};
+  const skipped: Record<string, string> = {};
+  let fileMeta: Record<string, unknown> | undefined;
+  /** Tests a tag selection skipped: they started and will not run. */
+  const tagSkipped = new WeakSet<TaskLike>();
+
+  api.aroundEach?.((runTest, { task }) => {
+    if (!task.concurrent) return runTest();
+    const slot = new Slot(testName(task));
+    slots.set(task, slot);
+    return concurrent.run(slot, runTest);
+  });
+
+  // Vitest's hooks become what the session is told (the bridge contract, src/sandbox/bridge.ts), as
+  // Jest's events do in environment/index.ts. This setup file's beforeEach runs before the file's
+  // own and its afterEach after them, so the test's phase spans its beforeEach and afterEach hooks:
+  // Vitest tells a setup file nothing of when the test function starts.
+  api.beforeEach(({ task, skip }) => {
+    fileMeta ??= task.file?.meta;
+    // What failed in beforeAll hooks or at file level is charged to the next test that ends.
+    earlier.push(
+      ...drain().map((f) => ({
+        ...f,
+        message: `Before this test (in a beforeAll hook or at file level): ${f.message}`,
+      })),
+    );
+    const name = testName(task);
+    const shown = name.split(' > ').join(' › ');
+    const testTags = tagsOf(task, options.tags);
+    if (testTags.length > 0) tags[shown] = testTags;
+    // A run that selects tags (`understudy record --tag`) skips the tests that have none of them.
+    const { selectTags } = options;
+    if (selectTags.length > 0 && !testTags.some((t) => selectTags.includes(t))) {
+      skipped[shown] =
+        `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
+      tagSkipped.add(task);
+      if (!task.concurrent) bridge.session?.testStarted(name);
+      bridge.session?.testSkipped();
+      skip(skipped[shown]);
+      return;
+    }
+    // A concurrent test is not the test running: its body runs beside others, refused by the session.
+    if (task.concurrent) {
+      // Without aroundEach (before Vitest 4.1) its body cannot be told apart: it is refused whole.
+      if (!api.aroundEach)
+        throw toError(
+          'CONCURRENT_TEST',
+          concurrentTestMessage(testName(task), 'runs in a file that uses jest-understudy'),
+        );
+      return;
+    }
+    currentTest = name;
+    bridge.session?.testStarted(name);
+    phaseChanged('test');
+    startedAt = performance.now();
+  });
+
+  api.afterEach(({ task }) => {
+    if (tagSkipped.has(task)) return;
+    if (task.concurrent) {
+      // A refusal the body did not catch failed the test already: it is said once.
+      const thrown = new Set((task.result?.errors ?? []).map((e) => (e as Error | undefined)?.message));
+      const slot = slots.get(task);
+      const own = [...earlier.splice(0), ...(slot ? slot.failures.splice(0) : [])]
+        .map(asError)
+        .filter((error) => !thrown.has(error.message));
+      throwAll(own);
+      return;
+    }
+    bridge.session?.testFinished();
+    const name = currentTest ?? testName(task);
+    currentTest = undefined;
+    phaseChanged(undefined);
+    const ours = [...earlier.splice(0), ...drain()].map(asError);
+    const theirs = task.result?.errors ?? [];
+    const failedNow = task.result?.state === 'fail' || ours.length > 0;
+    if (failedNow) failed++;
+    const live = bridge.session;
+    const { traces: traceMode } = options;
+    if (live && traceMode !== 'off' && (traceMode === 'always' || failedNow)) {
+      try {
+        const errors: Array<{ phase: string; error: PlainError }> = [
+          ...theirs.map((error) => ({ phase: 'test', error: plainError(error) })),
+          ...ours.map((error) => ({ phase: 'understudy', error: plainError(error) })),
+        ];
+        const written = traces.write(
+          {
+            file: relative(root, testPath),
+            name,
+            status: failedNow ? 'failed' : 'passed',
+            errors,
+            startedAt,
+            endedAt: performance.now(),
+            timeOrigin: performance.timeOrigin,
+          },
+          live.testEvidence(),
+        );
+        if (failedNow) {
+          const text = traceNote(written);
+          if (!appendToError(theirs[0] ?? ours[0], text))
+            ours.push(toError('TRACE_WRITTEN', text.trimStart()));
+        }
+      } catch (error) {
+        const message = `jest-understudy could not write the trace of this test: ${(error as Error)?.message ?? error}`;
+        if (failedNow) ours.push(toError('TRACE_WRITE_FAILED', message));
+        else process.stderr.write(`${message}\n`);
+      }
+    }
+    throwAll(ours);
+  });
+
+  /** This file's counts and traces, for the reporter (./reporter's `jest-understudy/vitest/reporter`). */
+  const report = () => {
+    const stats = bridge.session?.fileStats() ?? {
+      agentRuns: 0,
+      replayed: {},
+      operations: 0,
+      unmatched: 0,
+      staleCassettes: [],
+    };
+    const { quarantine, history, selectTags } = options;
+    return structuredClone({
+      ...stats,
+      traces: [...traces.written],
+      quarantine,
+      ...(history && { history, code: codeKey(root, testPath, sources) }),
+      rootDir: root,
+      tags,
+      skipped,
+      retryTimes: 0,
+      selectTags,
+    });
+  };
+
+  api.afterAll(async () => {
+    const failures: Failure[] = drain().map((f) => ({
+      ...f,
+      message: `After the last test (in an afterAll hook): ${f.message}`,
+    }));
+    try {
+      failures.push(...((await bridge.session?.fileFinished(failed)) ?? []));
+    } catch (error) {
+      failures.push({
+        code: isUnderstudyError(error) ? error.code : 'FILE_FINISH_FAILED',
+        message: `jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`,
+      });
+    } finally {
+      if (fileMeta) fileMeta.understudy = report();
+      await teardown();
+    }
+    throwAll(failures.map(asError));
+  });
+}
+
+/** Fails the hook with every error (Vitest reports each of an AggregateError's errors). */
+function throwAll(errors: Error[]): void {
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('\n\n'));
+}
+
+/** Where `loadRuntime` keeps the file's session (src/sandbox/runtime.ts). */
+const SESSION_KEY = Symbol.for('jest-understudy.runtime');
+
+/** The runtime and matchers of the package entry the test file imports (./realm.ts). */
+const realm = () => require('./realm') as typeof import('./realm');
+
+/** Why a fetch made after this file's teardown fails. */
+function afterTeardown(input: unknown, root: string, testPath: string): string {
+  return (
+    `jest-understudy: fetch(${urlOf(input) ?? String(input)}) was called after the test file ` +
+    `${relative(root, testPath)} finished, so nothing serves it. Something the file started kept ` +
+    'running (an understudy.run or SDK call the test did not await, a stream still being read): await it, ' +
+    'or abort it, before the test ends.'
+  );
+}
