@@ -15,6 +15,8 @@ const keys = (turnIndex: number, userMessage: string | null = 'book a table') =>
   toolCallId: turnIndex > 0 ? 'call_1' : null,
   toolNames: ['lookup', 'book'],
   model: 'gpt-4o',
+  toolResult: turnIndex > 0 ? '{"id":7}' : null,
+  systemMessage: 'You book tables.',
 });
 
 export const goldenTest: TestInfo = {
