@@ -19,7 +19,7 @@ import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { REPORT_URL } from './guard-script';
 import { type Guards, installGuards, workerScriptOf } from './guards';
 import type { PlaywrightRequest, PlaywrightRoute, Routable } from './playwright';
-import { type BrowserHost, type Routing, routingOf, TRANSPORT } from './routing';
+import { type BrowserDeps, type Routing, routingOf, TRANSPORT } from './routing';
 import { answerSocket } from './websockets';
 
 /** What `route` returns: the routing stays until the context closes or `unroute()`. */
@@ -30,11 +30,11 @@ export interface BrowserRouting {
 const PATTERN = '**/*';
 const ANY = () => true;
 
-export type { BrowserHost } from './routing';
+export type { BrowserDeps } from './routing';
 
-export async function routeBrowser(host: BrowserHost, target: unknown): Promise<BrowserRouting> {
+export async function routeBrowser(deps: BrowserDeps, target: unknown): Promise<BrowserRouting> {
   const routable = routableOf(target);
-  const routing = routingOf(host);
+  const routing = routingOf(deps);
   // A call comes from Playwright's connection, in whatever async context the browser was launched
   // in: it belongs to the run `route` was called in, else (the usual case) to the only active run.
   const inContext = AsyncLocalStorage.snapshot();
@@ -86,7 +86,7 @@ function routableOf(target: unknown): Routable {
 }
 
 async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute): Promise<void> {
-  const { host } = routing;
+  const { deps } = routing;
   const request = route.request();
   const url = request.url();
   const method = request.method();
@@ -97,11 +97,11 @@ async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute):
   const worker = workerScriptOf(url, headers);
   const at = worker?.url ?? url;
   const origin = new URL(at).origin;
-  const served = host.serves(origin);
+  const served = deps.serves(origin);
   const pass = () => (worker ? guards.fulfillWorker(route, at) : passOn(route));
   if (routing.owner.ended) {
     // The test's own servers still take what the page sends; only what the file would answer or refuse is late.
-    if (!served && host.refusal(method, at, TRANSPORT) === undefined) return pass();
+    if (!served && deps.refusal(method, at, TRANSPORT) === undefined) return pass();
     routing.late(`${method} ${at}`);
     return route.abort('blockedbyclient');
   }
@@ -109,7 +109,7 @@ async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute):
   if (served && isPreflight(method, headers)) return route.fulfill(preflightResponse(headers));
   let response: Response | undefined;
   try {
-    response = await host.handleRequest(toRequest(at, method, headers, request.postDataBuffer()));
+    response = await deps.handleRequest(toRequest(at, method, headers, request.postDataBuffer()));
   } catch (error) {
     routing.fail(
       'UNHANDLED_REQUEST',
@@ -118,7 +118,7 @@ async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute):
     return route.abort('failed');
   }
   if (response === undefined) {
-    const refusal = host.refusal(method, at, TRANSPORT);
+    const refusal = deps.refusal(method, at, TRANSPORT);
     if (refusal === undefined) return pass();
     routing.fail('UNHANDLED_REQUEST', refusal);
     return route.abort('blockedbyclient');

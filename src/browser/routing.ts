@@ -13,7 +13,7 @@ export interface RoutingOwner {
   readonly ended: boolean;
 }
 
-export interface BrowserHost {
+export interface BrowserDeps {
   /** A provider, world or own-handler answer; undefined when nothing of the file answers it. */
   handleRequest(request: Request): Promise<Response | undefined> | undefined;
   /** Whether the runtime serves this origin (provider and world hosts). */
@@ -28,9 +28,9 @@ export interface BrowserHost {
   failOwner(owner: RoutingOwner, code: ErrorCode, message: string): void;
 }
 
-/** One routing: the host, the test it belongs to, and how it fails a test. */
+/** One routing: what it needs of the runtime, the test it belongs to, and how it fails a test. */
 export interface Routing {
-  readonly host: BrowserHost;
+  readonly deps: BrowserDeps;
   readonly owner: RoutingOwner;
   /** Fails the routing's test while it runs (the test running, for a routing made outside tests), else the file. */
   fail(code: ErrorCode, message: string): void;
@@ -40,15 +40,15 @@ export interface Routing {
   removed: boolean;
 }
 
-export function routingOf(host: BrowserHost): Routing {
-  const owner = host.owner();
+export function routingOf(deps: BrowserDeps): Routing {
+  const owner = deps.owner();
   return {
-    host,
+    deps,
     owner,
     fail: (code, message) =>
-      owner.test === undefined ? host.fail(code, message) : host.failOwner(owner, code, message),
+      owner.test === undefined ? deps.fail(code, message) : deps.failOwner(owner, code, message),
     late(what) {
-      host.failOwner(
+      deps.failOwner(
         owner,
         'RUN_ENDED',
         `jest-understudy: ${what} came from a browser context routed in the test "${owner.test}", after that test had ended, so it belongs to no run and nothing checks it; it was refused. Close the test's pages and contexts before it ends (afterEach), or route the context again in the test that uses it.`,

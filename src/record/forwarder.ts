@@ -172,7 +172,7 @@ class AgentTap {
 }
 
 /** What the forwarder needs of the file: its model, conversations, current run and current test. */
-export interface ForwarderHost {
+export interface ForwarderDeps {
   readonly model: MockModel;
   readonly threads: ConversationStore;
   fail(code: ErrorCode, message: string): void;
@@ -189,7 +189,7 @@ export class Forwarder {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    private readonly host: ForwarderHost,
+    private readonly deps: ForwarderDeps,
     private readonly transport: RecordingTransport | undefined,
     private readonly views: RequestViews,
     private readonly writer: CassetteWriter,
@@ -208,7 +208,7 @@ export class Forwarder {
   /** Sends the call to the provider and hands its real response back to the agent. */
   async forward(f: ForwardRequest): Promise<Response | 'drop'> {
     const { codec, conversation, url, startedAt, wire } = f;
-    const mode = this.host.modeNow();
+    const mode = this.deps.modeNow();
     const call: ModelCall = {
       index: f.index,
       provider: codec.provider,
@@ -223,13 +223,13 @@ export class Forwarder {
       recorded: true,
     };
     const view = this.views.viewOf(conversation);
-    const test = this.host.currentTest();
+    const test = this.deps.currentTest();
     const rec: RecordedCall = {
       index: f.index,
       protocol: codec.protocol,
       conversation,
-      keys: this.host.model.keysOf(conversation),
-      fingerprint: fingerprintOf(view.conversation, (t) => this.host.model.normalizeText(t)),
+      keys: this.deps.model.keysOf(conversation),
+      fingerprint: fingerprintOf(view.conversation, (t) => this.deps.model.normalizeText(t)),
       pii: view.pii,
       ...(test ? { test } : {}),
       startedAt,
@@ -241,7 +241,7 @@ export class Forwarder {
     }
 
     const failWith = (code: ErrorCode, status: number, message: string) => {
-      this.host.fail(code, message);
+      this.deps.fail(code, message);
       call.error = { status, type: status === 401 ? 'authentication_error' : 'api_error', message };
       call.durationMs = performance.now() - startedAt;
       const wireError = codec.encodeError(call.error);
@@ -330,14 +330,14 @@ export class Forwarder {
       tap.cut(f.signal?.aborted ? 'aborted' : 'disconnected');
       // Live mode records nothing: the cut is the run's evidence, not a recording that failed.
       if (mode !== 'live')
-        this.host.fail(
+        this.deps.fail(
           'RECORD_INCOMPLETE',
           `jest-understudy: the ${codec.protocol} stream from ${url} failed before it ended (${String((error as Error)?.message ?? error)}); the call was not recorded.`,
         );
     });
     this.pending.add(done);
     void done.finally(() => this.pending.delete(done));
-    this.host.runPending()?.push(done);
+    this.deps.runPending()?.push(done);
     return new Response(tap.stream, { status, statusText: upstream.statusText, headers: out });
   }
 
@@ -353,7 +353,7 @@ export class Forwarder {
     rec.endedAt = performance.now();
     const decoder = codec.reply;
     if (!decoder) {
-      this.host.fail(
+      this.deps.fail(
         'RECORD_UNSUPPORTED',
         `jest-understudy: cannot record ${codec.protocol} responses yet; the call was not recorded.`,
       );
@@ -377,8 +377,8 @@ export class Forwarder {
       const binary = codec.reply?.binaryStream !== undefined;
       const events = wholeEventsOf([Buffer.from(text, binary ? 'latin1' : 'utf8')], binary).events;
       if (!call.cut) cutCall(call, { reason: 'disconnected', delivered: events, of: events }, reply);
-      if (this.host.modeNow() !== 'live')
-        this.host.fail(
+      if (this.deps.modeNow() !== 'live')
+        this.deps.fail(
           'RECORD_INCOMPLETE',
           `jest-understudy: the ${codec.protocol} stream for model call #${call.index} ended before its last event ` +
             '(the provider or the connection cut it); the call was not recorded. Record again.',
@@ -390,6 +390,6 @@ export class Forwarder {
     else call.response = reply;
     rec.reply = reply;
     this.writer.counted(codec.provider, rec);
-    if (result.raw !== undefined) decoder.remember?.(result.raw, call.conversation, this.host.threads);
+    if (result.raw !== undefined) decoder.remember?.(result.raw, call.conversation, this.deps.threads);
   }
 }

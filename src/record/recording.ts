@@ -33,7 +33,7 @@ const fixtureLoad = (): typeof import('../fixtures/load') => require('../fixture
 const forwarding = (): typeof import('./forwarder') => require('./forwarder');
 
 /** What the runtime lends the recording. */
-export interface RecordingHost {
+export interface RecordingDeps {
   readonly model: MockModel;
   readonly options: ResolvedOptions;
   readonly threads: ConversationStore;
@@ -60,30 +60,30 @@ export class Recording {
   private forwarder: Forwarder | undefined;
 
   constructor(
-    private readonly host: RecordingHost,
+    private readonly deps: RecordingDeps,
     private readonly transport?: RecordingTransport,
   ) {
-    const { options } = host;
-    this.views = new RequestViews(host.model, options.pii ?? []);
-    this.check = new ReplayCheck(host, this.views);
-    this.writer = new CassetteWriter(options, host.model);
+    const { options } = deps;
+    this.views = new RequestViews(deps.model, options.pii ?? []);
+    this.check = new ReplayCheck(deps, this.views);
+    this.writer = new CassetteWriter(options, deps.model);
     // Streamed replies are read back with eventsource-parser, an ES module: loaded outside the
     // test file where the environment offers that (in any mode: a harness can record too).
     const hostRequire = transport?.hostRequire;
     if (hostRequire) loadSseParserWith(() => hostRequire('eventsource-parser'));
     if ((options.pii ?? []).length > 0)
-      host.model.viewRequests((conversation) => this.views.viewOf(conversation).conversation);
+      deps.model.viewRequests((conversation) => this.views.viewOf(conversation).conversation);
     // The cassette replays (and record-missing appends to it); record overwrites it, live ignores it.
-    if (replaysCassette(options)) host.model.register(fixtureLoad().loadFixtures(options.cassette), 'config');
+    if (replaysCassette(options)) deps.model.register(fixtureLoad().loadFixtures(options.cassette), 'config');
   }
 
   get fileMode(): UnderstudyMode {
-    return this.host.options.mode;
+    return this.deps.options.mode;
   }
 
   /** The mode for a request: a run's own (a recording harness) wins over the file's. */
   modeFor(run: { mode?: UnderstudyMode } | undefined): UnderstudyMode {
-    return run?.mode ?? this.host.options.mode;
+    return run?.mode ?? this.deps.options.mode;
   }
 
   testStarted(name: string): void {
@@ -111,7 +111,7 @@ export class Recording {
    * replay; the check notes its file, checks it for staleness and restores personal data.
    */
   replayed(answer: ReplayedAnswer, conversation: Conversation, body: unknown, what: () => string): void {
-    const { mode, cassette } = this.host.options;
+    const { mode, cassette } = this.deps.options;
     if (mode === 'record-missing' && sourceOf(answer.entry.fixture)?.file === cassette)
       this.writer.answeredFromCassette({
         ...(this.currentTest !== undefined && { test: this.currentTest }),
@@ -130,11 +130,11 @@ export class Recording {
   forward(request: ForwardRequest): Promise<Response | 'drop'> {
     this.forwarder ??= new (forwarding().Forwarder)(
       {
-        model: this.host.model,
-        threads: this.host.threads,
-        fail: (code, message) => this.host.fail(code, message),
-        modeNow: () => this.modeFor(this.host.runs.getStore()),
-        runPending: () => this.host.runs.getStore()?.pending,
+        model: this.deps.model,
+        threads: this.deps.threads,
+        fail: (code, message) => this.deps.fail(code, message),
+        modeNow: () => this.modeFor(this.deps.runs.getStore()),
+        runPending: () => this.deps.runs.getStore()?.pending,
         currentTest: () => this.currentTest,
       },
       this.transport,
@@ -153,7 +153,7 @@ export class Recording {
   async fileFinished(failedTests: number): Promise<Failure[]> {
     await this.settled();
     const failures = this.writer.write(failedTests);
-    const { mode, usageFile, testPath } = this.host.options;
+    const { mode, usageFile, testPath } = this.deps.options;
     if (usageFile && mode !== 'record' && mode !== 'live') {
       try {
         writeUsage(usageFile, testPath, this.check.used, this.check.stale);

@@ -26,7 +26,7 @@ export interface ReplayedAnswer {
 
 const requestDiff = (): typeof import('./request-diff') => require('./request-diff');
 
-export interface ReplayCheckHost {
+export interface ReplayCheckDeps {
   readonly model: MockModel;
   readonly options: ResolvedOptions;
   fail(code: ErrorCode, message: string): void;
@@ -41,7 +41,7 @@ export class ReplayCheck {
   private readonly staleNotes = new Map<string, StaleNote>();
 
   constructor(
-    private readonly host: ReplayCheckHost,
+    private readonly deps: ReplayCheckDeps,
     private readonly views: RequestViews,
   ) {}
 
@@ -68,7 +68,7 @@ export class ReplayCheck {
       }
       if (source.path) paths.add(source.path);
     }
-    if (answer.reply && (this.host.options.pii ?? []).length > 0)
+    if (answer.reply && (this.deps.options.pii ?? []).length > 0)
       answer.reply = this.views.restored(answer.reply, conversation);
     const meta = fixture.metadata;
     if (!meta || (typeof meta.promptHash !== 'string' && meta.request === undefined)) return;
@@ -86,7 +86,7 @@ export class ReplayCheck {
     const gone = (answer.reply?.toolCalls ?? []).find((c) => !offered.includes(c.name));
     if (gone) {
       const renamed = suggestName(gone.name, offered);
-      this.host.fail(
+      this.deps.fail(
         'CASSETTE_TOOL_MISSING',
         `jest-understudy: ${name} answered ${what()} with a call to ${JSON.stringify(gone.name)}, but the request ` +
           `offers ${offered.length === 0 ? 'no tools' : `only ${offered.map((t) => JSON.stringify(t)).join(', ')}`}` +
@@ -107,25 +107,25 @@ export class ReplayCheck {
         if (drift) reasons.push(`${drift} since it was recorded`);
       }
     } else if (typeof meta.promptHash === 'string') {
-      const now = fingerprintOf(conversation, (t) => this.host.model.normalizeText(t));
+      const now = fingerprintOf(conversation, (t) => this.deps.model.normalizeText(t));
       const changes = describeDrift(meta, now);
       if (changes.length > 0) reasons.push(`${changes.join(' and ')} since it was recorded`);
     }
-    const maxAge = this.host.options.cassetteMaxAge;
+    const maxAge = this.deps.options.cassetteMaxAge;
     const at = typeof meta.recordedAt === 'string' ? Date.parse(meta.recordedAt) : Number.NaN;
-    if (maxAge && Number.isFinite(at) && this.host.options.startedAt - at > maxAge.ms)
+    if (maxAge && Number.isFinite(at) && this.deps.options.startedAt - at > maxAge.ms)
       reasons.push(
-        `it was recorded ${ageInWords(this.host.options.startedAt - at)} ago (${meta.recordedAt}), longer ago than cassetteMaxAge ${maxAge.text}`,
+        `it was recorded ${ageInWords(this.deps.options.startedAt - at)} ago (${meta.recordedAt}), longer ago than cassetteMaxAge ${maxAge.text}`,
       );
     if (reasons.length === 0) return;
     const reason = reasons.join(', and ');
-    const strict = this.host.options.strictCassettes;
+    const strict = this.deps.options.strictCassettes;
     const message =
       `jest-understudy: stale cassette: ${name} answered ${what()}, but ${reason}. Record it again ` +
       '(`understudy record --stale`, or `understudy record -- <test file> -t "<test name>"`), ' +
       (strict ? 'or turn strictCassettes off to only warn.' : 'or set strictCassettes to fail on this.');
     if (source?.file) {
-      this.host.evidence?.noteStaleCassette?.(source.file);
+      this.deps.evidence?.noteStaleCassette?.(source.file);
       const key = `${source.file}\u0000${source.path ?? ''}`;
       if (!this.staleNotes.has(key))
         this.staleNotes.set(key, {
@@ -136,7 +136,7 @@ export class ReplayCheck {
           reason,
         });
     }
-    if (strict) this.host.fail('CASSETTE_STALE', message);
+    if (strict) this.deps.fail('CASSETTE_STALE', message);
     else {
       const seen = this.warned.get(fixture) ?? new Set<string>();
       if (!seen.has(reason)) {

@@ -4,8 +4,8 @@ import type { UnderstudyMode } from '../record/mode';
 import type { RunOperationEntry } from '../world/host';
 import { finalMessageOf, ranByAgent, terminalStateOf, toolCallsOf } from './collect';
 import { type CrashPlan, CrashState, checkCrashPlan, describeCrashPlan } from './crash';
+import type { RunDeps } from './deps';
 import { spansOfRun } from './evidence';
-import type { RunHost } from './host';
 import { linkOperations } from './link';
 import { peek } from './outcomes';
 import type { HttpExchange, Run, TerminalState } from './types';
@@ -47,7 +47,7 @@ export interface RunOptions<Input> {
  * deep, however concurrent with other runs) is attributed to this run.
  */
 export async function executeRun<Input, Output>(
-  runtime: RunHost,
+  runtime: RunDeps,
   agent: (context: RunContext) => Output | Promise<Output>,
   options: RunOptions<Input> = {},
 ): Promise<Run<Input, Output>> {

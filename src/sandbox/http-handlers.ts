@@ -12,8 +12,8 @@
  * network); nothing matched, the same.
  */
 import { UnderstudyError } from '../errors';
+import type { RunRecorder } from '../run/deps';
 import type { EvidenceLog } from '../run/evidence';
-import type { RunRecorder } from '../run/host';
 import type { RunScope } from '../run/scope';
 import type { HttpExchange } from '../run/types';
 
@@ -44,7 +44,7 @@ export interface HandlerGroup {
 }
 
 /** What the handlers need of the per-file runtime. */
-export interface UserHandlersHost {
+export interface UserHandlersDeps {
   readonly runs: RunScope<RunRecorder>;
   readonly evidence: EvidenceLog;
   readonly inTest: boolean;
@@ -73,12 +73,12 @@ export class UserHandlers {
   readonly api: UnderstudyHttp = {
     use: (...handlers) => {
       const checked = checkHandlers(handlers, 'understudy.http.use(...)');
-      if (this.host.inTest) this.testHandlers = prepend(checked, this.testHandlers);
+      if (this.deps.inTest) this.testHandlers = prepend(checked, this.testHandlers);
       else this.fileHandlers = prepend(checked, this.fileHandlers);
     },
   };
 
-  constructor(private readonly host: UserHandlersHost) {}
+  constructor(private readonly deps: UserHandlersDeps) {}
 
   /** The `handlers` option: the array the module exports. */
   configure(handlers: readonly unknown[], where: string): void {
@@ -136,7 +136,7 @@ export class UserHandlers {
         result = await entry.handler.run({ request, requestId, resolutionContext: {} });
       } catch (error) {
         const what = `${request.method} ${request.url}`;
-        this.host.fail(
+        this.deps.fail(
           'HTTP_HANDLER_FAILED',
           `jest-understudy: the msw handler ${nameOf(entry.handler)} (${entry.source}) threw while answering ${what}: ` +
             `${(error as Error)?.stack ?? error}\n  The request failed like a network error. To answer with an error, return an HttpResponse with its status.`,
@@ -175,11 +175,11 @@ export class UserHandlers {
   }
 
   private note(exchange: HttpExchange): void {
-    const run = this.host.runs.attribute(
+    const run = this.deps.runs.attribute(
       () => `an HTTP request (${exchange.method} ${exchange.url}) one of the test's msw handlers answered`,
     );
     run?.http?.push(exchange);
-    this.host.evidence.noteHttp(exchange);
+    this.deps.evidence.noteHttp(exchange);
   }
 }
 

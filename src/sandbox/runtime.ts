@@ -1,4 +1,4 @@
-import type { BrowserHost } from '../browser/route';
+import type { BrowserDeps } from '../browser/route';
 import { abortReason, type Clock, createClock } from '../clock';
 import type { ConversationStore } from '../conversation';
 import { type ErrorCode, UnderstudyError } from '../errors';
@@ -10,10 +10,10 @@ import { ProviderRouter } from '../providers/registry';
 import { createConversationStore } from '../providers/store';
 import { Recording } from '../record/recording';
 import type { CrashState } from '../run/crash';
+import type { HarnessDeps, RunRecorder } from '../run/deps';
 import { EvidenceLog } from '../run/evidence';
-import type { HarnessHost, RunRecorder } from '../run/host';
 import { OutcomeWatch } from '../run/outcomes';
-import { Owner, RunScope, type ScopeHost } from '../run/scope';
+import { Owner, RunScope, type ScopeDeps } from '../run/scope';
 import type { RunSession } from '../run/session';
 import type { FileStats, TestEvidence } from '../trace/evidence';
 import { WorldHost } from '../world/host';
@@ -22,7 +22,7 @@ import { refuseInConcurrentTest } from './concurrent';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import type { Served } from './serve-mode';
-import { type ModelRequest, ModelServer, type ModelServerHost } from './serve-model';
+import { type ModelRequest, ModelServer, type ModelServerDeps } from './serve-model';
 import type { ServedRequest } from './served';
 import { asResponse, connectionDropped, undelivered, type WireAnswer } from './wire';
 
@@ -66,7 +66,7 @@ class ServedModelRequest implements ModelRequest {
 }
 
 /** The per-file runtime in the test realm: the mock model, routing, and the test lifecycle. */
-export class SandboxRuntime implements BridgedRuntime, HarnessHost, ModelServerHost, BrowserHost, ScopeHost {
+export class SandboxRuntime implements BridgedRuntime, HarnessDeps, ModelServerDeps, BrowserDeps, ScopeDeps {
   readonly model: MockModel;
   readonly router: ProviderRouter;
   /** Which run a call belongs to (async context, else the only active run). */

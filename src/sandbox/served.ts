@@ -18,7 +18,7 @@
  */
 import type { ErrorCode } from '../errors';
 import { noteCredentials } from '../files/secrets';
-import type { RunRecorder } from '../run/host';
+import type { RunRecorder } from '../run/deps';
 import type { RunScope } from '../run/scope';
 import type { WorldHost } from '../world/host';
 import type { WireAnswer } from './wire';
@@ -48,7 +48,7 @@ export interface ServedRequest {
   toRequest(url?: string): Promise<Request>;
 }
 
-export interface ServedHost {
+export interface ServedDeps {
   readonly world: WorldHost;
   readonly runs: RunScope<RunRecorder>;
   /** Serves a provider request as if it had been made to `url` (a provider's real URL). */
@@ -58,8 +58,8 @@ export interface ServedHost {
   refuseConcurrent(what: string): void;
 }
 
-function refused(host: ServedHost, code: ErrorCode, status: number, message: string): WireAnswer {
-  host.fail(code, message);
+function refused(deps: ServedDeps, code: ErrorCode, status: number, message: string): WireAnswer {
+  deps.fail(code, message);
   return plainRefusal(code, status, message);
 }
 
@@ -96,11 +96,11 @@ export function splitPath(raw: string): { path: string; search: string } {
 }
 
 /** Answers one request that arrived at the served port. */
-export function answerServed(host: ServedHost, request: ServedRequest): Promise<WireAnswer> {
+export function answerServed(deps: ServedDeps, request: ServedRequest): Promise<WireAnswer> {
   const { path, search } = splitPath(request.path);
   const token = /^\/run\/([^/]+)(\/.*)?$/.exec(path);
-  if (!token) return host.runs.outside(() => route(host, request, path, search));
-  const run = host.runs.ofToken(decodeURIComponent(token[1]));
+  if (!token) return deps.runs.outside(() => route(deps, request, path, search));
+  const run = deps.runs.ofToken(decodeURIComponent(token[1]));
   const what = `${request.method} ${path}`;
   if (run.state === 'ended') {
     // It fails the test it came from while that test runs, else the file: never the test running now.
@@ -108,25 +108,25 @@ export function answerServed(host: ServedHost, request: ServedRequest): Promise<
       run.of === 'run'
         ? `jest-understudy: ${what} arrived over the served port for a run that has already ended (a run of ${run.owner.label}), so it belongs to no run and nothing checks it. A child process outlived the understudy.run() that started it: wait for it to exit inside the agent function.`
         : `jest-understudy: ${what} arrived over the served port with the token of ${run.owner.label}, which has already ended, so it belongs to no run and nothing checks it. A child process outlived the test that started it: wait for it to exit (or stop it) before the test ends.`;
-    host.runs.failLate(run.owner, message);
+    deps.runs.failLate(run.owner, message);
     return Promise.resolve(plainRefusal('RUN_ENDED', 410, message));
   }
   // A test's token, while the test runs: as a call without a token, which it is but for its owner.
-  if (run.state === 'test') return host.runs.outside(() => route(host, request, token[2] ?? '/', search));
+  if (run.state === 'test') return deps.runs.outside(() => route(deps, request, token[2] ?? '/', search));
   if (run.state !== 'active')
     return Promise.resolve(
       refused(
-        host,
+        deps,
         'SERVED_UNROUTED',
         404,
         `jest-understudy: ${what} arrived over the served port with run token ${JSON.stringify(token[1])}, which this test file never issued. ${PACKAGES_HINT}`,
       ),
     );
-  return host.runs.within(run.recorder, () => route(host, request, token[2] ?? '/', search));
+  return deps.runs.within(run.recorder, () => route(deps, request, token[2] ?? '/', search));
 }
 
 async function route(
-  host: ServedHost,
+  deps: ServedDeps,
   request: ServedRequest,
   path: string,
   search: string,
@@ -145,33 +145,33 @@ async function route(
     noteCredentials({ forEach: (visit) => request.eachHeader(visit) }, `http://served${path}${search}`);
   if (model) {
     const { origin } = SERVED_PROVIDERS[first as ServedProvider];
-    answer = host.serveModel(request, `${origin}${rest(1)}${search}`);
+    answer = deps.serveModel(request, `${origin}${rest(1)}${search}`);
   } else if (first === 'world' && second !== '') {
     const id = decodeURIComponent(second);
     const at = `${rest(2)}${search}`;
-    answer = request.toRequest().then((r) => host.world.servedHttp(id, at, r)?.then(fromWorld));
+    answer = request.toRequest().then((r) => deps.world.servedHttp(id, at, r)?.then(fromWorld));
   } else if (first === 'mcp' && second !== '' && more.length === 0) {
     const id = decodeURIComponent(second);
-    answer = request.toRequest().then((r) => host.world.servedMcp(id, r)?.then(fromWorld));
+    answer = request.toRequest().then((r) => deps.world.servedMcp(id, r)?.then(fromWorld));
   } else if (first === 'tools' && second !== '' && more.length === 1 && request.method === 'POST') {
-    answer = servedCall(host, decodeURIComponent(second), decodeURIComponent(more[0]), request);
+    answer = servedCall(deps, decodeURIComponent(second), decodeURIComponent(more[0]), request);
   }
   return (
     (await answer) ??
     refused(
-      host,
+      deps,
       'SERVED_UNROUTED',
       404,
-      `jest-understudy: ${request.method} ${path} arrived over the served port, and nothing there serves it${servedHint(host, first, second)}. ${PACKAGES_HINT}`,
+      `jest-understudy: ${request.method} ${path} arrived over the served port, and nothing there serves it${servedHint(deps, first, second)}. ${PACKAGES_HINT}`,
     )
   );
 }
 
 /** Which packages there are, when the path named one the world does not serve that way. */
-function servedHint(host: ServedHost, first: string, second: string): string {
+function servedHint(deps: ServedDeps, first: string, second: string): string {
   if (first !== 'world' && first !== 'mcp' && first !== 'tools') return '';
-  if (!host.world.loaded) return ' (no world is loaded for this test file)';
-  const { http, mcp } = host.world.servedPackages();
+  if (!deps.world.loaded) return ' (no world is loaded for this test file)';
+  const { http, mcp } = deps.world.servedPackages();
   const list = (ids: string[]) => (ids.length > 0 ? ids.map((id) => JSON.stringify(id)).join(', ') : 'none');
   if (first === 'world')
     return ` (package ${JSON.stringify(second)} has no HTTP routes; packages with them: ${list(http)})`;
@@ -181,7 +181,7 @@ function servedHint(host: ServedHost, first: string, second: string): string {
 }
 
 async function servedCall(
-  host: ServedHost,
+  deps: ServedDeps,
   packageId: string,
   operationId: string,
   request: ServedRequest,
@@ -195,7 +195,7 @@ async function servedCall(
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return refused(
-      host,
+      deps,
       'BAD_ARGUMENT',
       400,
       `POST /tools/${packageId}/${operationId}: the body must be a JSON object { input, actorId?, idempotencyKey? }`,
@@ -203,19 +203,19 @@ async function servedCall(
   const { input, actorId, idempotencyKey } = body as Record<string, unknown>;
   if (actorId !== undefined && (typeof actorId !== 'string' || actorId === ''))
     return refused(
-      host,
+      deps,
       'BAD_ARGUMENT',
       400,
       `POST /tools/${packageId}/${operationId}: actorId must be a non-empty string`,
     );
   if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || idempotencyKey === ''))
     return refused(
-      host,
+      deps,
       'BAD_ARGUMENT',
       400,
       `POST /tools/${packageId}/${operationId}: idempotencyKey must be a non-empty string`,
     );
-  const response = await host.world.servedCall(
+  const response = await deps.world.servedCall(
     packageId,
     operationId,
     {

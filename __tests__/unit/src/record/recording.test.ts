@@ -8,7 +8,7 @@ import type { Conversation } from '../../../../src/conversation';
 import type { Fixture } from '../../../../src/fixtures/types';
 import type { ModelCall } from '../../../../src/model/call';
 import type { ProviderCodec } from '../../../../src/providers/codec';
-import { Recording, type RecordingHost } from '../../../../src/record/recording';
+import { Recording, type RecordingDeps } from '../../../../src/record/recording';
 
 // Counted on globalThis: the factory runs when the module is first required, which may be
 // before this file's own variables exist (were it imported eagerly).
@@ -33,7 +33,7 @@ jest.mock('../../../../src/record/forwarder', () => {
   return { ...actual, Forwarder: Counted };
 });
 
-function hostIn(mode: 'replay' | 'live'): RecordingHost & { failures: string[] } {
+function hostIn(mode: 'replay' | 'live'): RecordingDeps & { failures: string[] } {
   const failures: string[] = [];
   return {
     failures,
@@ -42,7 +42,7 @@ function hostIn(mode: 'replay' | 'live'): RecordingHost & { failures: string[] }
       register: () => {},
       normalizeText: (t: string) => t,
       keysOf: () => ({}),
-    } as unknown as RecordingHost['model'],
+    } as unknown as RecordingDeps['model'],
     options: {
       mode,
       cassette: '/nonexistent/cassette.json',
@@ -52,8 +52,8 @@ function hostIn(mode: 'replay' | 'live'): RecordingHost & { failures: string[] }
       strictTurnIndex: false,
       startedAt: Date.now(),
       testPath: 'a.test.ts',
-    } as unknown as RecordingHost['options'],
-    threads: {} as RecordingHost['threads'],
+    } as unknown as RecordingDeps['options'],
+    threads: {} as RecordingDeps['threads'],
     runs: { getStore: () => undefined },
     fail: (code) => {
       failures.push(code);

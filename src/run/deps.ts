@@ -25,7 +25,7 @@ export interface RunRecorder {
   mode?: UnderstudyMode;
   /** Captures of streamed provider replies still being read; the run waits for them. */
   pending?: Promise<unknown>[];
-  /** World operations executed inside the run (the world's host pushes them). */
+  /** World operations executed inside the run (the file's world pushes them). */
   operations?: RunOperationEntry[];
   /** Requests the test's own msw handlers answered inside the run. */
   http?: HttpExchange[];
@@ -39,7 +39,7 @@ export interface RunRecorder {
   inflight?: Array<{ settle(): void }>;
 }
 
-export interface RunHost {
+export interface RunDeps {
   /** What the current test did, for traces and the reporter. */
   readonly evidence: EvidenceLog;
   /** Which run a call belongs to. */
@@ -60,7 +60,7 @@ export interface RunHost {
 }
 
 /** What a harness needs besides: the file's mock model and its recording. */
-export interface HarnessHost extends RunHost {
+export interface HarnessDeps extends RunDeps {
   readonly model: MockModel;
   readonly recording: Recording;
 }
