@@ -16,7 +16,14 @@ cat > package.json <<JSON
 { "name": "understudy-consumer", "private": true, "scripts": { "test": "jest" } }
 JSON
 # Packages the installed-package cases (__tests__/installed/cases) use besides the SDK.
-case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1)
+case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1 zod@4 @swc/core@1 @swc/jest@0)
+# The Gemini SDK and the Agents SDK in the majors that go with this openai (and its Node):
+# @google/genai 3 and @openai/agents 0.15+ (on openai 7) need Node >= 22.
+if [ "$openai" = openai@6 ]; then
+  case_deps+=(@google/genai@2 @openai/agents@0.12)
+else
+  case_deps+=(@google/genai@3 @openai/agents@0.20)
+fi
 npm install --no-audit --no-fund --silent "$tarball" jest@30 "$msw" "$openai" "${case_deps[@]}"
 echo "   node $(node --version); installed: $(npm ls msw openai jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|jest-understudy)@[^ ]+' | tr '\n' ' ')"
 CI=true timeout --kill-after=30s 10m npm test --silent
@@ -34,4 +41,5 @@ grep -q 'did you mean "content"' validate.out || { cat validate.out >&2; exit 1;
 # install: the driver runs on this Node and spawns this project's Jest for every case.
 echo "   installed-package suites against this install"
 cd "$repo"
-UNDERSTUDY_INSTALLED_DIR="$work" CI=true timeout --kill-after=30s 30m node node_modules/jest/bin/jest.js --selectProjects installed --ci
+# As npm test runs it: the driver's own ES module imports need the flag (each child run sets its own).
+UNDERSTUDY_INSTALLED_DIR="$work" CI=true NODE_OPTIONS=--experimental-vm-modules timeout --kill-after=30s 30m node node_modules/jest/bin/jest.js --selectProjects installed --ci

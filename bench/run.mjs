@@ -2,7 +2,7 @@
 /**
  * `npm run bench`: every figure and every baseline from one run, printed as a table with the
  * ratio and PASS/MISS against each quality bar, and written to bench/results.json.
- * See docs/benchmarks.md. No figure is asserted on; the exit code only says whether a phase crashed.
+ * See docs/benchmarks.md (bench/NOTES.md for the method and its history). No figure is asserted on; the exit code only says whether a phase crashed.
  *
  * Phases (each in its own process):
  *   1. calls    Jest on bench/calls.bench.ts under the environment: environment + in-process floor,
@@ -29,7 +29,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const driver = createRequire(import.meta.url)('./driver.cjs');
+const driverRequire = createRequire(import.meta.url);
+const driver = driverRequire('./driver.cjs');
 const quick = process.env.UNDERSTUDY_BENCH_QUICK === '1';
 // Per pass: `prewarm` untimed calls of every reply and target, then per reply `warmup` more and
 // `calls` timed calls per target (the targets of one process alternate call by call).
@@ -788,4 +789,9 @@ function report({
     stdio: 'ignore',
   });
   progress('wrote bench/results.json');
+  // A quick run's figures mean nothing: the page keeps the last whole run's.
+  if (!quick) {
+    driverRequire('./figures.cjs').writeFigures();
+    progress('wrote the figures of docs/benchmarks.md');
+  }
 }

@@ -19,7 +19,7 @@ const origins = { served, aimock };
 // Chat Completions, plain and streamed: what a child agent on the openai SDK sends.
 const variants = VARIANTS.filter((v) => v.protocol === 'chat');
 // Every variant's calls to both targets, timed interleaved in one loop: timed variant by variant,
-// the order they came in moved a row's ratio by up to 5% (docs/benchmarks.md, phase 6).
+// the order they came in moved a row's ratio by up to 5% (bench/NOTES.md, phase 6).
 const targets = {};
 for (const variant of variants) {
   let expected;

@@ -75,7 +75,7 @@ async function main() {
       await env.setup();
       const bridge = env.global[BRIDGE_KEY];
       if (!bridge) throw new Error('the environment did not expose its bridge');
-      bridge.runtime = new SandboxRuntime(bridge.options, bridge);
+      bridge.session = new SandboxRuntime(bridge.options, bridge);
       await env.teardown();
     },
   };

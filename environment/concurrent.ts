@@ -2,8 +2,8 @@
  * test.concurrent tests, told apart by async context. A test file has one mock model and one
  * world; concurrent tests run their bodies at the same time (Jest 30.2 and later between their
  * test_start and test_done events, earlier releases before every test), so the runtime refuses
- * them (src/sandbox/concurrent.ts). Each concurrent test's body runs in an async context of its
- * own, which the runtime reads through the bridge, and the failures it records are that test's.
+ * them (src/run/concurrent.ts). Each concurrent test's body runs in an async context of its
+ * own, which the session reads through the bridge's `concurrentTest`, and the failures it records are that test's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Circus } from '@jest/types';

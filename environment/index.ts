@@ -10,7 +10,7 @@ import { scrubForWriting } from '../src/files/write';
 import { HOST_SERVICES } from '../src/host-services';
 import { ciRefusal, noKeyMessage, realKeys } from '../src/record/mode';
 import { usageFileOf } from '../src/record/usage';
-import { BRIDGE_KEY, type Bridge, type Failure } from '../src/sandbox/bridge';
+import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
 import { plainError } from '../src/trace/plain';
 import { codeKey } from './code-key';
@@ -58,12 +58,20 @@ function testName(test: Circus.TestEntry): string {
 }
 
 /**
- * One mock model (and world) per test file. msw and the network guards run here, on the
- * host, where they can patch Node's modules; the sandbox gets a `fetch` that hands provider
- * traffic straight to the runtime the test file loaded, and everything else to msw.
+ * One mock model (and world) per test file: Jest's runner adapter. msw and the network guards run
+ * here, on the host, where they can patch Node's modules; the sandbox gets a `fetch` that hands
+ * provider traffic straight to the session the test file loaded (src/sandbox/runtime.ts), and
+ * everything else to msw. Jest's events become what the session is told (the bridge contract,
+ * src/sandbox/bridge.ts): the test that starts, is skipped or finishes, the phase that runs.
  */
 export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly bridge: Bridge;
+  /** Requests nothing handled, recorded by the network policy, failed at the test's end. */
+  private readonly unhandled: Failure[] = [];
+  /** The test running now (hooks of beforeAll/afterAll run outside one). */
+  private currentTest: string | undefined;
+  /** Which part of the test lifecycle runs now. */
+  private phase: Phase | undefined;
   private containment: Containment | undefined;
   private readonly envTouched = new Map<string, string | undefined>();
   /** What failed before a test started (beforeAll hooks, the file's top level), charged to the next test that ends. */
@@ -89,10 +97,9 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     const raw = (project.testEnvironmentOptions as Record<string, unknown>)?.understudy;
     this.bridge = {
       options: resolveOptions(raw, context.docblockPragmas, project.rootDir, context.testPath, process.env),
-      runtime: undefined,
-      unhandled: [],
-      currentTest: undefined,
+      session: undefined,
       hostRequire: (id) => require(id),
+      attach: (session) => this.attach(session),
     };
     (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY] = this.bridge;
     (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES] = hostServicesForWorker(
@@ -108,8 +115,20 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     // clock reads the fake clock before Jest replaces, removes or resets it.
     if (this.fakeTimersModern)
       keepAsyncContext(this.fakeTimersModern, this.global, {
-        changing: () => this.bridge.runtime?.timersChanging?.(),
+        changing: () => this.bridge.session?.timersChanging(),
       });
+  }
+
+  /** A session the test file created (on first need): told where the file is now. */
+  private attach(session: FileSession): void {
+    this.bridge.session = session;
+    if (this.currentTest !== undefined) session.testStarted(this.currentTest);
+    if (this.phase !== undefined) session.phaseChanged(this.phase);
+  }
+
+  private phaseChanged(phase: Phase | undefined): void {
+    this.phase = phase;
+    this.bridge.session?.phaseChanged(phase);
   }
 
   /** What the sandbox knows as credentials besides this process: the requests' and its own env's. */
@@ -123,7 +142,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
    * (presets/test-runner) attaches it to the file's test result as `understudy`.
    */
   understudyReport(): UnderstudyFileReport {
-    const stats = this.bridge.runtime?.fileStats() ?? {
+    const stats = this.bridge.session?.fileStats() ?? {
       agentRuns: 0,
       replayed: {},
       operations: 0,
@@ -163,23 +182,23 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     if ((mode === 'record' || mode === 'live') && realKeys(this.global.process.env).length === 0)
       throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
-    const runtime = () => bridge.runtime ?? bridge.loadRuntime?.();
+    const session = () => bridge.session ?? bridge.loadSession?.();
     // Replay never leaves the process: every transport is served, passed (this process's own loopback
     // servers, network.allow) or refused.
     const containment = await contain(
       {
-        handle: (request) => runtime()?.handleRequest(request),
-        serves: (origin) => runtime()?.serves?.(origin) ?? false,
-        // Handlers are added through the runtime: none exist before it does.
-        handlersAnswer: () => bridge.runtime?.answersHttp?.() ?? false,
+        handle: (request) => session()?.handleRequest(request),
+        serves: (origin) => session()?.serves(origin) ?? false,
+        // Handlers are added through the session: none exist before it does.
+        handlersAnswer: () => bridge.session?.answersHttp() ?? false,
         fail: (message) => {
           // A concurrent test's refused request is its own; one a run made after it ended, its test's or the file's.
           const concurrent = this.concurrent.current();
           if (concurrent) return concurrent.fail({ code: 'UNHANDLED_REQUEST', message });
-          if (bridge.runtime?.lateFailure?.('UNHANDLED_REQUEST', message)) return;
+          if (bridge.session?.lateFailure('UNHANDLED_REQUEST', message)) return;
           // A client that retries a refused connection says the same thing once.
-          if (!bridge.unhandled.some((f) => f.message === message))
-            bridge.unhandled.push({ code: 'UNHANDLED_REQUEST', message });
+          if (!this.unhandled.some((f) => f.message === message))
+            this.unhandled.push({ code: 'UNHANDLED_REQUEST', message });
         },
       },
       this.global,
@@ -197,7 +216,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           markError(new SandboxTypeError(this.afterTeardown(input)), 'FETCH_AFTER_TEARDOWN'),
         );
       return (
-        (bridge.runtime ?? bridge.loadRuntime?.())?.handleFetch(input, init) ??
+        (bridge.session ?? bridge.loadSession?.())?.handleFetch(input, init) ??
         mswFetch(input as RequestInfo, init as RequestInit)
       );
     };
@@ -234,7 +253,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       }
     }
     this.envTouched.clear();
-    this.bridge.runtime = undefined;
+    this.bridge.session = undefined;
     delete (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY];
     delete (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES];
     await super.teardown();
@@ -243,7 +262,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   /** Fails a test for what its agent may have swallowed: unmatched model calls, unmocked requests. */
   async handleTestEvent(event: Circus.Event, state: Circus.State): Promise<void> {
     const bridge = this.bridge;
-    const drain = () => bridge.runtime?.drainFailures() ?? bridge.unhandled.splice(0);
+    const drain = (): Failure[] => [...(bridge.session?.drainFailures() ?? []), ...this.unhandled.splice(0)];
     switch (event.name) {
       case 'run_start':
         this.tagTests(state.rootDescribeBlock, this.bridge.options.tags);
@@ -260,31 +279,32 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         );
         // A concurrent test is not the test running: its body runs beside others, refused by the runtime.
         if (event.test.concurrent) break;
-        bridge.currentTest = testName(event.test);
-        bridge.runtime?.testStarted(bridge.currentTest);
+        this.currentTest = testName(event.test);
+        bridge.session?.testStarted(this.currentTest);
         this.testStartedAt = performance.now();
         // Errors a test has before it starts come from a failed beforeAll hook.
         this.errorPhases = new Map(event.test.errors.map((e) => [errorOf(e), 'beforeAll']));
         break;
       case 'hook_start':
-        bridge.phase = event.hook.type;
+        this.phaseChanged(event.hook.type);
         break;
       case 'hook_failure':
         this.errorPhases.set(event.error, event.hook.type);
-        bridge.phase = undefined;
+        this.phaseChanged(undefined);
         break;
       case 'hook_success':
       case 'test_fn_success':
-        bridge.phase = undefined;
+        this.phaseChanged(undefined);
         break;
       case 'test_fn_start':
-        bridge.phase = 'test';
+        this.phaseChanged('test');
         break;
       case 'test_fn_failure':
-        bridge.phase = undefined;
+        this.phaseChanged(undefined);
         break;
       case 'test_skip':
-        bridge.currentTest = undefined;
+        this.currentTest = undefined;
+        bridge.session?.testSkipped();
         break;
       case 'test_done': {
         const earlier = this.earlier.splice(0);
@@ -297,10 +317,10 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           }
           break;
         }
-        bridge.runtime?.testFinished();
-        const name = bridge.currentTest ?? testName(event.test);
-        bridge.currentTest = undefined;
-        bridge.phase = undefined;
+        bridge.session?.testFinished();
+        const name = this.currentTest ?? testName(event.test);
+        this.currentTest = undefined;
+        this.phaseChanged(undefined);
         for (const { code, message } of [...earlier, ...drain()]) {
           const error = toError(code, scrubForWriting(message, this.secretsInUse()));
           this.errorPhases.set(error, 'understudy');
@@ -316,9 +336,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           fail({ ...f, message: `After the last test (in an afterAll hook): ${f.message}` });
         // Record modes write the file's cassette now; every mode notes which fixtures answered.
         try {
-          for (const message of (await bridge.runtime?.fileFinished?.(
-            failedTests(state.rootDescribeBlock),
-          )) ?? [])
+          for (const message of (await bridge.session?.fileFinished(failedTests(state.rootDescribeBlock))) ??
+            [])
             fail(message);
         } catch (error) {
           fail({
@@ -360,7 +379,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   /** Writes the test's trace and timeline when the `traces` option asks for it; a failure names them. */
   private traceTest(test: Circus.TestEntry, name: string): void {
     const { traces: mode, rootDir, testPath } = this.bridge.options;
-    const runtime = this.bridge.runtime;
+    const runtime = this.bridge.session;
     const failed = test.errors.length > 0;
     if (mode === 'off' || !runtime || (mode === 'on-failure' && !failed)) return;
     try {

@@ -6,7 +6,7 @@
  * that is no tool of the run or the world but is close to one is refused outright.
  */
 import { suggestName } from '../src/file-format/suggest';
-import { getRuntime, hasEnvironment } from '../src/sandbox/runtime';
+import { getContext, hasEnvironment } from '../src/sandbox/runtime';
 import { matcherError } from './guards';
 import {
   EXPECTED_COLOR,
@@ -36,7 +36,7 @@ function declaredNames(run: RunLike): string[] {
 function worldNames(): string[] {
   if (!hasEnvironment()) return [];
   try {
-    const operations = getRuntime().world.loaded?.operations;
+    const operations = getContext().world.loaded?.operations;
     return operations ? [...operations.values()].flatMap((op) => [...op.toolNames]) : [];
   } catch {
     return [];

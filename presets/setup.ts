@@ -1,7 +1,7 @@
 /**
  * Runs in every test file under the preset: registers the matchers and tells the
- * environment how to create the runtime when the file first needs it (a model or tool
- * request, `understudy.model`, config-level fixtures served to an agent).
+ * environment (Jest's runner adapter) how to create the file's session when the file first
+ * needs it (a model or tool request, `understudy.model`, config-level fixtures served to an agent).
  */
 import { expect } from '@jest/globals';
 import { lazyMatchers } from '../matchers/lazy';
@@ -14,7 +14,7 @@ expect.extend(lazyMatchers);
 (globalThis as Record<symbol, unknown>)[SETUP_KEY] = true;
 const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
 if (bridge) {
-  bridge.loadRuntime = () => require('../src/sandbox/runtime').loadRuntime();
+  bridge.loadSession = () => require('../src/sandbox/runtime').loadRuntime();
   // Every fixture source (a configured world or fixture file, the file's cassette) and the handlers
   // module are loaded now, so a broken one fails the file before its tests instead of failing a
   // request an agent may swallow.
@@ -25,5 +25,5 @@ if (bridge) {
     options.handlers !== undefined ||
     replaysCassette(options)
   )
-    bridge.loadRuntime();
+    bridge.loadSession();
 }

@@ -13,12 +13,17 @@ const root = resolve(__dirname, '..');
  * their TypeScript files, compiled by @swc/jest with the prologue the sandbox bundle starts with
  * (./jest-transform.cjs), and jest-runtime with V8's code cache (./jest-runtime.cjs).
  */
+const swc = { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } };
 const fromSource = {
   transform: {
-    '^.+\\.(t|j)sx?$': [
+    // Keeps `import()` as it is, so ES-module-only packages (marked, github-slugger) load on any
+    // Node with --experimental-vm-modules; swc would make it a require(), which only Node >= 24.9
+    // can do for them.
+    '/__tests__/docs/markdown\\.ts$': [
       join(root, 'scripts', 'jest-transform.cjs'),
-      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } },
+      { ...swc, module: { type: 'commonjs', ignoreDynamic: true } },
     ],
+    '^.+\\.(t|j)sx?$': [join(root, 'scripts', 'jest-transform.cjs'), swc],
   },
   runtime: join(root, 'scripts', 'jest-runtime.cjs'),
   moduleNameMapper: {

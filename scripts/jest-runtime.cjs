@@ -50,6 +50,9 @@ if (!vm.compileFunction[PATCHED]) {
 
   const cached = function compileFunction(code, params, options = {}) {
     if (options.cachedData || options.produceCachedData) return compile.call(this, code, params, options);
+    // Node 20 loses a function's import() callback when its code comes from a cache ("A dynamic
+    // import callback was not specified"): a module that keeps an import() is compiled afresh.
+    if (options.importModuleDynamically && code.includes('import(')) return compile.call(this, code, params, options);
     const key = createHash('sha1')
       .update(`${process.version}\0${(params ?? []).join(',')}\0`)
       .update(code)

@@ -24,7 +24,7 @@ function renderErrorDocs({ ERROR_AREAS, ERROR_CODES }) {
     "Jest's realms (the environment and the test file load separate copies of the package, so",
     '`instanceof` can fail there):',
     '',
-    '```ts',
+    '```ts fragment',
     "import { isUnderstudyError } from 'jest-understudy';",
     '',
     "if (isUnderstudyError(error, 'RECORD_KEY_MISSING')) console.log(error.message);",

@@ -4,7 +4,7 @@ import { type AgentHarness, type AgentHarnessOptions, createHarness } from './ru
 import { executeRun, type RunContext, type RunOptions } from './run/run';
 import type { Run } from './run/types';
 import type { UnderstudyHttp } from './sandbox/http-handlers';
-import { getRuntime } from './sandbox/runtime';
+import { getContext, getRuntime } from './sandbox/runtime';
 import type { Served } from './sandbox/serve-mode';
 import type { Scenario } from './scenario/scenario';
 import type { AcrossProvidersOptions, PortabilityMatrix, ProviderContext } from './sweep/across-providers';
@@ -64,19 +64,22 @@ export interface UnderstudyBrowser {
 /** The handle tests use; it reaches the runtime lazily so importing it never has side effects. */
 export const understudy: Understudy = {
   get model() {
-    return getRuntime().model;
+    return getContext().model;
   },
   get world() {
-    return getRuntime().world.handle;
+    return getContext().world.handle;
   },
   get http() {
     return getRuntime().http.api;
   },
   browser: {
-    route: (pageOrContext) => routeBrowser(getRuntime(), pageOrContext),
+    route: (pageOrContext) => {
+      const { requests } = getRuntime();
+      return routeBrowser({ requests, file: requests.context }, pageOrContext);
+    },
   },
   run(agent, options) {
-    return executeRun(getRuntime(), agent, options);
+    return executeRun(getContext(), agent, options);
   },
   scenario() {
     return scenarios().scenario();
@@ -99,5 +102,5 @@ export const understudy: Understudy = {
 export function createAgentHarness<Input = string, Output = unknown>(
   options: AgentHarnessOptions<Input, Output>,
 ): AgentHarness<Input, Output> {
-  return createHarness(getRuntime, options);
+  return createHarness(getContext, options);
 }

@@ -21,7 +21,7 @@ import {
 const root = join(__dirname, '..', '..');
 const SCANNED = ['src', 'environment', 'matchers', 'presets'];
 
-/** Bottom first; the same list, one line per unit, is in docs/architecture.md. */
+/** Bottom first; docs/architecture.md's layer table is the same list (a test compares them). */
 const LAYERS: LayerRules['layers'] = [
   [
     'src/errors',
@@ -86,6 +86,22 @@ function unitsOnDisk(): Set<string> {
   return units;
 }
 
+/**
+ * The layers of the doc's table (`| Layer | Unit | What it is |`), bottom first: a row that names a
+ * layer starts one, a row with an empty first cell adds its unit to the layer above.
+ */
+function layerTable(doc: string): string[][] {
+  const rows = doc.slice(doc.indexOf('| Layer | Unit |')).split('\n');
+  const layers: string[][] = [];
+  for (const row of rows.slice(2)) {
+    if (!row.startsWith('|')) break;
+    const [, layer, unit] = row.split('|').map((cell) => cell.trim());
+    if (layer) layers.push([]);
+    layers[layers.length - 1]?.push(unit.replace(/`/g, ''));
+  }
+  return layers.map((units) => units.sort());
+}
+
 const edges = scanImports(root, SCANNED);
 
 describe('the layers of docs/architecture.md', () => {
@@ -109,12 +125,38 @@ describe('the layers of docs/architecture.md', () => {
     expect(bridge).toEqual([]);
   });
 
+  it("docs/architecture.md's layer table has the layers of this test, in order, each with its units", () => {
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    expect(layerTable(doc)).toEqual(LAYERS.map((layer) => [...layer].sort()));
+  });
+
   it('docs/architecture.md describes every unit and shows the graph as it is', () => {
     const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
     for (const unit of LAYERS.flat()) expect(doc).toContain(`\`${unit}\``);
     // The folder-level graph in the doc is the real one (regenerate it from unitGraph when it moves).
     const block = /```text graph\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(block?.trim().split('\n')).toEqual(unitGraph(edges));
+  });
+});
+
+describe("the doc's layer table reader", () => {
+  const table = [
+    '| Layer | Unit | What it is |',
+    '|---|---|---|',
+    '| low | `a` | x |',
+    '| | `b` | y |',
+    '| high | `c` | z |',
+    '',
+  ];
+
+  it('groups units under the layer a row names', () => {
+    expect(layerTable(table.join('\n'))).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('sees a unit listed in the wrong layer', () => {
+    const moved = [...table];
+    moved[3] = '| mid | `b` | y |';
+    expect(layerTable(moved.join('\n'))).not.toEqual([['a', 'b'], ['c']]);
   });
 });
 

@@ -18,6 +18,9 @@ const pages = [
   ...readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
+  'bench/NOTES.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(root, 'docs/decisions')).map((name) => `docs/decisions/${name}`),
   ...readdirSync(join(root, 'examples'))
     .map((name) => `examples/${name}/README.md`)
     .filter((path) => existsSync(join(root, path))),
@@ -54,7 +57,9 @@ describe('the landing README', () => {
   });
 
   it('opens with the two commands for working on the repository: the examples, then the tests', () => {
-    const commands = [...readme.matchAll(/```sh\n([^`]*?)```/g)].map((match) => match[1].trim());
+    const commands = [...readme.matchAll(/```sh(?: fragment)?\n([^`]*?)```/g)].map((match) =>
+      match[1].trim(),
+    );
     expect(commands.slice(0, 2)).toEqual(['npm ci && npm run examples', 'npm test']);
     const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
     expect(scripts.examples).toContain('--selectProjects examples');

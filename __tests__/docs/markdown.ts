@@ -77,6 +77,22 @@ export async function runnableSections(path: string): Promise<Map<string, Runnab
 }
 
 /**
+ * The code blocks of a page that the doc tests do not run and that do not say so: a block outside
+ * every doc-test section must be output (```` ```text ````) or tagged a fragment
+ * (```` ```ts fragment ````), so a reader knows which examples are checked by running them.
+ */
+export async function unmarkedBlocks(markdown: string): Promise<string[]> {
+  const lex = await lexer();
+  return lex(markdown.replace(SECTION, ''))
+    .filter((token) => token.type === 'code' && /^\s*(```|~~~)/.test(token.raw))
+    .filter((token) => {
+      const info = /^\s*(?:```+|~~~+)([^\n]*)/.exec(token.raw)?.[1].trim().split(/\s+/) ?? [];
+      return info[0] !== 'text' && !info.includes('fragment');
+    })
+    .map((token) => token.raw.split('\n').slice(0, 2).join('\n'));
+}
+
+/**
  * One bash script that does what the section says, in order: its commands as written, its files
  * written with the text shown (first line included).
  */

@@ -1,15 +1,15 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
-import { runInstalled } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 describe('request contracts from the installed package', () => {
   it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+    ['CommonJS, no flag', 'jest-cjs'],
+    ['with --experimental-vm-modules', 'jest-esm'],
+  ] as const)(
     "answer an unpaired tool call with OpenAI's 400 and fail the test, naming rule and message (%s)",
-    async (_, esm) => {
-      const run = await runInstalled({ cases: ['contracts.case.js'], esm });
+    async (_, runner) => {
+      const run = await sharedRun('contracts', runner);
       const [dropped, allowed] = run.files[0].tests;
       expect(dropped.title).toBe('an agent that drops one of two parallel tool results');
       expect(dropped.status).toBe('failed');

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
-import { fileOf, runInstalled } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const PROTOCOLS = [
   'openai.chat',
@@ -19,15 +20,12 @@ const PROTOCOLS = [
 
 describe('what was delivered, in process', () => {
   it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+    ['CommonJS, no flag', 'jest-cjs'],
+    ['with --experimental-vm-modules', 'jest-esm'],
+  ] as const)(
     'every protocol, cut on the wire or given up by the agent, and paced under fake timers (%s)',
-    async (_, esm) => {
-      const run = await runInstalled({
-        cases: ['delivered-inprocess.case.js', 'delivered-timers.case.js'],
-        esm,
-      });
+    async (_, runner) => {
+      const run = await sharedRun('delivered', runner);
       const timers = fileOf(run, 'delivered-timers.case.js');
       expect(timers.tests.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
         timers.tests.map((t) => [t.title, 'passed', '']),

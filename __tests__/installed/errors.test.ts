@@ -3,11 +3,11 @@
  * of every printed error, and on the failures the environment adds for what an agent swallowed.
  */
 import { describe, expect, it } from '@jest/globals';
-import { runInstalled } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 describe('error codes, from the installed package', () => {
   it('are on caught errors, matcher misuse and the failures the environment adds (CommonJS, no flag)', async () => {
-    const run = await runInstalled({ cases: ['errors.case.js'] });
+    const run = await sharedRun('errors', 'jest-cjs');
     const tests = run.files[0].tests;
     expect(tests.map((t) => [t.title, t.status])).toEqual([
       ['a caught error names its code, in isUnderstudyError and on the first line of its stack', 'passed'],

@@ -7,12 +7,13 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, runInstalled } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 let file: ChildFile;
 
 beforeAll(async () => {
-  const run = await runInstalled({ cases: ['fidelity-requests.case.js'] });
+  const run = await sharedRun('fidelity-requests', 'jest-cjs');
   file = fileOf(run, 'fidelity-requests.case.js');
 }, 120_000);
 

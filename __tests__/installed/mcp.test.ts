@@ -3,16 +3,16 @@
  * Streamable HTTP and in-process drive an agent against a world package's MCP server.
  */
 import { describe, expect, it } from '@jest/globals';
-import { runInstalled } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 describe('MCP from the installed package', () => {
   it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+    ['CommonJS, no flag', 'jest-cjs'],
+    ['with --experimental-vm-modules', 'jest-esm'],
+  ] as const)(
     'serves a world package to the SDK Client over both transports (%s)',
-    async (_, esm) => {
-      const run = await runInstalled({ cases: ['mcp.case.js'], esm });
+    async (_, runner) => {
+      const run = await sharedRun('mcp', runner);
       const [file] = run.files;
       expect(file.tests.map((t) => [t.title, t.status])).toEqual([
         ['an agent over Streamable HTTP retries a BUSY save', 'passed'],

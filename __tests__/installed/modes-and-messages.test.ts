@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { fileOf, messageOf, runInstalled, runInstalledProjects, statuses } from '../support/installed';
+import { fileOf, messageOf, runInstalled, statuses } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 describe('mode names, modelCallIndex and messages from the installed package', () => {
   it('contains and within pass and fail as they say; the messages point the right way (preset)', async () => {
@@ -79,18 +80,9 @@ describe('mode names, modelCallIndex and messages from the installed package', (
   }, 120_000);
 
   it('without the preset, the message says what works, and what it says works', async () => {
-    // Two projects in one child Jest: the bare one, and one with the pair the message names.
-    const { bare, pair } = await runInstalledProjects({
-      bare: { cases: ['env-missing.case.js'], config: { preset: undefined } },
-      pair: {
-        cases: ['smoke.case.js'],
-        config: {
-          preset: undefined,
-          testEnvironment: 'jest-understudy/environment',
-          setupFilesAfterEnv: ['jest-understudy/setup'],
-        },
-      },
-    });
+    // Two projects: the bare one, and one with the pair the message names.
+    const bare = await sharedRun('env-missing', 'jest-cjs');
+    const pair = await sharedRun('env-pair', 'jest-cjs');
     const message = messageOf(fileOf(bare, 'env-missing.case.js'), 'uses understudy without the environment');
     expect(message).toContain("Set `preset: 'jest-understudy'` in your Jest config");
     expect(message).toContain(

@@ -7,14 +7,15 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, type InstalledRun, messageOf, runInstalled, statuses } from '../support/installed';
+import { fileOf, type InstalledProjectRun, messageOf, statuses } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const plain = (text: string) => stripVTControlCharacters(text);
 
 describe('calls made after their run ended, in process', () => {
   let file: ChildFile;
   beforeAll(async () => {
-    file = fileOf(await runInstalled({ cases: ['ownership-late.case.js'] }), 'ownership-late.case.js');
+    file = fileOf(await sharedRun('ownership-late', 'jest-cjs'), 'ownership-late.case.js');
   }, 120_000);
 
   it('fail the test that made the run while it runs, naming the call', () => {
@@ -76,9 +77,9 @@ describe('calls made after their run ended, in process', () => {
 });
 
 describe("a served child's late calls", () => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await runInstalled({ cases: ['ownership-served.case.js'] });
+    run = await sharedRun('ownership-served', 'jest-cjs');
   }, 120_000);
 
   it("a served child's late call fails the file, never the test running when it arrives", () => {
@@ -101,15 +102,12 @@ describe("a served child's late calls", () => {
 });
 
 describe.each([
-  ['CommonJS', false],
-  ['ESM', true],
-])('test.concurrent (%s)', (_kind, esm) => {
+  ['CommonJS', 'jest-cjs'],
+  ['ESM', 'jest-esm'],
+] as const)('test.concurrent (%s)', (_kind, runner) => {
   let file: ChildFile;
   beforeAll(async () => {
-    file = fileOf(
-      await runInstalled({ cases: ['ownership-concurrent.case.js'], esm }),
-      'ownership-concurrent.case.js',
-    );
+    file = fileOf(await sharedRun('ownership-concurrent', runner), 'ownership-concurrent.case.js');
   }, 120_000);
 
   it('is refused at its first use of jest-understudy, failing that test whatever it caught', () => {

@@ -3,19 +3,13 @@
  * project runs them from the installed package (CommonJS, no flag).
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { fileOf, type InstalledRun, messageOf, runInstalled, statuses } from '../support/installed';
-
-const CASES = [
-  'pyramid-scenario.case.js',
-  'pyramid-sweep.case.js',
-  'pyramid-crash.case.js',
-  'pyramid-providers.case.js',
-];
+import { fileOf, type InstalledProjectRun, messageOf, statuses } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 describe('the agent test pyramid from the installed package', () => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await runInstalled({ cases: CASES });
+    run = await sharedRun('pyramid-runs', 'jest-cjs');
   }, 120_000);
 
   it('builds scenarios: tool fakes recorded, a world of their own, immutable, nothing left behind', () => {

@@ -8,11 +8,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { launchChromium } from '../support/chromium';
-import { fileOf, type InstalledRun, messageOf, runInstalled, statuses } from '../support/installed';
+import { fileOf, type InstalledProjectRun, messageOf, statuses } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
-let run: InstalledRun;
+let run: InstalledProjectRun;
 beforeAll(async () => {
-  run = await runInstalled({ cases: ['pyramid-matchers.case.js', 'pyramid-timeline.case.js'] });
+  run = await sharedRun('pyramid', 'jest-cjs');
 }, 120_000);
 
 describe('the pyramid matchers from the installed package', () => {

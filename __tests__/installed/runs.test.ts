@@ -5,23 +5,15 @@
  * leaves running does not reach the next file in the same worker.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { fileOf, type InstalledRun, messageOf, runInstalled, statuses } from '../support/installed';
-
-const CASES = [
-  'runs-fake-timers.case.js',
-  'runs-errored.case.js',
-  'runs-errored-file.case.js',
-  'runs-drill.case.js',
-  'runs-golden.case.js',
-  'runs-leak.case.js',
-];
+import { fileOf, type InstalledProjectRun, messageOf, runInstalled, statuses } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const NEVER_LOOKED = 'and the test never looked at how the run ended';
 
 describe('runs from the installed package', () => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await runInstalled({ cases: CASES });
+    run = await sharedRun('runs', 'jest-cjs');
   }, 120_000);
 
   it('credit every streamed call to its run under fake timers', () => {
@@ -156,7 +148,7 @@ module.exports = class extends Sequencer {
 
 describe('fake timers with --experimental-vm-modules', () => {
   it('credit a streamed run to its run', async () => {
-    const run = await runInstalled({ cases: ['runs-fake-timers.case.js'], esm: true });
+    const run = await sharedRun('runs-fake-timers', 'jest-esm');
     const file = fileOf(run, 'runs-fake-timers.case.js');
     expect(statuses(file)['attributes a streamed run advanced with runAllTimersAsync']).toBe('passed');
     expect(statuses(file)['keeps two concurrent streamed runs apart under fake timers']).toBe('passed');

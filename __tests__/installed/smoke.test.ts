@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { runInstalled } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 describe('the installed package', () => {
   it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+    ['CommonJS, no flag', 'jest-cjs'],
+    ['with --experimental-vm-modules', 'jest-esm'],
+  ] as const)(
     'runs a consumer test (%s)',
-    async (_, esm) => {
-      const run = await runInstalled({ cases: ['smoke.case.js'], esm });
+    async (_, runner) => {
+      const run = await sharedRun('smoke', runner);
       expect(run.files[0].tests.map((t) => [t.title, t.status])).toEqual([['replays a reply', 'passed']]);
       expect(run.files[0].name).toContain('/runs/');
     },

@@ -1,18 +1,15 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
-import { runInstalled } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 describe('dialects, Bedrock, embeddings and presets from the installed package', () => {
   it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+    ['CommonJS, no flag', 'jest-cjs'],
+    ['with --experimental-vm-modules', 'jest-esm'],
+  ] as const)(
     'replays them through the official clients, and fails a parser the dialects break (%s)',
-    async (_, esm) => {
-      const run = await runInstalled({
-        cases: ['surface-bedrock.case.js', 'surface-dialects.case.js', 'surface-embeddings.case.js'],
-        esm,
-      });
+    async (_, runner) => {
+      const run = await sharedRun('surface', runner);
       const tests = Object.fromEntries(run.files.flatMap((f) => f.tests.map((t) => [t.title, t])));
       for (const title of [
         'a parallel tool loop (Converse)',

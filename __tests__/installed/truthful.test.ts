@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, type InstalledRun, installedProject, runInstalled } from '../support/installed';
+import { fileOf, type InstalledProjectRun, installedProject } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const NEVER_LOOKED = 'and the test never looked at how the run ended';
 
@@ -40,7 +41,7 @@ function messageOf(file: ChildFile, fullName: string): string {
   return stripVTControlCharacters(test.failureMessages.join('\n'));
 }
 
-function calledChecks(run: () => InstalledRun) {
+function calledChecks(run: () => InstalledProjectRun) {
   it('fail the called matchers when the agent never ran the call, on every protocol, streamed or not, in process and over the served port', () => {
     const file = fileOf(run(), 'truthful-called.case.js');
     const expected: Record<string, string> = {
@@ -129,17 +130,9 @@ function calledChecks(run: () => InstalledRun) {
 }
 
 describe('truthful results from the installed package (CommonJS)', () => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await runInstalled({
-      cases: [
-        'truthful-called.case.js',
-        'truthful-looks.case.js',
-        'truthful-messages.case.js',
-        'truthful-names.case.js',
-        'truthful-mcp.case.js',
-      ],
-    });
+    run = await sharedRun('truthful', 'jest-cjs');
   }, 240_000);
 
   calledChecks(() => run);
@@ -225,12 +218,9 @@ describe('truthful results from the installed package (CommonJS)', () => {
 });
 
 describe('truthful results from the installed package (ESM)', () => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['truthful-called.case.js', 'truthful-looks.case.js', 'truthful-messages.case.js'],
-      esm: true,
-    });
+    run = await sharedRun('truthful-checks', 'jest-esm');
   }, 240_000);
 
   calledChecks(() => run);

@@ -15,6 +15,7 @@ import {
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const CONFLICTED =
   '<<<<<<< HEAD\n{ "fixtures": [] }\n=======\n{ "fixtures": [{ "match": {} }] }\n>>>>>>> main\n';
@@ -78,12 +79,10 @@ const BAD_OPTIONS: Array<[Record<string, unknown>, string[]]> = [
   ],
 ];
 
-// The CommonJS runs with the default environment, each a project of its own (its own folder and
-// options), in one child Jest.
+// The bad options, each a project of its own (its own folder and options), in one child Jest.
 let projects: Record<string, InstalledProjectRun>;
 beforeAll(async () => {
   projects = await runInstalledProjects({
-    use: { cases: ['validation-use.case.js'] },
     ...Object.fromEntries(
       BAD_OPTIONS.map(([understudy], i) => [
         `options-${i}`,
@@ -95,12 +94,12 @@ beforeAll(async () => {
 
 describe('fixtures given in memory are checked like a fixture file', () => {
   it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+    ['CommonJS, no flag', 'jest-cjs'],
+    ['with --experimental-vm-modules', 'jest-esm'],
+  ] as const)(
     'each bad one fails its test with the path from the argument (%s)',
-    async (_, esm) => {
-      const run = esm ? await runInstalled({ cases: ['validation-use.case.js'], esm }) : projects.use;
+    async (_, runner) => {
+      const run = await sharedRun('validation-use', runner);
       const tests = Object.fromEntries(run.files[0].tests.map((t) => [t.title, t]));
       const failure = (title: string) => {
         expect(tests[title].status).toBe('failed');

@@ -7,7 +7,8 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { type InstalledRun, runInstalled } from '../support/installed';
+import type { InstalledProjectRun } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const SEES = (what: string) => `no false green: toHaveChangedFiles sees ${what}`;
 const DRILL = (what: string) => `no false green: the drill sees ${what}`;
@@ -44,18 +45,18 @@ const UNEXPECTED: Record<string, string[]> = {
 };
 
 describe.each([
-  ['CommonJS, no flag', false],
-  ['with --experimental-vm-modules', true],
-])('workspace changes as git status sees them (%s)', (_, esm) => {
-  let run: InstalledRun;
+  ['CommonJS, no flag', 'jest-cjs'],
+  ['with --experimental-vm-modules', 'jest-esm'],
+] as const)('workspace changes as git status sees them (%s)', (_, runner) => {
+  let run: InstalledProjectRun;
   const test = (title: string) => {
     const found = run.files[0]?.tests.find((t) => t.title === title);
-    if (!found) throw new Error(`no test "${title}":\n${run.files[0]?.message ?? run.stderr}`);
+    if (!found) throw new Error(`no test "${title}":\n${run.files[0]?.message ?? run.process.stderr}`);
     return { status: found.status, message: stripVTControlCharacters(found.failureMessages.join('\n')) };
   };
 
   beforeAll(async () => {
-    run = await runInstalled({ cases: ['workspace-changes.case.js'], esm });
+    run = await sharedRun('workspace-changes', runner);
   }, 90_000);
 
   it.each([

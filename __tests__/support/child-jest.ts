@@ -67,6 +67,8 @@ export function runJest(options: ChildOptions): Promise<ChildRun> {
     // transform's cache key leaves out the per-run options, see scripts/jest-transform.cjs), so
     // a child compiles only the sources that changed since an earlier one.
     id: 'understudy-source-child',
+    // …which is also where Jest keeps earlier runs' durations, which would set the files' order.
+    testSequencer: '<rootDir>/__tests__/support/first-run-sequencer.cjs',
     testMatch: options.testMatch.map((p) => (p.startsWith('/') ? p : `<rootDir>/${p}`)),
     roots: ['<rootDir>', ...(options.roots ?? [])],
     ...fromSource,

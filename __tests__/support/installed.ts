@@ -42,6 +42,18 @@ export interface InstalledProcess {
   prefix?: string[];
 }
 
+/**
+ * The ways a case runs: Jest with CommonJS, no flag, and Jest with its ESM support
+ * (--experimental-vm-modules). A driver names the runners its cases run under; the cases are the
+ * same files under each.
+ */
+export const RUNNERS = {
+  'jest-cjs': { esm: false },
+  'jest-esm': { esm: true },
+} as const satisfies Record<string, InstalledProcess>;
+
+export type Runner = keyof typeof RUNNERS;
+
 export interface InstalledOptions extends InstalledProject, InstalledProcess {
   /** Run in this folder of an earlier run (what it wrote still there) instead of a fresh one. */
   project?: string;
@@ -162,8 +174,9 @@ export async function runInstalledProjects<K extends string>(
 ): Promise<Record<K, InstalledProjectRun>> {
   const folder = freshFolder('projects-');
   const entries = Object.entries<InstalledProject>(projects).map(([name, project]) => {
-    const root = join(folder, name);
-    mkdirSync(root);
+    // Beside the run's folder, not in it: every case folder is two below the consumer project,
+    // where a case finds the project's node_modules/.bin.
+    const root = freshFolder(`${name}-`);
     return { name, root, config: { displayName: name, rootDir: root, ...prepare(root, project) } };
   });
   // The preset at the top as well: it is where Jest takes the reporters from.

@@ -103,7 +103,34 @@ function packedProject(): string {
   return join(entry, 'project');
 }
 
-/** Removes the kept projects but the KEEP last used (this run's among them), and what runs left half-made. */
+/** Whether a process with this id is running (one another user runs included). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether a Jest run still going uses a kept project: its runs/ holds a name of that run
+ * (`jest-<pid>-…`, see `runsPrefix`) and the process is alive. Runs of other checkouts share the
+ * cache, and their sources differ: the project a run is using is never theirs to remove.
+ */
+function inUse(entry: string): boolean {
+  const runs = join(entry, 'project', 'runs');
+  if (!existsSync(runs)) return false;
+  return readdirSync(runs).some((name) => {
+    const pid = Number(/^jest-(\d+)-/.exec(name)?.[1]);
+    return pid > 0 && pid !== process.pid && alive(pid);
+  });
+}
+
+/**
+ * Removes the kept projects but the KEEP last used (this run's among them) and those runs still
+ * going use, and what runs left half-made.
+ */
 function prune(current: string): void {
   const entries = readdirSync(CACHE)
     .map((name) => join(CACHE, name))
@@ -112,6 +139,7 @@ function prune(current: string): void {
   let kept = 0;
   for (const { path, time } of entries) {
     if (path.includes('.staging-') ? Date.now() - time < DAY : path === current || ++kept < KEEP) continue;
+    if (inUse(path)) continue;
     rmSync(path, { recursive: true, force: true });
   }
 }
@@ -127,7 +155,10 @@ function runsPrefix(project: string): string {
     const path = join(runs, name);
     if (Date.now() - statSync(path).mtimeMs > DAY) rmSync(path, { recursive: true, force: true });
   }
-  return join(runs, `jest-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const prefix = join(runs, `jest-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // Says the project is in use from now to the run's end (./unpack.ts removes it with the run's folders).
+  writeFileSync(`${prefix}-in-use`, '');
+  return prefix;
 }
 
 export default function packAndInstall(): void {

@@ -86,7 +86,7 @@ function routableOf(target: unknown): Routable {
 }
 
 async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute): Promise<void> {
-  const { deps } = routing;
+  const { requests, file } = routing.deps;
   const request = route.request();
   const url = request.url();
   const method = request.method();
@@ -97,11 +97,11 @@ async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute):
   const worker = workerScriptOf(url, headers);
   const at = worker?.url ?? url;
   const origin = new URL(at).origin;
-  const served = deps.serves(origin);
+  const served = requests.serves(origin);
   const pass = () => (worker ? guards.fulfillWorker(route, at) : passOn(route));
   if (routing.owner.ended) {
     // The test's own servers still take what the page sends; only what the file would answer or refuse is late.
-    if (!served && deps.refusal(method, at, TRANSPORT) === undefined) return pass();
+    if (!served && file.refusal(method, at, TRANSPORT) === undefined) return pass();
     routing.late(`${method} ${at}`);
     return route.abort('blockedbyclient');
   }
@@ -109,7 +109,7 @@ async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute):
   if (served && isPreflight(method, headers)) return route.fulfill(preflightResponse(headers));
   let response: Response | undefined;
   try {
-    response = await deps.handleRequest(toRequest(at, method, headers, request.postDataBuffer()));
+    response = await requests.handleRequest(toRequest(at, method, headers, request.postDataBuffer()));
   } catch (error) {
     routing.fail(
       'UNHANDLED_REQUEST',
@@ -118,7 +118,7 @@ async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute):
     return route.abort('failed');
   }
   if (response === undefined) {
-    const refusal = deps.refusal(method, at, TRANSPORT);
+    const refusal = file.refusal(method, at, TRANSPORT);
     if (refusal === undefined) return pass();
     routing.fail('UNHANDLED_REQUEST', refusal);
     return route.abort('blockedbyclient');

@@ -1,6 +1,6 @@
 /**
- * One `understudy.browser.route` routing as its parts see it: the runtime it answers through, the
- * test it belongs to, and how it fails a test.
+ * One `understudy.browser.route` routing as its parts see it: what answers its requests, the test
+ * it belongs to, and how it fails a test.
  */
 import type { ErrorCode } from '../errors';
 
@@ -13,11 +13,16 @@ export interface RoutingOwner {
   readonly ended: boolean;
 }
 
-export interface BrowserDeps {
+/** What answers a routed context's requests: the file's own request answering (src/sandbox/requests.ts). */
+export interface BrowserRequests {
   /** A provider, world or own-handler answer; undefined when nothing of the file answers it. */
   handleRequest(request: Request): Promise<Response | undefined> | undefined;
-  /** Whether the runtime serves this origin (provider and world hosts). */
+  /** Whether the file serves this origin (provider and world hosts). */
   serves(origin: string): boolean;
+}
+
+/** The test file a routing belongs to (its context, src/run/context.ts): whom requests belong to, how they fail. */
+export interface BrowserFile {
   /** The policy's refusal message for a request nothing answered, or undefined when it passes. */
   refusal(method: string, url: string, transport: string): string | undefined;
   /** Fails the test running now (or the file, outside tests). */
@@ -28,7 +33,13 @@ export interface BrowserDeps {
   failOwner(owner: RoutingOwner, code: ErrorCode, message: string): void;
 }
 
-/** One routing: what it needs of the runtime, the test it belongs to, and how it fails a test. */
+/** What a routing reaches: what answers its requests, and the file it belongs to. */
+export interface BrowserDeps {
+  readonly requests: BrowserRequests;
+  readonly file: BrowserFile;
+}
+
+/** One routing: what it needs of the file (its deps), the test it belongs to, and how it fails a test. */
 export interface Routing {
   readonly deps: BrowserDeps;
   readonly owner: RoutingOwner;
@@ -41,14 +52,15 @@ export interface Routing {
 }
 
 export function routingOf(deps: BrowserDeps): Routing {
-  const owner = deps.owner();
+  const { file } = deps;
+  const owner = file.owner();
   return {
     deps,
     owner,
     fail: (code, message) =>
-      owner.test === undefined ? deps.fail(code, message) : deps.failOwner(owner, code, message),
+      owner.test === undefined ? file.fail(code, message) : file.failOwner(owner, code, message),
     late(what) {
-      deps.failOwner(
+      file.failOwner(
         owner,
         'RUN_ENDED',
         `jest-understudy: ${what} came from a browser context routed in the test "${owner.test}", after that test had ended, so it belongs to no run and nothing checks it; it was refused. Close the test's pages and contexts before it ends (afterEach), or route the context again in the test that uses it.`,

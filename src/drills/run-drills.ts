@@ -13,7 +13,7 @@ import { type CrashPlan, checkCrashPlan } from '../run/crash';
 import { peek } from '../run/outcomes';
 import { executeRun } from '../run/run';
 import type { Run } from '../run/types';
-import { getRuntime } from '../sandbox/runtime';
+import { getContext } from '../sandbox/runtime';
 import type { CompiledBehavior } from '../world/behaviors';
 import { opKey, type WorldDefinition } from '../world/compile';
 import { type CriterionResult, evaluateCriteria } from '../world/criteria';
@@ -266,7 +266,7 @@ export async function runDrills<Output = unknown>(
       'runDrills({ agent }): agent must be a function ({ task, binding, world }) => output',
     );
   }
-  const runtime = getRuntime();
+  const runtime = getContext();
   const host = runtime.world;
   const definition = host.require('runDrills');
   const drills = definition.source.drills ?? {};

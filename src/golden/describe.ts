@@ -12,7 +12,7 @@ import { loadFixtureFiles } from '../fixtures/load';
 import { executeRun, type RunContext } from '../run/run';
 import type { Run } from '../run/types';
 import { namedExpectation } from '../sandbox/expectations';
-import { getRuntime } from '../sandbox/runtime';
+import { getContext } from '../sandbox/runtime';
 import { loadGoldenFile } from './load';
 import type { GoldenFile, GoldenStep, GoldenTask } from './types';
 
@@ -104,7 +104,7 @@ export function describeGoldenTasks<Output = unknown>(
       'an async function (input, context) => output',
       options?.agent,
     );
-  const runtime = getRuntime();
+  const runtime = getContext();
   const { describe, it, expect } = require('@jest/globals') as JestGlobals;
   const base = dirname(runtime.options.testPath);
   const rootDir = runtime.options.rootDir;

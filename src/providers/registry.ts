@@ -76,7 +76,7 @@ export interface RouteTarget {
 /**
  * A class, not an object literal with a getter: V8 keeps a literal's accessor (and everything its
  * closure holds) alive until the next full collection, so a getter made per request turns every
- * request into young-generation survivors (docs/benchmarks.md, "Per-request getters").
+ * request into young-generation survivors (bench/NOTES.md, "Per-request getters").
  */
 class Target implements RouteTarget {
   readonly path: string;

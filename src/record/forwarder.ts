@@ -34,7 +34,7 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
 }
 
-/** How the recording reaches the real provider (the environment's, through the bridge). */
+/** How the recording reaches the real provider (the runner adapter's: for Jest, the environment's). */
 export interface RecordingTransport {
   /** Sends a request past the interception (msw's `bypass`); absent outside the environment. */
   upstream?: (request: UpstreamRequest) => Promise<Response>;
@@ -190,7 +190,7 @@ export class Forwarder {
 
   constructor(
     private readonly deps: ForwarderDeps,
-    private readonly transport: RecordingTransport | undefined,
+    private readonly transport: RecordingTransport,
     private readonly views: RequestViews,
     private readonly writer: CassetteWriter,
   ) {}
@@ -267,7 +267,7 @@ export class Forwarder {
     const built = this.views.recordedRequestOf(conversation, f.request);
     rec.request = built.request;
     rec.requestHash = built.requestHash;
-    if (!this.transport?.upstream) {
+    if (!this.transport.upstream) {
       return failWith(
         'RECORD_UNAVAILABLE',
         502,

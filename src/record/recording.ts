@@ -1,5 +1,5 @@
 /**
- * The runtime's recording: it chooses each call's mode (a recording harness's run wins over the
+ * A test file's recording: it chooses each call's mode (a recording harness's run wins over the
  * file's), and hands each job to its own part, as Polly.js splits adapter from persister:
  * - ./replay-check.ts: a fixture answered; note its file, check it for staleness;
  * - ./forwarder.ts (the adapter): a call goes to the real provider; built on the first such call,
@@ -32,7 +32,7 @@ export type { ReplayedAnswer } from './replay-check';
 const fixtureLoad = (): typeof import('../fixtures/load') => require('../fixtures/load');
 const forwarding = (): typeof import('./forwarder') => require('./forwarder');
 
-/** What the runtime lends the recording. */
+/** What the recording reads of its test file (the file's context, src/run/context.ts). */
 export interface RecordingDeps {
   readonly model: MockModel;
   readonly options: ResolvedOptions;
@@ -41,6 +41,8 @@ export interface RecordingDeps {
   readonly runs: { getStore(): { mode?: UnderstudyMode; pending?: Promise<unknown>[] } | undefined };
   fail(code: ErrorCode, message: string): void;
   readonly evidence?: { noteStaleCassette?(file: string): void };
+  /** How it reaches the real provider: the runner adapter's. */
+  readonly services: RecordingTransport;
 }
 
 /** What recording did in this file, for the reporter. */
@@ -59,17 +61,14 @@ export class Recording {
   /** Built by the first call that goes to the provider. */
   private forwarder: Forwarder | undefined;
 
-  constructor(
-    private readonly deps: RecordingDeps,
-    private readonly transport?: RecordingTransport,
-  ) {
+  constructor(private readonly deps: RecordingDeps) {
     const { options } = deps;
     this.views = new RequestViews(deps.model, options.pii ?? []);
     this.check = new ReplayCheck(deps, this.views);
     this.writer = new CassetteWriter(options, deps.model);
     // Streamed replies are read back with eventsource-parser, an ES module: loaded outside the
     // test file where the environment offers that (in any mode: a harness can record too).
-    const hostRequire = transport?.hostRequire;
+    const hostRequire = deps.services.hostRequire;
     if (hostRequire) loadSseParserWith(() => hostRequire('eventsource-parser'));
     if ((options.pii ?? []).length > 0)
       deps.model.viewRequests((conversation) => this.views.viewOf(conversation).conversation);
@@ -137,7 +136,7 @@ export class Recording {
         runPending: () => this.deps.runs.getStore()?.pending,
         currentTest: () => this.currentTest,
       },
-      this.transport,
+      this.deps.services,
       this.views,
       this.writer,
     );

@@ -11,7 +11,10 @@
  * the agent's code after it never runs (a dead process writes no checkpoint), and the run
  * ends at once with a `CrashError` and the terminal state 'crashed'. Aborting the run's
  * signal would wake the agent up in its catch blocks instead, so the signal is left alone.
- * A synchronous `mockTool` cannot wait: it throws the `CrashError`.
+ * A synchronous `mockTool` cannot wait: it throws the `CrashError`. Tool calls are held at the
+ * world's door (src/world/host.ts), whatever carries them; an HTTP connection stalls at its
+ * carrier (src/sandbox/requests.ts), and an in-process MCP connection closes when the file's
+ * tests are done.
  */
 import { UnderstudyError } from '../errors';
 
@@ -175,10 +178,29 @@ export class CrashState {
    */
   hold<T>(work: Promise<T>, stalled?: () => T): Promise<T> {
     const cut = () => (stalled ? Promise.resolve(stalled()) : never<T>());
-    if (this.fired) return cut();
+    if (this.fired) {
+      // What it would have answered is dropped, a failure too: it must not surface as unhandled.
+      work.catch(() => {});
+      return cut();
+    }
     return work.then(
       (value) => (this.fired ? cut() : value),
       (error) => (this.fired ? cut() : Promise.reject(error)),
     );
+  }
+
+  /**
+   * For a carrier that must show its client something (an HTTP connection, whose client keeps a
+   * timer): what `work` answers, else `stalled()` as soon as the run crashes, without waiting for
+   * `work` (a tool call of a crashed run never settles).
+   */
+  stall<T>(work: Promise<T>, stalled: () => T): Promise<T> {
+    let cut: { answer: T } | undefined;
+    const once = () => {
+      cut ??= { answer: stalled() };
+      return cut.answer;
+    };
+    const held = this.hold(work, once);
+    return this.fired ? held : Promise.race([held, this.crashed.catch(once)]);
   }
 }

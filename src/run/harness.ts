@@ -2,7 +2,7 @@ import { badArgument, UnderstudyError } from '../errors';
 import type { Fixture, RedactHook } from '../fixtures/types';
 import { type FixtureSource, toFixtures } from '../model/mock-model';
 import { ciRefusal, noKeyMessage, realKeys, type UnderstudyMode } from '../record/mode';
-import type { HarnessDeps } from './deps';
+import type { FileContext } from './context';
 import { executeRun, type RunContext } from './run';
 import type { Run } from './types';
 
@@ -79,9 +79,9 @@ function isRunRequest<Input>(value: unknown): value is HarnessRunRequest<Input> 
 
 let harnessCount = 0;
 
-/** `createAgentHarness` on what `getDeps` returns: the runtime, asked for once the options are checked. */
+/** `createAgentHarness` on the file `getContext` returns (asked for once the options are checked). */
 export function createHarness<Input = string, Output = unknown>(
-  getDeps: () => HarnessDeps,
+  getContext: () => FileContext,
   options: AgentHarnessOptions<Input, Output>,
 ): AgentHarness<Input, Output> {
   if (typeof options?.agent !== 'function')
@@ -104,7 +104,7 @@ export function createHarness<Input = string, Output = unknown>(
         noKeyMessage(mode, `createAgentHarness({ ${mode}: true })`, process.env),
       );
   }
-  const runtime = getDeps();
+  const runtime = getContext();
   if (options.normalize !== undefined) runtime.model.normalize(options.normalize);
   const id = `harness:${harnessCount++}`;
   const runScope = `${id}:runs`;

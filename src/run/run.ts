@@ -3,8 +3,8 @@ import type { ModelCall } from '../model/call';
 import type { UnderstudyMode } from '../record/mode';
 import type { RunOperationEntry } from '../world/host';
 import { finalMessageOf, ranByAgent, terminalStateOf, toolCallsOf } from './collect';
+import type { FileContext } from './context';
 import { type CrashPlan, CrashState, checkCrashPlan, describeCrashPlan } from './crash';
-import type { RunDeps } from './deps';
 import { spansOfRun } from './evidence';
 import { linkOperations } from './link';
 import { peek } from './outcomes';
@@ -47,7 +47,7 @@ export interface RunOptions<Input> {
  * deep, however concurrent with other runs) is attributed to this run.
  */
 export async function executeRun<Input, Output>(
-  runtime: RunDeps,
+  runtime: FileContext,
   agent: (context: RunContext) => Output | Promise<Output>,
   options: RunOptions<Input> = {},
 ): Promise<Run<Input, Output>> {
@@ -80,7 +80,7 @@ export async function executeRun<Input, Output>(
   const pending: Promise<unknown>[] = [];
   // Streamed replies still going out when the agent is done are cut where they stand.
   const inflight: Array<{ settle(): void }> = [];
-  // World operations executed inside the run land in `operations` (see src/world/host.ts).
+  // World operations executed inside the run land in `operations` (the world's door: src/world/host.ts).
   const operations: RunOperationEntry[] = [];
   const recorder = {
     calls,
@@ -92,7 +92,7 @@ export async function executeRun<Input, Output>(
     ...(crash && { crash }),
   };
   // The workspace files as the run finds them, to tell what it changed.
-  const files = runtime.world?.fileSnapshot();
+  const files = runtime.world.fileSnapshot();
   // Active until its streamed replies are captured: calls that arrive without a run's context are its own.
   const work = runtime.runs.run(recorder, async () => agent(context));
   // A crash ends the run at once; the agent's own promise is left waiting on answers that never come.
@@ -146,7 +146,7 @@ export async function executeRun<Input, Output>(
     error,
     durationMs: end - start,
     trace: [],
-    ...(files && { files: runtime.world!.fileChanges(files) }),
+    ...(files && { files: runtime.world.fileChanges(files) }),
     ...(crash?.error && { crash: crash.error.crash }),
   };
   if (options.resumeFrom) hide(run, 'resumedFrom', options.resumeFrom);

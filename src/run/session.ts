@@ -32,7 +32,7 @@ export interface RunSession {
   toolCall?(point: ToolCallPoint): InjectedFault | undefined;
 }
 
-/** What a session needs of the runtime: a place for it. */
+/** What a session needs of the file's context: a place for it. */
 export interface SessionDeps {
   session: RunSession | undefined;
 }

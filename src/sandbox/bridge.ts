@@ -1,98 +1,84 @@
 /**
- * The contract between the environment (Jest's host realm) and the runtime the test
- * file loads (the sandbox realm). Only plain data and functions cross it: everything a
- * test catches or compares is built on the sandbox side.
+ * The contract between a runner adapter and the per-file session it drives (docs/architecture.md,
+ * "Runner adapters"). The adapter tells the session where the test file is (a test started, was
+ * skipped or finished; the phase of its lifecycle; the fake clock is about to change; the file is
+ * done), hands it the requests it intercepted, and lends it what only the runner's side has
+ * (`RunnerServices`). The session answers those requests and gives back the failures, evidence
+ * and counts of the file. It reads nothing of the runner's own state.
+ *
+ * For Jest, the adapter is the environment (the host realm: environment/) with the preset's setup
+ * file (presets/setup.ts), and the two realms meet on a `Symbol.for` global, the `Bridge`: only
+ * plain data and functions cross it, everything a test catches or compares is built on the
+ * session's side. This module has type imports only, so loading it in either realm loads nothing.
  */
 import type { ErrorCode } from '../errors';
 import type { ResolvedOptions } from '../options';
-import type { UpstreamRequest } from '../record/recording';
+import type { ConcurrentTest, Failure, RunnerServices } from '../run/context';
 import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
+
+export type { ConcurrentTest, Failure, RunnerServices };
 
 export const BRIDGE_KEY = Symbol.for('jest-understudy.bridge');
 /** Set by the setup file (presets/setup.ts) once it registered the matchers, bridge or not. */
 export const SETUP_KEY = Symbol.for('jest-understudy.setup');
 
-/** Why a test (or the file) must fail: the environment throws it as an `UnderstudyError` with this code. */
-export interface Failure {
-  code: ErrorCode;
-  message: string;
-}
+/** The per-file session as a runner adapter drives it (src/sandbox/runtime.ts). */
+export interface FileSession {
+  // ── What the adapter tells it ─────────────────────────────────────────────────
+  /** A test starts (its name, `describe > test`): what follows is its, until it finishes. */
+  testStarted(name: string): void;
+  /** The test that started will not run (skipped): no test runs now. */
+  testSkipped(): void;
+  /** The part of the lifecycle running now: a hook's type, 'test' for the test function, undefined between. */
+  phaseChanged(phase: Phase | undefined): void;
+  /** The test is over (its hooks too): its runs are checked, its bindings and handlers expire. */
+  testFinished(): void;
+  /** The runner is about to install, remove or reset its fake clock: the world clock reads what it was advanced by. */
+  timersChanging(): void;
+  /** The file's tests are done: write its cassette (record modes) and fixture usage; returns the file's failures. */
+  fileFinished(failedTests: number): Promise<Failure[]>;
 
-/** What the sandbox runtime offers the environment. */
-export interface BridgedRuntime {
-  /** Serves `fetch(input, init)` when it targets a mocked host; undefined leaves it to msw. */
+  // ── The requests the adapter intercepted ──────────────────────────────────────
+  /** Serves `fetch(input, init)` when it targets a mocked host; undefined leaves it to the adapter. */
   handleFetch(input: unknown, init: unknown): Promise<Response> | undefined;
-  /** Serves a request msw intercepted (node:http, https, XMLHttpRequest…); undefined (or a promise of it) if nothing of the file answers it. */
+  /** Serves a request intercepted below fetch (node:http, https, XMLHttpRequest…); undefined (or a promise of it) if nothing of the file answers it. */
   handleRequest(request: Request): Promise<Response | undefined> | undefined;
   /**
    * Whether requests to `origin` (`https://api.openai.com`) are this file's to serve: a provider's
    * or a world package's base URL is there. The network guards route such connections here.
    */
-  serves?(origin: string): boolean;
+  serves(origin: string): boolean;
   /** Whether the test has msw handlers of its own (`understudy.http.use`, `setupServer`, the `handlers` option). */
-  answersHttp?(): boolean;
-  testStarted(name: string): void;
-  testFinished(): void;
-  /** Why the current test (or file) must fail since the last drain: unmatched model requests… */
-  drainFailures(): Failure[];
-  /** The file's tests are done: write its cassette (record modes) and fixture usage; returns failures. */
-  fileFinished?(failedTests: number): Promise<Failure[]>;
-  /** The current test's runs, model calls and failed expectation, as plain scrubbed data. */
-  testEvidence(): TestEvidence;
-  /** This file's counts so far, for the reporter. */
-  fileStats(): FileStats;
-  /** Jest is about to install, remove or reset its fake clock: read what it was advanced by. */
-  timersChanging?(): void;
+  answersHttp(): boolean;
   /**
    * A failure of the current code when it runs in the context of a run that has ended: recorded
    * for that run's test (else the file), and true; false leaves it to the caller (the test running).
    */
-  lateFailure?(code: ErrorCode, message: string): boolean;
+  lateFailure(code: ErrorCode, message: string): boolean;
+
+  // ── What it gives back ────────────────────────────────────────────────────────
+  /** Why the current test (or file) must fail since the last drain: unmatched model requests… */
+  drainFailures(): Failure[];
+  /** The current test's runs, model calls and failed expectation, as plain scrubbed data. */
+  testEvidence(): TestEvidence;
+  /** This file's counts so far, for the reporter. */
+  fileStats(): FileStats;
 }
 
-export interface Bridge {
+/** Jest's adapter and the session, met on a `Symbol.for` global of the test realm. */
+export interface Bridge extends RunnerServices {
   options: ResolvedOptions;
-  runtime: BridgedRuntime | undefined;
+  session: FileSession | undefined;
   /**
-   * Creates the runtime in the test realm on first need (set by the preset's setup file), so a
+   * Creates the session in the test realm on first need (set by the preset's setup file), so a
    * test file that never talks to a model or tool pays nothing for loading it.
    */
-  loadRuntime?: () => BridgedRuntime;
-  /** Requests nothing handled, recorded by the environment, drained at test end. */
-  unhandled: Failure[];
-  /** Whether a test is running now (hooks of beforeAll/afterAll run outside one). */
-  currentTest: string | undefined;
+  loadSession?: () => FileSession;
   /**
-   * Sends a request to the real provider past the interception (msw's `bypass`), for record
-   * and live modes. Replay never calls it.
+   * Called by a session the test realm created (on first need, maybe inside a test or a hook):
+   * the adapter keeps it and tells it where the file is now (the test running, the phase).
    */
-  upstream?: (request: UpstreamRequest) => Promise<Response>;
-  /**
-   * For a request nothing of the file answered, made by a client outside this process (a browser
-   * page the test drives): the network policy's refusal message, or undefined when the policy lets
-   * it through (a loopback server of this process, `network.allow`). Records nothing.
-   */
-  refusal?: (method: string, url: string, transport: string) => string | undefined;
-  /** Which part of the test lifecycle runs now (set by the environment from Jest's events). */
-  phase?: Phase;
-  /**
-   * Loads one of the package's dependencies with Node's own loader, outside the test file's
-   * module registry: for an ES module (eventsource-parser), which Jest's CommonJS runtime cannot
-   * load, and which it would refuse to load at all once the file's tests are over.
-   */
-  hostRequire?: (id: 'eventsource-parser') => unknown;
+  attach?(session: FileSession): void;
   /** Test functions `live()` registered as skipped, with the reason the reporter prints. */
   liveSkips?: Map<unknown, string>;
-  /**
-   * The test.concurrent test the current code runs in (told by async context), set when the file
-   * has any: jest-understudy refuses them (src/sandbox/concurrent.ts), and `fail` fails that test.
-   */
-  concurrentTest?: () => ConcurrentTest | undefined;
-}
-
-/** A test.concurrent test whose body is running. */
-export interface ConcurrentTest {
-  readonly name: string;
-  /** Fails this test (when it ends), whatever its body caught. */
-  fail(failure: Failure): void;
 }

@@ -1,5 +1,5 @@
 import type { ExpectationNote } from '../run/evidence';
-import { getRuntime, hasEnvironment } from './runtime';
+import { getContext, hasEnvironment } from './runtime';
 
 /** The name of the expectation being checked now (set by `namedExpectation`). */
 let source: string | undefined;
@@ -11,7 +11,7 @@ let source: string | undefined;
 export function noteExpectation(note: ExpectationNote): void {
   if (!hasEnvironment()) return;
   try {
-    getRuntime().evidence.noteExpectation(source === undefined ? note : { ...note, source });
+    getContext().evidence.noteExpectation(source === undefined ? note : { ...note, source });
   } catch {
     // Evidence is a courtesy: never turn an assertion into a different failure.
   }

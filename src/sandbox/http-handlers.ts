@@ -12,9 +12,7 @@
  * network); nothing matched, the same.
  */
 import { UnderstudyError } from '../errors';
-import type { RunRecorder } from '../run/deps';
-import type { EvidenceLog } from '../run/evidence';
-import type { RunScope } from '../run/scope';
+import type { FileContext } from '../run/context';
 import type { HttpExchange } from '../run/types';
 
 /** An msw request handler (`http.get(…)`, `graphql.query(…)`, `sse(…)`), of msw 2 or 3. */
@@ -43,14 +41,6 @@ export interface HandlerGroup {
   emit(type: string, data: Record<string, unknown>): void;
 }
 
-/** What the handlers need of the per-file runtime. */
-export interface UserHandlersDeps {
-  readonly runs: RunScope<RunRecorder>;
-  readonly evidence: EvidenceLog;
-  readonly inTest: boolean;
-  fail(code: 'HTTP_HANDLER_FAILED', message: string): void;
-}
-
 /** `understudy.http`. */
 export interface UnderstudyHttp {
   /**
@@ -73,12 +63,12 @@ export class UserHandlers {
   readonly api: UnderstudyHttp = {
     use: (...handlers) => {
       const checked = checkHandlers(handlers, 'understudy.http.use(...)');
-      if (this.deps.inTest) this.testHandlers = prepend(checked, this.testHandlers);
+      if (this.context.inTest) this.testHandlers = prepend(checked, this.testHandlers);
       else this.fileHandlers = prepend(checked, this.fileHandlers);
     },
   };
 
-  constructor(private readonly deps: UserHandlersDeps) {}
+  constructor(private readonly context: FileContext) {}
 
   /** The `handlers` option: the array the module exports. */
   configure(handlers: readonly unknown[], where: string): void {
@@ -136,7 +126,7 @@ export class UserHandlers {
         result = await entry.handler.run({ request, requestId, resolutionContext: {} });
       } catch (error) {
         const what = `${request.method} ${request.url}`;
-        this.deps.fail(
+        this.context.fail(
           'HTTP_HANDLER_FAILED',
           `jest-understudy: the msw handler ${nameOf(entry.handler)} (${entry.source}) threw while answering ${what}: ` +
             `${(error as Error)?.stack ?? error}\n  The request failed like a network error. To answer with an error, return an HttpResponse with its status.`,
@@ -175,11 +165,11 @@ export class UserHandlers {
   }
 
   private note(exchange: HttpExchange): void {
-    const run = this.deps.runs.attribute(
+    const run = this.context.runs.attribute(
       () => `an HTTP request (${exchange.method} ${exchange.url}) one of the test's msw handlers answered`,
     );
     run?.http?.push(exchange);
-    this.deps.evidence.noteHttp(exchange);
+    this.context.evidence.noteHttp(exchange);
   }
 }
 

@@ -45,7 +45,7 @@ export async function startServing(deps: ServedDeps, onClose: () => void): Promi
   try {
     port = await listenServed(
       (request) => answerServed(deps, request),
-      (message) => deps.fail('SERVE_FAILED', message),
+      (message) => deps.context.fail('SERVE_FAILED', message),
     );
   } catch (error) {
     throw new UnderstudyError(
@@ -56,10 +56,11 @@ export async function startServing(deps: ServedDeps, onClose: () => void): Promi
   let closed: Promise<void> | undefined;
   const urls = (): ServedUrls => {
     // A child of a concurrent test would be served as the file's: its calls could not be told apart.
-    deps.refuseConcurrent('read the served URLs (served.urls, served.env)');
-    const token = deps.runs.currentToken();
+    const { context } = deps;
+    context.refuseConcurrent('read the served URLs (served.urls, served.env)');
+    const token = context.runs.currentToken();
     const base = token ? `${port.origin}/run/${token}` : port.origin;
-    const { http, mcp } = deps.world.servedPackages();
+    const { http, mcp } = context.world.servedPackages();
     const at = (prefix: string, ids: string[]) =>
       Object.fromEntries(ids.map((id) => [id, `${base}/${prefix}/${encodeURIComponent(id)}`]));
     return {

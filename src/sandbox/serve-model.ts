@@ -1,27 +1,3 @@
-/**
- * Serving one model request, wire to wire: ONE path for every transport (fetch, and what msw
- * intercepts on node:http, https, XMLHttpRequest…), read top to bottom like msw's
- * `handleRequest`:
- *
- *   1. route: the codec of the provider endpoint (an embedding endpoint is answered apart, from
- *      embedding fixtures: src/embeddings; neither: the provider's 404)
- *   2. read: the credentials it carries are noted (blanked in every file written later), the body parsed
- *   3. decode: wire body → neutral conversation (a request the codec cannot read: the provider's 400),
- *      with aimock's `X-AIMock-Context` header as its context
- *   4. mode: the run the call belongs to, and whether it goes to the real provider
- *   5. request contracts (replay and record-missing): what the real API would refuse is refused
- *   6. resolve: the fixture that answers (replay, record-missing)
- *   7. forward: record and live modes (and record-missing without a match) answer from the provider
- *   8. register: the call goes to the file's log, the test's evidence and its run
- *   9. answer contracts: what the fixture answers must be an answer the API could give
- *  10. outcome: every fault, error and reply is decided in `outcomeOf`, and nowhere else
- *  11. encode: the outcome in the provider's wire format, in the stream dialect the model chooses,
- *      streamed, paced and shaped as the fixture says
- *
- * A failure here is a value until the test ends: the agent gets what the real API would send,
- * and the test fails through `fail` (the environment turns it into a test error).
- */
-import type { Clock } from '../clock';
 import {
   checkAnswer,
   checkRequest,
@@ -30,23 +6,20 @@ import {
   type Violation,
   violation,
 } from '../contracts';
-import type { Conversation, ConversationStore, NeutralError, NeutralReply } from '../conversation';
-import type { ErrorCode } from '../errors';
+import type { Conversation, NeutralError, NeutralReply } from '../conversation';
 import { noteCredentials } from '../files/secrets';
 import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } from '../fixtures/types';
 import type { CutReason, ModelCall } from '../model/call';
 import { cutCall, replyOfEvents } from '../model/delivered';
-import type { MockModel, Resolution } from '../model/mock-model';
+import type { Resolution } from '../model/mock-model';
 import { type Pacing, pacingOf } from '../model/pacing';
-import type { ResolvedOptions } from '../options';
 import type { ProviderCodec, WireResponse } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
 import type { EmbeddingCodec } from '../providers/embedding-codec';
 import { endpointsOf, optionNameOf, type RouteTarget } from '../providers/registry';
-import type { Recording, WireRequest } from '../record/recording';
-import type { RunRecorder } from '../run/deps';
-import type { EvidenceLog } from '../run/evidence';
-import type { RunScope } from '../run/scope';
+import type { WireRequest } from '../record/recording';
+import type { FileContext } from '../run/context';
+import type { RunRecorder } from '../run/recorder';
 import { droppedBeforeReply, plainAnswer, streamAnswer, type WireAnswer } from './wire';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
@@ -80,27 +53,6 @@ export interface ModelRequest {
    * never reaches `serve` (its transport rejects it first).
    */
   readonly signal: AbortSignal | undefined;
-}
-
-/** What the per-file runtime lends the model server. */
-export interface ModelServerDeps {
-  readonly model: MockModel;
-  readonly options: ResolvedOptions;
-  readonly threads: ConversationStore;
-  readonly recording: Recording;
-  readonly runs: RunScope<RunRecorder>;
-  readonly evidence: EvidenceLog;
-  readonly clock: Clock;
-  /** Why a request that belongs to no run (an embedding request) is refused (its failure recorded), if it is. */
-  admit(what: () => string): { code: string; status: number; message: string } | undefined;
-  /** The run a call belongs to, or why it belongs to none and is refused (its failure already recorded). */
-  claim(
-    what: () => string,
-  ):
-    | { run: RunRecorder | undefined; refused?: undefined }
-    | { refused: { code: string; status: number; message: string }; run?: undefined };
-  /** The current test (or file) must fail, even if the agent swallowed what it got. */
-  fail(code: ErrorCode, message: string): void;
 }
 
 /** What goes back on the wire for one call; `latency` (ms) is waited for first, when set. */
@@ -239,17 +191,19 @@ export class ModelServer {
   /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
   private unmatched: Array<{ call: ModelCall; message: string }> = [];
 
-  constructor(private readonly deps: ModelServerDeps) {}
+  constructor(private readonly context: FileContext) {}
 
   /** The unmatched calls since the last drain that the test did not accept. */
   drainUnmatched(): string[] {
-    const messages = this.unmatched.filter((u) => !this.deps.model.isAccepted(u.call)).map((u) => u.message);
+    const messages = this.unmatched
+      .filter((u) => !this.context.model.isAccepted(u.call))
+      .map((u) => u.message);
     this.unmatched = [];
     return messages;
   }
 
   async serve(target: RouteTarget, request: ModelRequest): Promise<WireAnswer> {
-    const { deps } = this;
+    const { context } = this;
     const { url, method } = request;
 
     // 1. Route.
@@ -258,7 +212,7 @@ export class ModelServer {
       const embeddings = target.provider.embeddings?.find((c) => c.handles(method, target.path));
       if (embeddings) return this.serveEmbedding(embeddings, target, request);
       const message = unsupportedEndpoint(target, method, url);
-      deps.fail('ENDPOINT_UNSUPPORTED', message);
+      context.fail('ENDPOINT_UNSUPPORTED', message);
       return plainAnswer(target.provider.notFound(message));
     }
     const startedAt = performance.now();
@@ -277,25 +231,25 @@ export class ModelServer {
     }
 
     // 3. Decode.
-    const decoded = codec.decode(body, { path: target.path, query: target.query, store: deps.threads });
+    const decoded = codec.decode(body, { path: target.path, query: target.query, store: context.threads });
     if (!decoded.ok) return this.unreadable(codec.protocol, url, codec.encodeError, decoded.error);
     const { conversation } = decoded;
     // aimock's fixture routing header (fixtures with `match.context`).
-    const context = request.header('x-aimock-context');
-    if (context) conversation.context = context;
+    const aimockContext = request.header('x-aimock-context');
+    if (aimockContext) conversation.context = aimockContext;
     const what = `this ${codec.protocol} request (POST ${url})`;
 
     // 4. Mode: record and live send every call to the provider; record-missing what no fixture matches.
     // A call of no run (its run or test ended, or a concurrent test's) is refused, and has failed its test.
-    const claim = deps.claim(() => `a ${codec.protocol} model call (POST ${url})`);
+    const claim = context.claim(() => `a ${codec.protocol} model call (POST ${url})`);
     if (claim.refused)
       return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...claim.refused }));
     const run = claim.run;
-    const mode = deps.recording.modeFor(run);
+    const mode = context.recording.modeFor(run);
     const fromProvider = mode === 'record' || mode === 'live';
 
     // 5. Request contracts, before any fixture is chosen (the provider checks its own when it answers).
-    const rules = enabledRules(deps.model.contractSettings(deps.options.contracts));
+    const rules = enabledRules(context.model.contractSettings(context.options.contracts));
     const breach = fromProvider
       ? undefined
       : checkRequest(
@@ -303,7 +257,7 @@ export class ModelServer {
             protocol: codec.protocol,
             body,
             conversation,
-            store: deps.threads,
+            store: context.threads,
             soleIssuer: mode === 'replay',
             header: (name) => request.header(name),
           },
@@ -313,19 +267,19 @@ export class ModelServer {
       const call = this.newCall(codec, url, body, conversation, startedAt);
       call.contract = { rule: breach.rule, at: breach.at };
       return this.answer(call, { kind: 'refused', breach }, codec, conversation, run, request, () =>
-        deps.fail('CONTRACT_BREACH', describeViolation(breach, what)),
+        context.fail('CONTRACT_BREACH', describeViolation(breach, what)),
       );
     }
 
     // 6. Resolve.
     const resolution = fromProvider
       ? undefined
-      : deps.model.resolve(conversation, what, codec.toolCallIdPrefix);
+      : context.model.resolve(conversation, what, codec.toolCallIdPrefix);
 
     // 7. Forward.
     if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing')) {
       const wire: WireRequest = { method, headers: () => request.headers(), body: text };
-      return deps.recording
+      return context.recording
         .forward({
           codec,
           conversation,
@@ -355,7 +309,7 @@ export class ModelServer {
       );
     }
     // Recording checks a cassette answer (stale, a tool no longer offered) and may put personal data back into it.
-    deps.recording.replayed(resolution, conversation, body, () => what);
+    context.recording.replayed(resolution, conversation, body, () => what);
     const call = this.newCall(codec, url, body, conversation, startedAt);
     const { entry } = resolution;
     call.fixture = entry.fixture;
@@ -386,7 +340,7 @@ export class ModelServer {
       conversation,
       run,
       request,
-      answerBreach && (() => deps.fail('CONTRACT_BREACH', describeViolation(answerBreach, what))),
+      answerBreach && (() => context.fail('CONTRACT_BREACH', describeViolation(answerBreach, what))),
     );
   }
 
@@ -405,7 +359,7 @@ export class ModelServer {
     const outcome = outcomeOf(answer, conversation.stream);
     // Only a wait reads the signal (the served port makes it on first read).
     if (outcome.latency)
-      await this.deps.clock.sleep(outcome.latency, request.signal).catch((reason: unknown) => {
+      await this.context.clock.sleep(outcome.latency, request.signal).catch((reason: unknown) => {
         // The client went away before the answer was due: nothing of it reached the client.
         if (outcome.kind === 'reply') call.response = outcome.reply;
         cutCall(call, { reason: 'aborted', delivered: 0 }, undefined);
@@ -425,15 +379,15 @@ export class ModelServer {
         callIndex: call.index,
         created: CREATED,
         shaping: outcome.shaping,
-        store: this.deps.threads,
+        store: this.context.threads,
       };
       // The stream dialect is the model's choice (the fixture's, the test's, the file's or the option's, in turns).
-      const dialect = this.deps.model.dialectChooser.choose(
+      const dialect = this.context.model.dialectChooser.choose(
         outcome.fixture,
         codec.protocol,
         outcome.reply,
         conversation.stream,
-        this.deps.options.dialect,
+        this.context.options.dialect,
       );
       if (dialect) call.dialect = dialect;
       if (outcome.streamError) call.streamError = outcome.streamError;
@@ -453,7 +407,7 @@ export class ModelServer {
         response = streamAnswer(
           out.wire,
           outcome.shaping,
-          this.deps.clock,
+          this.context.clock,
           request,
           cut,
           outcome.streamError !== undefined,
@@ -486,9 +440,9 @@ export class ModelServer {
 
   /** Fails the test for a request the API refuses before reading it, unless the `parameters` rule is off. */
   private refused(protocol: string, url: string, error: NeutralError): void {
-    const rules = enabledRules(this.deps.model.contractSettings(this.deps.options.contracts));
+    const rules = enabledRules(this.context.model.contractSettings(this.context.options.contracts));
     if (!rules.has('parameters')) return;
-    this.deps.fail(
+    this.context.fail(
       'CONTRACT_BREACH',
       describeViolation(
         violation('parameters', error.param ?? 'body', error.message.trim(), error),
@@ -503,9 +457,9 @@ export class ModelServer {
     target: RouteTarget,
     request: ModelRequest,
   ): Promise<WireAnswer> {
-    const { model, threads } = this.deps;
+    const { model, threads } = this.context;
     // Embedding requests belong to the test, not to a run: only a late or concurrent one is refused.
-    const late = this.deps.admit(() => `an embedding request (POST ${request.url})`);
+    const late = this.context.admit(() => `an embedding request (POST ${request.url})`);
     if (late) return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...late }));
     const text = await readNoting(request);
     // The API's 400 goes back either way; with the rule on, the test fails too, as for a chat request.
@@ -546,8 +500,8 @@ export class ModelServer {
 
   /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
   private register(call: ModelCall, run: RunRecorder | undefined): void {
-    this.deps.model.calls.push(call);
-    this.deps.evidence.noteCall(call);
+    this.context.model.calls.push(call);
+    this.context.evidence.noteCall(call);
     run?.calls.push(call);
   }
 }

@@ -18,7 +18,7 @@ export interface ServedPort {
 /**
  * One request as it arrived. A class: an object literal with a getter, made per request, stays
  * alive (with the request and response it holds) until V8's next full collection
- * (docs/benchmarks.md, "Per-request getters").
+ * (bench/NOTES.md, "Per-request getters").
  */
 class NodeServedRequest implements ServedRequest {
   readonly method: string;

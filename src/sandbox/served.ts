@@ -14,13 +14,12 @@
  * run's token belongs to the only active run, as an in-process call made outside every run's
  * context does. Nothing that arrives here is let go quietly: a path nothing serves fails the
  * test, and the token of a run or test that has ended fails that test while it runs, else the
- * file (never the test running then), whatever the child made of the answer.
+ * file (never the test running then), whatever the child made of the answer. A run that crashed
+ * gets what it gets in process: headers, and a body that never ends (./requests.ts).
  */
 import type { ErrorCode } from '../errors';
 import { noteCredentials } from '../files/secrets';
-import type { RunRecorder } from '../run/deps';
-import type { RunScope } from '../run/scope';
-import type { WorldHost } from '../world/host';
+import type { FileContext } from '../run/context';
 import type { WireAnswer } from './wire';
 
 /** The providers the served port offers, by path segment: their real origin, and the SDK base URL below it. */
@@ -48,18 +47,17 @@ export interface ServedRequest {
   toRequest(url?: string): Promise<Request>;
 }
 
+/** What answers the port's requests: the file's request answering (./requests.ts) and its context. */
 export interface ServedDeps {
-  readonly world: WorldHost;
-  readonly runs: RunScope<RunRecorder>;
+  readonly context: FileContext;
   /** Serves a provider request as if it had been made to `url` (a provider's real URL). */
   serveModel(request: ServedRequest, url: string): Promise<WireAnswer | undefined> | undefined;
-  fail(code: ErrorCode, message: string): void;
-  /** Throws (and fails the test) in a test.concurrent test: `what` names the use. */
-  refuseConcurrent(what: string): void;
+  /** Serves a request of the world's (its HTTP routes, MCP, a tool by name) through the carrier's crash gate. */
+  serveWorld(serve: () => Promise<WireAnswer | undefined>): Promise<WireAnswer | undefined> | undefined;
 }
 
 function refused(deps: ServedDeps, code: ErrorCode, status: number, message: string): WireAnswer {
-  deps.fail(code, message);
+  deps.context.fail(code, message);
   return plainRefusal(code, status, message);
 }
 
@@ -99,8 +97,9 @@ export function splitPath(raw: string): { path: string; search: string } {
 export function answerServed(deps: ServedDeps, request: ServedRequest): Promise<WireAnswer> {
   const { path, search } = splitPath(request.path);
   const token = /^\/run\/([^/]+)(\/.*)?$/.exec(path);
-  if (!token) return deps.runs.outside(() => route(deps, request, path, search));
-  const run = deps.runs.ofToken(decodeURIComponent(token[1]));
+  const { runs } = deps.context;
+  if (!token) return runs.outside(() => route(deps, request, path, search));
+  const run = runs.ofToken(decodeURIComponent(token[1]));
   const what = `${request.method} ${path}`;
   if (run.state === 'ended') {
     // It fails the test it came from while that test runs, else the file: never the test running now.
@@ -108,11 +107,11 @@ export function answerServed(deps: ServedDeps, request: ServedRequest): Promise<
       run.of === 'run'
         ? `jest-understudy: ${what} arrived over the served port for a run that has already ended (a run of ${run.owner.label}), so it belongs to no run and nothing checks it. A child process outlived the understudy.run() that started it: wait for it to exit inside the agent function.`
         : `jest-understudy: ${what} arrived over the served port with the token of ${run.owner.label}, which has already ended, so it belongs to no run and nothing checks it. A child process outlived the test that started it: wait for it to exit (or stop it) before the test ends.`;
-    deps.runs.failLate(run.owner, message);
+    runs.failLate(run.owner, message);
     return Promise.resolve(plainRefusal('RUN_ENDED', 410, message));
   }
   // A test's token, while the test runs: as a call without a token, which it is but for its owner.
-  if (run.state === 'test') return deps.runs.outside(() => route(deps, request, token[2] ?? '/', search));
+  if (run.state === 'test') return runs.outside(() => route(deps, request, token[2] ?? '/', search));
   if (run.state !== 'active')
     return Promise.resolve(
       refused(
@@ -122,7 +121,7 @@ export function answerServed(deps: ServedDeps, request: ServedRequest): Promise<
         `jest-understudy: ${what} arrived over the served port with run token ${JSON.stringify(token[1])}, which this test file never issued. ${PACKAGES_HINT}`,
       ),
     );
-  return deps.runs.within(run.recorder, () => route(deps, request, token[2] ?? '/', search));
+  return runs.within(run.recorder, () => route(deps, request, token[2] ?? '/', search));
 }
 
 async function route(
@@ -139,6 +138,7 @@ async function route(
     return at === -1 ? '' : path.slice(at);
   };
   let answer: Promise<WireAnswer | undefined> | WireAnswer | undefined;
+  const { world } = deps.context;
   const model = Object.hasOwn(SERVED_PROVIDERS, first);
   // A model request's credentials are noted where it is served; a tool call's here.
   if (!model)
@@ -149,12 +149,16 @@ async function route(
   } else if (first === 'world' && second !== '') {
     const id = decodeURIComponent(second);
     const at = `${rest(2)}${search}`;
-    answer = request.toRequest().then((r) => deps.world.servedHttp(id, at, r)?.then(fromWorld));
+    answer = deps.serveWorld(() =>
+      request.toRequest().then((r) => world.servedHttp(id, at, r)?.then(fromWorld)),
+    );
   } else if (first === 'mcp' && second !== '' && more.length === 0) {
     const id = decodeURIComponent(second);
-    answer = request.toRequest().then((r) => deps.world.servedMcp(id, r)?.then(fromWorld));
+    answer = deps.serveWorld(() => request.toRequest().then((r) => world.servedMcp(id, r)?.then(fromWorld)));
   } else if (first === 'tools' && second !== '' && more.length === 1 && request.method === 'POST') {
-    answer = servedCall(deps, decodeURIComponent(second), decodeURIComponent(more[0]), request);
+    answer = deps.serveWorld(() =>
+      servedCall(deps, decodeURIComponent(second), decodeURIComponent(more[0]), request),
+    );
   }
   return (
     (await answer) ??
@@ -170,8 +174,9 @@ async function route(
 /** Which packages there are, when the path named one the world does not serve that way. */
 function servedHint(deps: ServedDeps, first: string, second: string): string {
   if (first !== 'world' && first !== 'mcp' && first !== 'tools') return '';
-  if (!deps.world.loaded) return ' (no world is loaded for this test file)';
-  const { http, mcp } = deps.world.servedPackages();
+  const { world } = deps.context;
+  if (!world.loaded) return ' (no world is loaded for this test file)';
+  const { http, mcp } = world.servedPackages();
   const list = (ids: string[]) => (ids.length > 0 ? ids.map((id) => JSON.stringify(id)).join(', ') : 'none');
   if (first === 'world')
     return ` (package ${JSON.stringify(second)} has no HTTP routes; packages with them: ${list(http)})`;
@@ -215,7 +220,7 @@ async function servedCall(
       400,
       `POST /tools/${packageId}/${operationId}: idempotencyKey must be a non-empty string`,
     );
-  const response = await deps.world.servedCall(
+  const response = await deps.context.world.servedCall(
     packageId,
     operationId,
     {

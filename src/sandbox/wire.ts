@@ -26,7 +26,7 @@ export interface StreamPlan {
   /**
    * The request's signal (the client went away), made on first call. A method, not a getter: V8
    * keeps the accessor of an object literal made per request alive until the next full
-   * collection, with everything its closure holds (docs/benchmarks.md, "Per-request getters").
+   * collection, with everything its closure holds (bench/NOTES.md, "Per-request getters").
    */
   signal(): AbortSignal | undefined;
   /**
@@ -57,7 +57,18 @@ export type WireAnswer =
   /** An answer from the real provider (record and live modes), as its fetch returned it. */
   | { kind: 'response'; response: Response }
   /** The connection fails before any response (each transport says so its own way). */
-  | { kind: 'drop' };
+  | { kind: 'drop' }
+  /**
+   * A crashed run's answer (./requests.ts): headers, then a body that does not end until `ended`
+   * (the file's tests are done), when it fails.
+   */
+  | { kind: 'stalled'; ended: Promise<void> };
+
+/** Why a stalled answer's body fails when the file's tests are done. */
+export const CRASHED_RUN_ENDED =
+  "jest-understudy: this request belonged to a run that crashed; the test file's tests are done";
+/** The headers of a stalled answer. */
+export const STALLED_HEADERS = { 'content-type': 'application/json' };
 
 const encoder = new TextEncoder();
 
@@ -348,6 +359,14 @@ export function asResponse(answer: WireAnswer): Response {
       return answer.response;
     case 'drop':
       return Response.error();
+    case 'stalled': {
+      const body = new ReadableStream({
+        start: (controller) => {
+          void answer.ended.then(() => controller.error(new Error(CRASHED_RUN_ENDED)));
+        },
+      });
+      return new Response(body, { status: 200, headers: STALLED_HEADERS });
+    }
   }
 }
 

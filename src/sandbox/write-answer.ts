@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import type http from 'node:http';
 import { respond } from '../node-http';
-import type { StreamPlan, WireAnswer } from './wire';
+import { STALLED_HEADERS, type StreamPlan, type WireAnswer } from './wire';
 
 /**
  * Writes a wire answer straight onto the response: a plain body in one write with its length,
@@ -34,6 +34,12 @@ export async function writeAnswer(
       res.writeHead(answer.status, answer.headers);
       if (req.method === 'HEAD') return void res.end();
       return writeEvents(res, answer.plan);
+    case 'stalled':
+      // The headers go now, so the client stops waiting for them; the body never comes.
+      res.writeHead(200, STALLED_HEADERS);
+      res.flushHeaders();
+      await answer.ended;
+      return void res.destroy();
   }
 }
 

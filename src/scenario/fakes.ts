@@ -8,13 +8,14 @@
  * the fake afterwards) are not recorded.
  *
  * A method's declared errors are what a fault sweep answers it with; an injected fault never
- * calls the method. A run that crashed gets no answer from a fake (see src/run/crash.ts).
+ * calls the method. Every call inside a run goes through the world's door (src/world/host.ts):
+ * the run it belongs to, its latency and a crashed run's silence are decided there, as for every
+ * tool call (see src/run/crash.ts).
  */
 import { UnderstudyError } from '../errors';
-import type { CrashState } from '../run/crash';
-import type { RunSession } from '../run/session';
 import { toPlain } from '../trace/plain';
 import type { WorldEngine } from '../world/engine';
+import type { WorldHost } from '../world/host';
 import type { DeclaredError, OperationOutcome, ToolErrorEnvelope } from '../world/types';
 
 export interface ToolFakeOptions {
@@ -46,12 +47,12 @@ export interface FakeSpec {
 
 /** What recording a fake's calls needs from the scenario's execution. */
 export interface FakeContext {
+  /** The scenario's world: its evidence gets the calls. */
   engine: WorldEngine;
+  /** The file's world, whose door every call of a fake inside a run goes through. */
+  door: WorldHost;
   /** Whether the current code belongs to a run (calls outside runs are not recorded). */
   inRun(): boolean;
-  crash(): CrashState | undefined;
-  session(): RunSession | undefined;
-  sleep(ms: number): Promise<void>;
   /** Builds the default error of an injected fault. */
   toolError(envelope: ToolErrorEnvelope, name: string, method: string, seq: number): unknown;
 }
@@ -193,8 +194,10 @@ export function recordingFake(spec: FakeSpec, instance: object, ctx: FakeContext
       if (!ctx.inRun()) return fn.apply(instance, args);
       const startedAt = performance.now();
       const input = inputOf(args);
+      const { door } = ctx;
       const log = (outcome: OperationOutcome, faults?: Array<{ id: string; kind: 'error' | 'timeout' }>) =>
-        ctx.engine.logExternal(
+        door.logExternal(
+          ctx.engine,
           {
             packageId: spec.name,
             operationId: method,
@@ -206,9 +209,7 @@ export function recordingFake(spec: FakeSpec, instance: object, ctx: FakeContext
           toolNames,
           startedAt,
         );
-      const crash = ctx.crash();
-      const answer = <T>(work: Promise<T>) => (crash ? crash.hold(work) : work);
-      const fault = ctx.session()?.toolCall?.({
+      const fault = door.inject({
         packageId: spec.name,
         operationId: method,
         input,
@@ -235,23 +236,22 @@ export function recordingFake(spec: FakeSpec, instance: object, ctx: FakeContext
         const error = spec.options.error
           ? spec.options.error(envelope, method)
           : ctx.toolError(envelope, spec.name, method, record.seq);
-        if (!isAsync && !(fault.kind === 'timeout' && fault.ms > 0)) throw error;
-        return answer(
-          (fault.kind === 'timeout' && fault.ms > 0 ? ctx.sleep(fault.ms) : Promise.resolve()).then(() => {
-            throw error;
-          }),
-        );
+        const delayMs = fault.kind === 'timeout' ? fault.ms : 0;
+        if (!isAsync && !(delayMs > 0)) throw error;
+        return door.answer(delayMs, () => {
+          throw error;
+        });
       }
       let result: unknown;
       try {
         result = fn.apply(instance, args);
       } catch (error) {
         log({ kind: 'error', error: envelopeOf(error) });
-        if (crash?.fired) throw crash.error;
+        door.stopIfCrashed();
         throw error;
       }
       if (isThenable(result))
-        return answer(
+        return door.hold(
           Promise.resolve(result).then(
             (value) => {
               log({ kind: 'ok', value: toPlain(value) });
@@ -265,7 +265,7 @@ export function recordingFake(spec: FakeSpec, instance: object, ctx: FakeContext
         );
       log({ kind: 'ok', value: toPlain(result) });
       // A synchronous method cannot keep its answer from a crashed run: it throws the crash.
-      if (crash?.fired) throw crash.error;
+      door.stopIfCrashed();
       return result;
     };
   };

@@ -18,7 +18,7 @@ import { type FixtureSource, toFixtures } from '../model/mock-model';
 import type { CrashPlan } from '../run/crash';
 import { executeRun } from '../run/run';
 import type { Run } from '../run/types';
-import { getRuntime } from '../sandbox/runtime';
+import { getContext } from '../sandbox/runtime';
 import { compileWorld, type WorldDefinition } from '../world/compile';
 import { ToolMockError, WorldError } from '../world/errors';
 import { type Binding, expireBinding, type WorldHandle } from '../world/handle';
@@ -202,7 +202,7 @@ async function execute<Output>(
     );
   if (!isPlainObject(options) || typeof options.user !== 'string')
     throw bad('executeAgent(agent, { user })', 'expected options { user: string, … }');
-  const runtime = getRuntime();
+  const runtime = getContext();
   const host = runtime.world;
   const own = state.world !== undefined ? worldLoader().loadWorldFile(state.world) : host.loaded;
   if (!own && (state.initialState || state.overrides.length > 0))
@@ -235,10 +235,8 @@ async function execute<Output>(
     }
     const proxy = recordingFake(spec, instance, {
       engine,
+      door: host,
       inRun: () => runtime.runs.getStore() !== undefined,
-      crash: () => runtime.runs.getStore()?.crash,
-      session: () => runtime.session,
-      sleep: (ms) => runtime.clock.sleep(ms),
       toolError: (envelope, name, method, seq) =>
         new ToolMockError(envelope, { packageId: name, operationId: method }, seq),
     });

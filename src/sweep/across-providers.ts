@@ -15,7 +15,7 @@ import { UnderstudyError } from '../errors';
 import { PROVIDERS } from '../providers/registry';
 import { peek } from '../run/outcomes';
 import type { Run } from '../run/types';
-import { getRuntime } from '../sandbox/runtime';
+import { getContext } from '../sandbox/runtime';
 import { deepEqual } from '../world/values';
 import { executeBody } from './body';
 import { columns } from './table';
@@ -127,7 +127,7 @@ export async function acrossProviders<T>(
       `${WHERE}: expected a test body async ({ protocol, provider }) => { … }`,
     );
   const settings = checkOptions(options);
-  const runtime = getRuntime();
+  const runtime = getContext();
   const results: ProtocolResult<T>[] = [];
   for (const protocol of settings.protocols) {
     const provider = providerOf(protocol)!;

@@ -8,10 +8,10 @@
 import { stripVTControlCharacters } from 'node:util';
 import { isUnderstudyError } from '../errors';
 import type { ModelCall } from '../model/call';
+import type { FileContext } from '../run/context';
 import { OutcomeWatch, peek } from '../run/outcomes';
 import { type InjectedFault, type ToolCallPoint, withSession } from '../run/session';
 import type { Run } from '../run/types';
-import type { SandboxRuntime } from '../sandbox/runtime';
 import type { CriterionResult } from '../world/criteria';
 import { deepEqual } from '../world/values';
 
@@ -79,7 +79,7 @@ const isDrillResult = (v: unknown): v is DrillLike =>
   Array.isArray((v as { trials?: unknown }).trials);
 
 export async function executeBody<T>(
-  runtime: SandboxRuntime,
+  runtime: FileContext,
   body: () => T | Promise<T>,
   options: ExecuteOptions,
 ): Promise<Execution<T>> {

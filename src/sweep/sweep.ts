@@ -15,7 +15,7 @@ import type { DrillResult, RunDrillsOptions } from '../drills/run-drills';
 import { UnderstudyError } from '../errors';
 import type { InjectedFault } from '../run/session';
 import type { Run, TraceSpan } from '../run/types';
-import { getRuntime } from '../sandbox/runtime';
+import { getContext } from '../sandbox/runtime';
 import type { CriterionResult } from '../world/criteria';
 import { divergenceBefore, type Execution, executeBody, type SeenCall } from './body';
 import { sweepTable } from './table';
@@ -144,7 +144,7 @@ export async function sweep<T>(target: SweepTarget<T>, options: SweepOptions = {
       'BAD_ARGUMENT',
       `${WHERE}: expected a test body (async ({ fault }) => { … }) or runDrills options ({ drill, agent }), received ${target === null ? 'null' : typeof target}`,
     );
-  const runtime = getRuntime();
+  const runtime = getContext();
 
   const base = await executeBody(runtime, () => body({ fault: undefined }), {
     label: 'sweep: baseline',

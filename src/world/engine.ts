@@ -1,5 +1,7 @@
 /**
- * The world engine: ONE call path for every transport (mockTool, HTTP, later MCP/CLI).
+ * The world engine: ONE call path for every transport (mockTool, HTTP, MCP, the served port). The
+ * transports reach it through the world's one door, `WorldHost.callTool` (./host.ts), which names
+ * the run a call belongs to before the engine sees it.
  *
  *   call → permissions → input validation → budgets → idempotency (a repeated
  *   successful key returns its receipt before any override is chosen) → override
@@ -48,24 +50,30 @@ import { runWorkspaceOperation } from './workspace/operations';
 import type { FileTree } from './workspace/tree';
 import { Workspace, WorkspaceStore } from './workspace/workspace';
 
-export interface CallRequest {
+/** A tool call as a transport hands it to the world. */
+export interface ToolCall {
   packageId: string;
   operationId: string;
   input: unknown;
   /** Default: the world's default actor. */
   actorId?: string;
   idempotencyKey?: string;
-  transport: Transport;
-  /** `sync` callers cannot wait: latency moves the world clock at once. Default `async`. */
-  mode?: 'sync' | 'async';
 }
 
-export interface CallResult {
-  /** Absent for a call that was refused before it ran (it belongs to no run: see EngineHooks.claim). */
+/**
+ * How a call is made: `sync` callers cannot wait, so latency moves the world clock at once;
+ * `async` ones wait it out on the runtime clock.
+ */
+export type CallMode = 'sync' | 'async';
+
+export interface CallResult<Run extends object = object> {
+  /** Absent for a call that was refused before it ran (it belongs to no run: see WorldHost.callTool). */
   record?: OperationRecord;
   outcome: OperationOutcome;
   /** Simulated latency an async transport waits before answering. */
   delayMs: number;
+  /** The run the call belongs to, as its caller claimed it. */
+  run?: Run;
 }
 
 /** How an engine is set up beyond its world file: what a drill build compiles into. */
@@ -80,19 +88,9 @@ export interface EngineSetup {
   seed?: number;
 }
 
-/** Which run a call belongs to; a refused call belongs to none and runs nothing. */
-export type RunClaim =
-  | { run?: object; refused?: undefined }
-  | { refused: ToolErrorEnvelope; run?: undefined };
-
 export interface EngineHooks {
   /**
-   * The run a call belongs to (an object identifying it), for per-run budgets and evidence; or the
-   * envelope it is refused with (a call of a run that has ended), before anything of it runs.
-   */
-  claim?(request: Pick<CallRequest, 'packageId' | 'operationId' | 'transport'>): RunClaim;
-  /**
-   * Every operation made inside a run (`run` is what claim named), as it lands in the
+   * Every operation made inside a run (the `run` its caller named), as it lands in the
    * evidence; `toolNames` are the operation's; `startedAt` is performance.now() when the call arrived.
    */
   onOperation?(record: OperationRecord, toolNames: readonly string[], run: object, startedAt: number): void;
@@ -100,17 +98,21 @@ export interface EngineHooks {
    * A call that passed permissions, input validation and budgets: a fault to answer it with
    * instead (a fault sweep's), or undefined to go on.
    */
-  inject?(call: {
-    packageId: string;
-    operationId: string;
-    input: unknown;
-    declared: readonly string[];
-    transport: Transport;
-  }): InjectedFault | undefined;
+  inject?(call: InjectionPoint): InjectedFault | undefined;
   /** A defect of the world itself (a behavior threw, returned invalid output…): fails the test. */
   onDefect?(message: string, code: EngineErrorCode): void;
   /** Where the workspace folders this engine makes are tracked, so the file deletes what is left. */
   workspaces?: WorkspaceStore;
+}
+
+/** A call as a fault sweep sees it, where it may answer with a fault instead. */
+export interface InjectionPoint {
+  packageId: string;
+  operationId: string;
+  input: unknown;
+  /** The error codes the operation declares, in order. */
+  declared: readonly string[];
+  transport: Transport;
 }
 
 /** A fault answered instead of the operation: one of its declared errors, or a timeout. */
@@ -350,12 +352,17 @@ export class WorldEngine {
 
   // ── The call path ───────────────────────────────────────────────────────────
 
-  call(request: CallRequest): CallResult {
-    const claim = this.hooks.claim?.(request);
-    // Refused: it touches no state and leaves no evidence, since it belongs to no run or test now.
-    if (claim?.refused) return { outcome: { kind: 'error', error: { ...claim.refused } }, delayMs: 0 };
+  /**
+   * One call. `run` identifies the run it belongs to (per-run budgets, the run's evidence), as
+   * the caller claimed it; undefined outside runs.
+   */
+  call<Run extends object>(
+    request: ToolCall,
+    transport: Transport,
+    mode: CallMode,
+    run: Run | undefined,
+  ): CallResult<Run> {
     // Timing and run attribution only inside runs (they cost a few µs per call).
-    const run = claim?.run;
     const startedAt = run ? performance.now() : 0;
     this.settle();
     const op = this.operation(request.packageId, request.operationId);
@@ -368,18 +375,18 @@ export class WorldEngine {
       operationId: op.operationId,
       input,
       actorId,
-      transport: request.transport,
+      transport,
       outcome: { kind: 'ok', value: undefined },
       clockMs,
     };
     let delayMs = 0;
-    const outcome = this.decide(op, record, input, actorId, request, run, (ms) => {
+    const outcome = this.decide(op, record, input, actorId, request, transport, run, (ms) => {
       delayMs += ms;
     });
     record.outcome = outcome;
     if (delayMs > 0) {
       record.latencyMs = delayMs;
-      if (request.mode === 'sync' || !this.clock.faked) this.clock.advance(delayMs);
+      if (mode === 'sync' || !this.clock.faked) this.clock.advance(delayMs);
     }
     this.evidence.push(record);
     if (run) this.hooks.onOperation?.(record, op.toolNames, run, startedAt);
@@ -387,7 +394,7 @@ export class WorldEngine {
       outcome.kind === 'ok'
         ? { kind: 'ok', value: cloneJson(outcome.value) }
         : { kind: 'error', error: { ...outcome.error } };
-    return { record, outcome: result, delayMs };
+    return { record, outcome: result, delayMs, run };
   }
 
   private decide(
@@ -395,7 +402,8 @@ export class WorldEngine {
     record: OperationRecord,
     input: unknown,
     actorId: string,
-    request: CallRequest,
+    request: ToolCall,
+    transport: Transport,
     run: object | undefined,
     delay: (ms: number) => void,
   ): OperationOutcome {
@@ -437,7 +445,7 @@ export class WorldEngine {
       operationId: op.operationId,
       input,
       declared: [...op.errors.keys()],
-      transport: request.transport,
+      transport,
     });
     if (injected) {
       record.faults = [{ id: 'injected', kind: injected.kind }];
@@ -503,7 +511,8 @@ export class WorldEngine {
 
   /**
    * A call served outside the engine (a scenario's tool fake), logged in this world's evidence
-   * and its run like an operation of its own. `startedAt` is performance.now() when it began.
+   * and in `run`'s (as its caller claimed it) like an operation of its own. `startedAt` is
+   * performance.now() when it began.
    */
   logExternal(
     call: Pick<OperationRecord, 'packageId' | 'operationId' | 'input' | 'transport' | 'outcome'> & {
@@ -512,8 +521,8 @@ export class WorldEngine {
     },
     toolNames: readonly string[],
     startedAt: number,
+    run: object | undefined,
   ): OperationRecord {
-    const run = this.hooks.claim?.(call).run;
     const record: OperationRecord = {
       seq: ++this.seq,
       packageId: call.packageId,

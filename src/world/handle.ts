@@ -3,6 +3,7 @@
  * (`world.bind({ actorId })`, a drill's `binding`) that mockTool calls through.
  */
 import { readFileSync } from 'node:fs';
+import type { CallVia, ToolDoor } from './door';
 import type { WorldEngine } from './engine';
 import { WorldError } from './errors';
 import type { FileChange, OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
@@ -102,16 +103,18 @@ export interface Binding {
 
 export interface BindingInternals {
   engine(): WorldEngine;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** The answer to the current run, unless it crashed by then (then it never settles). */
-  hold<T>(work: Promise<T>): Promise<T>;
-  /** Throws the current run's CrashError if it crashed (a synchronous call cannot wait). */
-  stopIfCrashed(): void;
+  /** The world's door (WorldHost.callTool): mockTool's calls go through it. */
+  door: ToolDoor;
   /** What created it, for the expiry message. */
   owner: string;
 }
 
-const internals = new WeakMap<object, BindingInternals>();
+/** What mockTool hands the door: the binding's engine, read at each call (a world reset may replace it). */
+export interface BindingInside extends BindingInternals {
+  via: CallVia;
+}
+
+const internals = new WeakMap<object, BindingInside>();
 
 class WorldBinding implements Binding {
   private isExpired = false;
@@ -130,7 +133,13 @@ class WorldBinding implements Binding {
 
 export function createBinding(actorId: string, world: WorldHandle, inside: BindingInternals): WorldBinding {
   const binding = new WorldBinding(actorId, world);
-  internals.set(binding, inside);
+  const via: CallVia = {
+    transport: 'direct',
+    get engine() {
+      return inside.engine();
+    },
+  };
+  internals.set(binding, { ...inside, via });
   return binding;
 }
 
@@ -138,7 +147,7 @@ export function expireBinding(binding: Binding): void {
   (binding as WorldBinding).expire();
 }
 
-export function internalsOf(binding: unknown, where: string): BindingInternals {
+export function internalsOf(binding: unknown, where: string): BindingInside {
   const found = binding && typeof binding === 'object' ? internals.get(binding) : undefined;
   if (!found) {
     throw new WorldError(

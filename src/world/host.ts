@@ -1,13 +1,23 @@
 /**
- * The world side of the per-file runtime: this file's world (from the `world` option, the
- * `@understudy-world` pragma or `understudy.world.load`), its HTTP routes, the drill
- * trial in progress, bindings and their expiry, and what runs collect. The runtime owns
- * one; nothing here knows about Jest beyond what the runtime hands it.
+ * The world side of one test file: this file's world (from the `world` option, the
+ * `@understudy-world` pragma or `understudy.world.load`), its HTTP routes, the drill trial in
+ * progress, bindings and their expiry, what runs collect, and the one door every tool call goes
+ * through (`callTool`). It reads the file it belongs to through one object, `WorldContext` (the
+ * file's context, src/run/context.ts); nothing here knows about a test runner.
  */
 import type { ErrorCode } from '../errors';
 import { headerOf } from '../fetch-input';
 import type { WorldDefinition } from './compile';
-import type { CallRequest, EngineHooks, EngineSetup, RunClaim, WorldEngine } from './engine';
+import type {
+  CallMode,
+  CallResult,
+  EngineHooks,
+  EngineSetup,
+  InjectedFault,
+  InjectionPoint,
+  ToolCall,
+  WorldEngine,
+} from './engine';
 import { WorldError } from './errors';
 import {
   type Binding,
@@ -19,7 +29,7 @@ import {
 } from './handle';
 import type { HttpRequestParts, WorldHttpRouter } from './http';
 import type { McpEndpoint, McpHttpEndpoints } from './mcp/http';
-import type { McpTransport } from './mcp/in-process';
+import type { InProcessConnection, McpTransport } from './mcp/in-process';
 import type { JsonRpcMessage, JsonRpcResponse } from './mcp/protocol';
 import type { McpCallContext, McpPackageServer } from './mcp/server';
 
@@ -32,45 +42,15 @@ const mcpServerModule = (): typeof import('./mcp/server') => require('./mcp/serv
 const mcpHttpModule = (): typeof import('./mcp/http') => require('./mcp/http');
 const mcpInProcessModule = (): typeof import('./mcp/in-process') => require('./mcp/in-process');
 
-import type { FileChange, OperationRecord, ScenarioDef } from './types';
+import type { CallVia, RunScopeLike, ToolDoor, WorldContext } from './door';
+import type { FileChange, OperationRecord, ScenarioDef, Transport } from './types';
 import type { FileTree } from './workspace/tree';
 import { WorkspaceStore } from './workspace/workspace';
 
+export type { CallVia, RunOperationEntry, RunScopeLike, WorldContext } from './door';
+
 /** The workspace files a run starts from, to tell what it changed (see executeRun). */
 export type FileSnapshot = ReadonlyMap<string, FileTree>;
-
-/** One operation as a run keeps it (see link.ts). */
-export interface RunOperationEntry {
-  record: OperationRecord;
-  /** File-wide index of the run's last model call before the operation (-1: none yet). */
-  afterModelCall: number;
-  toolNames: readonly string[];
-  startedAt: number;
-  durationMs: number;
-}
-
-/** What the host reads from the runtime's run scope (AsyncLocalStorage). */
-export interface RunScopeLike {
-  calls: ReadonlyArray<{ index: number }>;
-  operations?: RunOperationEntry[];
-  /** The run's crash fault: told of every operation (it may fire after one). */
-  crash?: { afterOperation(record: OperationRecord): void };
-}
-
-export interface WorldHostDeps {
-  /** The run a call belongs to, or the envelope it is refused with (see EngineHooks.claim). */
-  claim(request: Pick<CallRequest, 'packageId' | 'operationId' | 'transport'>): RunClaim;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  fail(code: ErrorCode, message: string): void;
-  /** The running test's name; undefined in hooks outside tests and at file level. */
-  currentTest(): string | undefined;
-  /** A fault to answer a call with instead (a fault sweep's), if any. */
-  inject?: EngineHooks['inject'];
-  /** The answer `work` gives the current run, unless the run crashed by then (it then never settles). */
-  hold?<T>(work: Promise<T>): Promise<T>;
-  /** Throws the current run's CrashError if it crashed (for calls that cannot wait). */
-  stopIfCrashed?(): void;
-}
 
 /** `understudy.world`: this file's world. */
 export interface FileWorld extends WorldHandle {
@@ -90,7 +70,7 @@ const MISSING =
   'no world is loaded for this test file. Set testEnvironmentOptions.understudy.world in the Jest config, ' +
   'add the docblock pragma `@understudy-world <path>` to the test file, or call understudy.world.load(path).';
 
-export class WorldHost {
+export class WorldHost implements ToolDoor {
   private definition: WorldDefinition | undefined;
   private baseline: WorldEngine | undefined;
   private engine: WorldEngine | undefined;
@@ -102,10 +82,12 @@ export class WorldHost {
   private testBindings: Binding[] = [];
   /** Every workspace folder this file made and has not deleted yet. */
   private readonly workspaces = new WorkspaceStore();
+  /** The in-process MCP connections this file made (`mcpTransport`). */
+  private readonly connections = new Set<InProcessConnection>();
   readonly handle: FileWorld;
 
   constructor(
-    private readonly deps: WorldHostDeps,
+    private readonly context: WorldContext,
     worldFile?: string,
   ) {
     const base = createHandle(
@@ -162,14 +144,14 @@ export class WorldHost {
     return this.definition;
   }
 
-  hooks(onDefect?: (message: string) => void): EngineHooks {
+  /** What an engine of this file tells it: operations made in runs, sweep faults, world defects. */
+  private hooks(onDefect?: (message: string) => void): EngineHooks {
     return {
-      claim: (request) => this.deps.claim(request),
       onOperation: (record, toolNames, run, startedAt) =>
         this.collect(record, toolNames, run as RunScopeLike, startedAt),
-      inject: (call) => this.deps.inject?.(call),
+      inject: (call) => this.context.session?.toolCall?.(call),
       onDefect: (message, code) => {
-        this.deps.fail(code, message);
+        this.context.fail(code, message);
         onDefect?.(message);
       },
       workspaces: this.workspaces,
@@ -201,14 +183,111 @@ export class WorldHost {
     run.crash?.afterOperation(record);
   }
 
-  /** See WorldHostDeps.hold: every transport's answer to a run passes here. */
-  hold<T>(work: Promise<T>): Promise<T> {
-    return this.deps.hold ? this.deps.hold(work) : work;
+  // ── The door: every tool call, whatever carries it ──────────────────────────
+  //
+  // mockTool, the HTTP routes, MCP (Streamable HTTP and in-process), the served port and the
+  // scenario fakes all come in here, and only here is decided which run a call belongs to (or that
+  // it is refused), what the engine answers, how long the answer waits, and that a run that crashed
+  // never gets it. One synchronous core (`enter`) serves both entries: `callTool` for callers that
+  // can wait, `callToolSync` for mockTool's sync mode, which cannot.
+
+  /**
+   * A tool call of a transport that can wait: its answer after its latency (on the runtime clock,
+   * ended by `via.signal`); never, when its run has crashed.
+   */
+  callTool(request: ToolCall, via: CallVia): Promise<CallResult<RunScopeLike>> {
+    const result = this.enter(request, via, 'async');
+    const answered =
+      result.delayMs > 0
+        ? this.context.clock.sleep(result.delayMs, via.signal).then(() => result)
+        : Promise.resolve(result);
+    return this.gate(answered, result.run);
   }
 
-  /** See WorldHostDeps.stopIfCrashed. */
+  /**
+   * A tool call of a caller that cannot wait (mockTool's sync mode): latency moves the world clock
+   * at once instead; a run that crashed gets its CrashError thrown instead of the answer.
+   */
+  callToolSync(request: ToolCall, via: CallVia): CallResult<RunScopeLike> {
+    const result = this.enter(request, via, 'sync');
+    const crash = result.run?.crash;
+    if (crash?.fired) throw crash.error;
+    return result;
+  }
+
+  /**
+   * An answer that failed before the call reached the world (an expired binding, a caller's own
+   * mapping that threw), or of a call served outside the engine (a tool fake): as every answer, it
+   * waits `delayMs`, then never comes if the current code's run crashed.
+   */
+  answer<T>(delayMs: number, settle: () => T): Promise<T> {
+    return this.hold(
+      delayMs > 0 ? this.context.clock.sleep(delayMs).then(settle) : Promise.resolve().then(settle),
+    );
+  }
+
+  /** What `work` answers the current code, unless its run has crashed (then it never settles). */
+  hold<T>(work: Promise<T>): Promise<T> {
+    return this.gate(work, this.context.currentRun());
+  }
+
+  /** Fails the current test: a request the world has no answer for (an unknown route or tool). */
+  fail(code: ErrorCode, message: string): void {
+    this.context.fail(code, message);
+  }
+
+  /** For a caller that cannot wait: throws the current code's run's CrashError if it crashed. */
   stopIfCrashed(): void {
-    this.deps.stopIfCrashed?.();
+    const crash = this.context.currentRun()?.crash;
+    if (crash?.fired) throw crash.error;
+  }
+
+  /** A sweep's fault for a call served outside the engine (a tool fake), if the sweep injects one. */
+  inject(point: InjectionPoint): InjectedFault | undefined {
+    return this.context.session?.toolCall?.(point);
+  }
+
+  /**
+   * A call served outside the engine (a scenario's tool fake), logged in `engine`'s evidence and,
+   * when the current code belongs to a run that is not over, in that run's operations.
+   */
+  logExternal(
+    engine: WorldEngine,
+    call: Parameters<WorldEngine['logExternal']>[0],
+    toolNames: readonly string[],
+    startedAt: number,
+  ): OperationRecord {
+    const claim = this.claim(call.packageId, call.operationId, call.transport);
+    return engine.logExternal(call, toolNames, startedAt, claim.run);
+  }
+
+  /** The core of both entries: the run named (or the call refused), then the engine's answer. */
+  private enter(request: ToolCall, via: CallVia, mode: CallMode): CallResult<RunScopeLike> {
+    const engine = via.engine ?? this.runningOrMissing();
+    const claim = this.claim(request.packageId, request.operationId, via.transport);
+    if (!claim.refused) return engine.call(request, via.transport, mode, claim.run);
+    // Not an operation's failure: a failure of the test (see docs/errors.md, runs), answered as the
+    // engine's are. It touches no state and leaves no evidence: it belongs to no run or test now.
+    const { code, status, message } = claim.refused;
+    return { outcome: { kind: 'error', error: { code, message, retryable: false, status } }, delayMs: 0 };
+  }
+
+  private claim(packageId: string, operationId: string, transport: Transport) {
+    return this.context.claim(
+      () => `a world operation (${packageId}/${operationId}, transport: ${transport})`,
+    );
+  }
+
+  /** The crash gate: a run that crashed never gets the answer. */
+  private gate<T>(work: Promise<T>, run: RunScopeLike | undefined): Promise<T> {
+    const crash = run?.crash;
+    return crash ? crash.hold(work) : work;
+  }
+
+  private runningOrMissing(): WorldEngine {
+    const engine = this.running();
+    if (!engine) throw new WorldError('WORLD_MISSING', `understudy.world: ${MISSING}`);
+    return engine;
   }
 
   /**
@@ -225,12 +304,10 @@ export class WorldHost {
     const id = actorId ?? world.definition.defaultActor;
     if (typeof id !== 'string' || id === '')
       throw new WorldError('BAD_ARGUMENT', 'world.bind({ actorId }): actorId must be a non-empty string');
-    const test = this.deps.currentTest();
+    const { test } = this.context;
     const binding = createBinding(id, options.world ?? this.handle, {
       engine,
-      sleep: (ms, signal) => this.deps.sleep(ms, signal),
-      hold: (work) => this.hold(work),
-      stopIfCrashed: () => this.stopIfCrashed(),
+      door: this,
       owner: owner?.name ?? (test ? `the test "${test}"` : 'the test file'),
     });
     if (owner) owner.list.push(binding);
@@ -300,9 +377,14 @@ export class WorldHost {
     this.workspaces.disposeAll();
   }
 
-  /** The file is done: the workspace folders made outside tests go too. */
-  fileFinished(): void {
+  /**
+   * The file is done: the workspace folders made outside tests go too, and an in-process MCP
+   * connection still waiting on an answer (a crashed run's) closes, which ends its client's wait.
+   */
+  async fileFinished(): Promise<void> {
     this.workspaces.disposeAll();
+    for (const connection of this.connections) await connection.closeIfWaiting();
+    this.connections.clear();
   }
 
   // ── Workspaces ──────────────────────────────────────────────────────────────
@@ -374,16 +456,7 @@ export class WorldHost {
     if (!base) return undefined;
     const engine = this.drill?.engine ?? this.engine!;
     const actor = this.drill?.actorId ?? engine.definition.defaultActor;
-    return router.serve(
-      engine,
-      base,
-      { url, ...parts() },
-      {
-        sleep: this.deps.sleep,
-        actor: () => actor,
-        fail: this.deps.fail,
-      },
-    );
+    return router.serve(this, engine, base, { url, ...parts() }, actor);
   }
 
   // ── MCP ─────────────────────────────────────────────────────────────────────
@@ -401,10 +474,9 @@ export class WorldHost {
   private mcpContext(actorId: string | undefined, signal?: AbortSignal): McpCallContext {
     const engine = this.drill?.engine ?? this.engine!;
     return {
+      door: this,
       engine,
       actorId: actorId ?? this.drill?.actorId ?? engine.definition.defaultActor,
-      sleep: this.deps.sleep,
-      fail: this.deps.fail,
       ...(signal && { signal }),
     };
   }
@@ -458,10 +530,12 @@ export class WorldHost {
         'BINDING_UNSUPPORTED',
         `${where}: package ${JSON.stringify(packageId)} has bindings [${pkg.def.bindings.join(', ')}], not "mcp": add "mcp" to its bindings to serve it as an MCP server`,
       );
-    return mcpInProcessModule().createInProcessTransport({
+    const connection = mcpInProcessModule().createInProcessTransport({
       label: `the MCP server of package ${JSON.stringify(packageId)}`,
       handle: (message) => this.mcpMessage(packageId, message, actorId as string | undefined),
     });
+    this.connections.add(connection);
+    return connection;
   }
 
   handleFetch(
@@ -528,26 +602,26 @@ export class WorldHost {
       new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
     if (!engine) {
       const message = `a tool call to ${packageId}/${operationId} arrived over the served port, but ${MISSING}`;
-      this.deps.fail('WORLD_MISSING', message);
+      this.context.fail('WORLD_MISSING', message);
       return json(404, { error: { code: 'WORLD_MISSING', message, retryable: false, status: 404 } });
     }
     try {
       engine.operation(packageId, operationId);
     } catch (error) {
       const { code, message } = error as WorldError;
-      this.deps.fail(code, `understudy tool call ${packageId}/${operationId}: ${message}`);
+      this.context.fail(code, `understudy tool call ${packageId}/${operationId}: ${message}`);
       return json(404, { error: { code, message, retryable: false, status: 404 } });
     }
-    const result = engine.call({
-      packageId,
-      operationId,
-      input: body.input ?? {},
-      actorId: body.actorId ?? this.drill?.actorId ?? engine.definition.defaultActor,
-      ...(body.idempotencyKey !== undefined && { idempotencyKey: body.idempotencyKey }),
-      transport: 'cli',
-      mode: 'async',
-    });
-    if (result.delayMs > 0) await this.deps.sleep(result.delayMs, signal);
+    const result = await this.callTool(
+      {
+        packageId,
+        operationId,
+        input: body.input ?? {},
+        actorId: body.actorId ?? this.drill?.actorId ?? engine.definition.defaultActor,
+        ...(body.idempotencyKey !== undefined && { idempotencyKey: body.idempotencyKey }),
+      },
+      { transport: 'cli', engine, ...(signal && { signal }) },
+    );
     if (result.outcome.kind === 'error')
       return json(result.outcome.error.status, { error: result.outcome.error });
     return json(200, { output: result.outcome.value ?? null });

@@ -3,11 +3,11 @@
  * URL, method and path. Path parameters, query parameters and a JSON object body become
  * the input (path over query over body; strings are coerced to the input schema's
  * number / integer / boolean types). A success answers with the output as JSON; a failure
- * with the envelope's status and `{ "error": envelope }`. The call goes through the same
- * engine call as mockTool, so both transports share state and evidence.
+ * with the envelope's status and `{ "error": envelope }`. The call goes through the world's one
+ * door (./host.ts) as mockTool's does, so both transports share state and evidence.
  */
-import type { ErrorCode } from '../errors';
 import type { CompiledOperation, WorldDefinition } from './compile';
+import type { ToolDoor } from './door';
 import type { WorldEngine } from './engine';
 import type { JsonSchemaObject, ToolErrorEnvelope } from './types';
 
@@ -26,15 +26,6 @@ export interface HttpRequestParts {
   header(name: string): string | null;
   body(): Promise<string>;
   signal?: AbortSignal;
-}
-
-export interface HttpServeDeps {
-  /** Waits simulated latency on the runtime clock (fake timers, or real time × timeScale). */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** The actor of a request without the actor header. */
-  actor(): string;
-  /** Fails the current test (a request to a world host that nothing serves). */
-  fail(code: ErrorCode, message: string): void;
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -103,11 +94,13 @@ export class WorldHttpRouter {
     return undefined;
   }
 
+  /** A request below `base`, served by `engine` as `actorId` unless its actor header names another. */
   async serve(
+    door: ToolDoor,
     engine: WorldEngine,
     base: Base,
     request: HttpRequestParts,
-    deps: HttpServeDeps,
+    actorId: string,
   ): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.slice(base.pathname.length) || '/';
@@ -134,7 +127,7 @@ export class WorldHttpRouter {
       const message =
         `${method} ${request.url}: package ${JSON.stringify(base.packageId)} of the world ${what}.\n` +
         `  Its HTTP routes below ${base.href}: ${routes.length > 0 ? routes.join(', ') : 'none'}.`;
-      deps.fail('UNKNOWN_OPERATION', message);
+      door.fail('UNKNOWN_OPERATION', message);
       const status = allowed.length > 0 ? 405 : 404;
       return json(status, { error: { code: 'UNKNOWN_OPERATION', message, retryable: false, status } });
     }
@@ -177,16 +170,16 @@ export class WorldHttpRouter {
     });
 
     const key = request.header(engine.definition.idempotencyHeader);
-    const result = engine.call({
-      packageId: op.packageId,
-      operationId: op.operationId,
-      input,
-      actorId: request.header(ACTOR_HEADER) ?? deps.actor(),
-      ...(key !== null && { idempotencyKey: key }),
-      transport: 'http',
-      mode: 'async',
-    });
-    if (result.delayMs > 0) await deps.sleep(result.delayMs, request.signal);
+    const result = await door.callTool(
+      {
+        packageId: op.packageId,
+        operationId: op.operationId,
+        input,
+        actorId: request.header(ACTOR_HEADER) ?? actorId,
+        ...(key !== null && { idempotencyKey: key }),
+      },
+      { transport: 'http', engine, ...(request.signal && { signal: request.signal }) },
+    );
     if (result.outcome.kind === 'error') return errorResponse(result.outcome.error);
     const value = result.outcome.value;
     if (value === undefined || value === null) return new Response(null, { status: op.route!.status ?? 204 });

@@ -2,10 +2,11 @@
  * `mockTool(binding, { mode, operation, input, output, idempotencyKey, error })`: a
  * callable to install with `jest.mocked(fn).mockImplementation(…)` or
  * `jest.spyOn(obj, 'm').mockImplementation(…)`. It never calls the real dependency: it
- * maps the native arguments to the operation's input, calls the world engine (the same
- * call path as HTTP), and maps the outcome back: the JSON value (or `output(value)`), or
- * a thrown / rejected ToolMockError (or the native error `error(envelope)` builds).
+ * maps the native arguments to the operation's input, calls the world through its one door
+ * (the same call path as HTTP and MCP), and maps the outcome back: the JSON value (or
+ * `output(value)`), or a thrown / rejected ToolMockError (or the native error `error(envelope)` builds).
  */
+import type { CallResult, ToolCall } from './engine';
 import { engineError, ToolMockError, WorldError } from './errors';
 import { type Binding, internalsOf } from './handle';
 import type { OperationRef, ToolErrorEnvelope } from './types';
@@ -81,55 +82,61 @@ export function mockTool<Args extends unknown[], Out>(
   const ref: OperationRef = { packageId: op.packageId, operationId: op.operationId };
   const where = `the mockTool for ${op.key}`;
 
-  /** The outcome as a native value or a native error (thrown by the caller). */
-  const invoke = (args: Args): { value?: Out; error?: unknown; delayMs: number } => {
-    if (binding.expired) {
-      const envelope = engineError(
+  const { door, via } = inside;
+  const expired = () =>
+    new ToolMockError(
+      engineError(
         'BINDING_EXPIRED',
         `${where} was called after its binding expired (it belonged to ${inside.owner}, which has ended); install the mock again in the current test or drill`,
-      );
-      return { error: new ToolMockError(envelope, ref), delayMs: 0 };
-    }
+      ),
+      ref,
+    );
+  /** The operation's call for the native arguments. */
+  const callOf = (args: Args): ToolCall => {
     const input = options.input ? options.input(...args) : defaultInput(args, where);
     const idempotencyKey = options.idempotencyKey?.(...args);
-    const result = inside.engine().call({
+    return {
       packageId: ref.packageId,
       operationId: ref.operationId,
       input,
       actorId: binding.actorId,
       ...(idempotencyKey !== undefined && { idempotencyKey }),
-      transport: 'direct',
-      mode,
-    });
+    };
+  };
+  /** The outcome as the native value, or the native error thrown. */
+  const answerOf = (result: CallResult, args: Args): Out => {
     if (result.outcome.kind === 'error') {
       const envelope = result.outcome.error;
       const error = options.error
         ? options.error(envelope, ...args)
         : new ToolMockError(envelope, ref, result.record?.seq);
-      return { error, delayMs: result.delayMs };
+      if (error !== undefined) throw error;
+      return undefined as Out;
     }
-    const value = options.output
-      ? options.output(result.outcome.value, ...args)
-      : (result.outcome.value as Out);
-    return { value, delayMs: result.delayMs };
+    return options.output ? options.output(result.outcome.value, ...args) : (result.outcome.value as Out);
   };
 
-  // A run that crashed gets no answer: an async call never settles, a sync one throws the crash.
+  // The door decides the rest (./host.ts): a sync call of a crashed run throws the crash, an async
+  // one never settles; what fails before the call reaches the world is answered through it too.
   if (mode === 'sync') {
     return (...args: Args) => {
-      const { value, error } = invoke(args);
-      inside.stopIfCrashed();
-      if (error !== undefined) throw error;
-      return value as Out;
+      if (binding.expired) {
+        door.stopIfCrashed();
+        throw expired();
+      }
+      return answerOf(door.callToolSync(callOf(args), via), args);
     };
   }
-  return (...args: Args) =>
-    inside.hold(
-      (async () => {
-        const { value, error, delayMs } = invoke(args);
-        if (delayMs > 0) await inside.sleep(delayMs);
-        if (error !== undefined) throw error;
-        return value as Out;
-      })(),
-    );
+  return (...args: Args) => {
+    let call: ToolCall;
+    try {
+      if (binding.expired) throw expired();
+      call = callOf(args);
+    } catch (error) {
+      return door.answer(0, () => {
+        throw error;
+      });
+    }
+    return door.callTool(call, via).then((result) => answerOf(result, args));
+  };
 }

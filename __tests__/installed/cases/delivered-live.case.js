@@ -41,8 +41,11 @@ for (const protocol of Object.keys(base))
       const got = run.output;
       const [call] = run.modelCalls;
       expect(call.cut).toEqual(expect.objectContaining({ reason: 'aborted' }));
-      expect(call.response?.content ?? '').toBe(got.text);
-      expect(got.text.length).toBeLessThan(TEXT.length);
+      // The client reads the provider's stream a chunk at a time: the chunk it stopped in may hold
+      // events its loop never got to, so the run holds what it read, and at most that chunk more.
+      const delivered = call.response?.content ?? '';
+      expect(delivered.startsWith(got.text)).toBe(true);
+      expect(delivered.length).toBeLessThan(TEXT.length);
       expect(run.toolCalls).toEqual([]);
       expect(run.finalMessage).toBeUndefined();
       expect(run.terminalState).toBe('failed');

@@ -9,6 +9,17 @@ const { understudy } = require('jest-understudy');
 const { reply } = require('./delivered-agents.js');
 const { expectReceived } = require('./delivered-expect.js');
 
+// @google/genai before 3, given up on after its first call, is still written the last chunk before
+// the port sees it go: the reply reached it whole (see docs/runs.md, what was delivered).
+const { existsSync, readFileSync } = require('node:fs');
+const { dirname } = require('node:path');
+function genaiMajor() {
+  let dir = dirname(require.resolve('@google/genai'));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return Number(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version.split('.')[0]);
+}
+const GEMINI_STOPS_BETWEEN_CALLS = genaiMajor() >= 3;
+
 let served;
 beforeAll(async () => {
   served = await understudy.serve();
@@ -47,6 +58,7 @@ for (const protocol of ['openai.chat', 'openai.responses', 'anthropic.messages',
       // @google/genai leaves a loop by letting go of the body, unread, with its connection open:
       // the rest of the reply still goes out to that process (the wire cannot tell it stopped).
       if (protocol === 'gemini.generateContent' && cut.stop?.by === 'break') continue;
+      if (protocol === 'gemini.generateContent' && cut.stop?.calls && !GEMINI_STOPS_BETWEEN_CALLS) continue;
       it(`${name}: the run holds what the other process received`, async () => {
         understudy.model.use(reply(cut.shaping));
         const run = await understudy.run(() => child(protocol, 'stream', cut.stop));

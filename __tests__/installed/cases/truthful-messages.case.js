@@ -19,7 +19,12 @@ async function realtimeAgent() {
   const session = new RealtimeSession(new RealtimeAgent({ name: 'voice', instructions: 'Help.' }), {
     transport: 'websocket',
   });
-  await session.connect({ apiKey: 'sk-test-realtime' });
+  // Older Agents SDKs report a failed connection only as the session's error event, newer ones
+  // also reject connect(): either way the agent throws the raw ws ErrorEvent.
+  await new Promise((resolve, reject) => {
+    session.on('error', (event) => reject(event.error ?? event));
+    session.connect({ apiKey: 'sk-test-realtime' }).then(resolve, reject);
+  });
 }
 
 it('shows the error and its frames under a failed toHaveCalledTool', async () => {

@@ -3,7 +3,9 @@
  * as `@modelcontextprotocol/sdk`'s `Transport` (for `client.connect(transport)`), without
  * loading the SDK. A message is handled within the `send` that carries it, so the call keeps
  * the caller's async context (the run it belongs to); the answer arrives on `onmessage` a
- * microtask later, as from any transport.
+ * microtask later, as from any transport. A call of a run that crashed is never answered; the
+ * file closes such a connection when its tests are done (`closeIfWaiting`), so the client's
+ * request timer does not keep the test process running.
  */
 import {
   internalError,
@@ -34,11 +36,19 @@ export interface InProcessServer {
   handle(message: JsonRpcMessage): Promise<JsonRpcResponse> | undefined;
 }
 
-class InProcessTransport implements McpTransport {
+/** The client end of an in-process connection, as the world that made it keeps it. */
+export interface InProcessConnection extends McpTransport {
+  /** Closes the connection if an answer is still due (a crashed run's), as a server going away would. */
+  closeIfWaiting(): Promise<void>;
+}
+
+class InProcessTransport implements InProcessConnection {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: unknown, extra?: unknown) => void;
   private closed = false;
+  /** Answers not delivered yet. */
+  private due = 0;
 
   constructor(private readonly server: InProcessServer) {}
 
@@ -70,9 +80,15 @@ class InProcessTransport implements McpTransport {
   }
 
   private deliver(answer: Promise<JsonRpcResponse>): void {
+    this.due++;
     void answer.then((response) => {
+      this.due--;
       if (!this.closed) this.onmessage?.(response);
     });
+  }
+
+  async closeIfWaiting(): Promise<void> {
+    if (this.due > 0) await this.close();
   }
 
   async close(): Promise<void> {
@@ -82,6 +98,6 @@ class InProcessTransport implements McpTransport {
   }
 }
 
-export function createInProcessTransport(server: InProcessServer): McpTransport {
+export function createInProcessTransport(server: InProcessServer): InProcessConnection {
   return new InProcessTransport(server);
 }

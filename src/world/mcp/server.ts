@@ -1,12 +1,13 @@
 /**
  * A world package as an MCP server, whatever carries its messages (Streamable HTTP, the
- * in-process transport, later a served port or stdio): one JSON-RPC message in, its response
- * out. Its tools are the package's operations, and `tools/call` is one `WorldEngine.call`, so
- * permissions, input validation, budgets, idempotency, tool overrides, faults, behavior and
- * evidence are those of every other transport. Its state collections are read-only resources.
+ * in-process transport, the served port, stdio through it): one JSON-RPC message in, its response
+ * out. Its tools are the package's operations, and `tools/call` is one call through the world's
+ * door (`WorldHost.callTool`), so permissions, input validation, budgets, idempotency, tool
+ * overrides, faults, behavior, evidence and a crashed run's silence are those of every other
+ * transport. Its state collections are read-only resources.
  */
-import type { ErrorCode } from '../../errors';
 import type { WorldDefinition } from '../compile';
+import type { ToolDoor } from '../door';
 import type { WorldEngine } from '../engine';
 import type { OperationOutcome } from '../types';
 import {
@@ -21,15 +22,13 @@ import {
 } from './protocol';
 import { type McpTool, toolOf } from './schema';
 
-/** What one message is handled with: which world it reaches, as whom, and how to wait. */
+/** What one message is handled with: the door its calls go through, which world they reach, as whom. */
 export interface McpCallContext {
+  door: ToolDoor;
   /** The engine the call reaches now: the file's world, or the running drill trial's. */
   engine: WorldEngine;
   actorId: string;
-  /** Waits simulated latency on the runtime clock (fake timers, or real time × timeScale). */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Fails the current test (a call of a tool the server does not have). */
-  fail(code: ErrorCode, message: string): void;
+  /** Aborted when the client goes away (Streamable HTTP): the latency wait ends with it. */
   signal?: AbortSignal;
 }
 
@@ -107,7 +106,7 @@ export class McpPackageServer {
     const served = this.byName.get(name);
     if (!served) {
       const tools = this.tools.map((tool) => tool.name);
-      context.fail(
+      context.door.fail(
         'UNKNOWN_OPERATION',
         `tools/call ${JSON.stringify(name)}: the MCP server of package ${JSON.stringify(this.packageId)} has no such tool.\n` +
           `  Its tools: ${tools.length > 0 ? tools.join(', ') : 'none'}.`,
@@ -137,16 +136,20 @@ export class McpPackageServer {
       }
       key = value;
     }
-    const call = context.engine.call({
-      packageId: this.packageId,
-      operationId: served.operationId,
-      input,
-      actorId: context.actorId,
-      ...(key !== undefined && { idempotencyKey: key }),
-      transport: 'mcp',
-      mode: 'async',
-    });
-    if (call.delayMs > 0) await context.sleep(call.delayMs, context.signal);
+    const call = await context.door.callTool(
+      {
+        packageId: this.packageId,
+        operationId: served.operationId,
+        input,
+        actorId: context.actorId,
+        ...(key !== undefined && { idempotencyKey: key }),
+      },
+      {
+        transport: 'mcp',
+        engine: context.engine,
+        ...(context.signal && { signal: context.signal }),
+      },
+    );
     return result(id, toolResult(served.tool, call.outcome));
   }
 

@@ -33,7 +33,7 @@ jest.mock('../../../../src/record/forwarder', () => {
   return { ...actual, Forwarder: Counted };
 });
 
-function hostIn(mode: 'replay' | 'live'): RecordingDeps & { failures: string[] } {
+function depsIn(mode: 'replay' | 'live'): RecordingDeps & { failures: string[] } {
   const failures: string[] = [];
   return {
     failures,
@@ -58,6 +58,7 @@ function hostIn(mode: 'replay' | 'live'): RecordingDeps & { failures: string[] }
     fail: (code) => {
       failures.push(code);
     },
+    services: {},
   };
 }
 
@@ -71,7 +72,7 @@ const conversation = {
 
 describe('the recording', () => {
   it('in replay mode loads and builds no forwarder, through a whole file', async () => {
-    const recording = new Recording(hostIn('replay'));
+    const recording = new Recording(depsIn('replay'));
     recording.testStarted('answers');
     const fixture = { id: 'hello', reply: { content: 'hi' } } as unknown as Fixture;
     const answer = { entry: { fixture }, keys: {} as never, kind: 'reply' as const };
@@ -85,8 +86,8 @@ describe('the recording', () => {
   });
 
   it('builds one forwarder on the first call that goes to the provider, and reuses it', async () => {
-    const host = hostIn('live');
-    const recording = new Recording(host);
+    const deps = depsIn('live');
+    const recording = new Recording(deps);
     expect(counted()).toEqual({ loads: 0, built: 0 });
     const codec = {
       provider: 'openai',
@@ -109,7 +110,7 @@ describe('the recording', () => {
     await forward();
     // Without a key, live mode refuses to send: the forwarder answered, as the provider would.
     expect(first !== 'drop' && first.status).toBe(401);
-    expect(host.failures).toEqual(['RECORD_KEY_MISSING', 'RECORD_KEY_MISSING']);
+    expect(deps.failures).toEqual(['RECORD_KEY_MISSING', 'RECORD_KEY_MISSING']);
     expect(counted()).toEqual({ loads: 1, built: 1 });
   });
 });

@@ -3,7 +3,7 @@
  * literal, and everything its closure holds, alive until its next full collection: a getter made
  * per request (`{ get signal() { … } }`) turned every served request, with its node:http request
  * and response, into young-generation survivors, and each scavenge of the test's process copied
- * them (docs/benchmarks.md, "Per-request getters"). Each case makes many of one kind, forces two
+ * them (bench/NOTES.md, "Per-request getters"). Each case makes many of one kind, forces two
  * young-generation collections (a survivor of both is promoted), and weighs what was promoted.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';

@@ -106,7 +106,7 @@ describe('cutting what a trace keeps', () => {
 
 describe('the evidence of a test', () => {
   it('lets go of ended runs and earlier calls on release, and counts them', () => {
-    const log = new EvidenceLog(() => undefined);
+    const log = new EvidenceLog({});
     log.testStarted();
     for (let i = 0; i < 3; i++) {
       const calls = [call(i)];
@@ -127,11 +127,7 @@ describe('the evidence of a test', () => {
 
   it('keeps part of one long run, and its span still counts every call', () => {
     const limits: TraceLimits = { ...TRACE_LIMITS, maxFileBytes: 40_000 };
-    const log = new EvidenceLog(
-      () => undefined,
-      () => undefined,
-      limits,
-    );
+    const log = new EvidenceLog({}, limits);
     log.testStarted();
     const calls = Array.from({ length: 200 }, (_, i) => call(i));
     for (const c of calls) log.noteCall(c);
@@ -160,11 +156,7 @@ describe('the evidence of a test', () => {
     };
     process.env.BUDGET_TEST_API_KEY = KEY;
     try {
-      const log = new EvidenceLog(
-        () => undefined,
-        () => undefined,
-        limits,
-      );
+      const log = new EvidenceLog({}, limits);
       log.testStarted();
       for (let i = 0; i < 300; i++) log.noteCall(call(i, `question ${i} ${'z'.repeat(150)}${KEY}`));
       const evidence = log.evidence();

@@ -1,23 +1,10 @@
 /**
  * test.concurrent and jest-understudy: a test file has one mock model and one world, and
  * concurrent tests run their bodies at the same time, so they would answer each other's
- * requests, share one call log and reset each other's world. The environment tells which
- * concurrent test the running code belongs to (by async context, see bridge.concurrentTest);
- * every use of the model, the world or a run there is refused and fails that test.
+ * requests, share one call log and reset each other's world. The runner adapter tells which
+ * concurrent test the running code belongs to (by async context, `RunnerServices.concurrentTest`);
+ * every use of the model, the world or a run there is refused and fails that test (./context.ts).
  */
-import type { Bridge } from './bridge';
-
-/**
- * When the current code runs in a concurrent test: fails that test (CONCURRENT_TEST) and returns
- * why; else undefined. `what` names the use ("made a model call (POST …)").
- */
-export function refuseInConcurrentTest(bridge: Bridge | undefined, what: () => string): string | undefined {
-  const test = bridge?.concurrentTest?.();
-  if (!test) return undefined;
-  const message = concurrentTestMessage(test.name, what());
-  test.fail({ code: 'CONCURRENT_TEST', message });
-  return message;
-}
 
 /** Why a concurrent test's use of jest-understudy (`what`: "made a model call (POST …)") was refused. */
 export function concurrentTestMessage(test: string, what: string): string {

@@ -1,0 +1,36 @@
+/**
+ * The world's one door for a tool call, from the installed package (CommonJS, no flag): a run
+ * that crashed gets no answer whatever carries its call, and nothing such a call leaves waiting
+ * keeps the test process from ending.
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { fileOf, type InstalledRun, runInstalled, statuses } from '../support/installed';
+
+describe('one door for every tool call', () => {
+  let run: InstalledRun;
+  beforeAll(async () => {
+    run = await runInstalled({ cases: ['context-crash.case.js'] });
+  }, 180_000);
+
+  it('holds the answer of a crashed run on every transport, and answers it without the crash', () => {
+    expect(statuses(fileOf(run, 'context-crash.case.js'))).toEqual({
+      'mockTool (async): the call never settles': 'passed',
+      'mockTool (async): a failing call the crashed agent still makes is held too, and surfaces nowhere':
+        'passed',
+      'mockTool (sync): the call throws the crash instead of answering': 'passed',
+      'an HTTP route in process: the answer never completes': 'passed',
+      'MCP over Streamable HTTP in process: the tool result never comes': 'passed',
+      'MCP over the in-process transport: the tool result never comes': 'passed',
+      'the served port, a tool by name: the answer stalls': 'passed',
+      'the served port, an HTTP route: the answer stalls': 'passed',
+      'the served port, MCP: the answer stalls': 'passed',
+      'the served port, a model request at the crash step: the answer stalls': 'passed',
+      'a tool fake of a scenario: the call never settles': 'passed',
+    });
+  });
+
+  it('lets the test process end when the file is done: no held call keeps it waiting', () => {
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('did not exit');
+  });
+});
