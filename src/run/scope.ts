@@ -20,7 +20,7 @@ export class Owner {
   }
 }
 
-/** What a run scope needs of the per-file runtime. */
+/** What a run scope needs of the file's context (src/run/context.ts). */
 export interface ScopeDeps {
   /** The owner of the code running now: the test running, else the file. */
   owner(): Owner;
