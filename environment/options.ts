@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
-import { findingsFromAjv, type IssueDialect, toIssues } from '../src/file-format/issues';
+import { findingsFromAjv, type IssueWording, toIssues } from '../src/file-format/issues';
 import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
 import type { ProviderOptionName, ResolvedOptions, TraceMode, UnderstudyOptions } from '../src/options';
 import { LOCAL_DEFAULTS } from '../src/providers/preset-providers';
@@ -42,7 +42,7 @@ function fail(path: string, expected: string, got: unknown): never {
   throw problem(path, `must be ${expected}, received ${JSON.stringify(got)}`);
 }
 
-const optionsDialect: IssueDialect = {
+const optionsWording: IssueWording = {
   definitions: {},
   rootType: (got) => `${WHERE} must be an object of options (got ${got})`,
   missingHints: {},
@@ -61,7 +61,7 @@ function validateOptions(raw: unknown): UnderstudyOptions {
   const validate = schemaValidator('options', optionsSchema, 'validateOptions');
   const issues: FileIssue[] = [];
   if (!validate(raw)) {
-    const findings = findingsFromAjv(validate.errors ?? [], raw, optionsDialect);
+    const findings = findingsFromAjv(validate.errors ?? [], raw, optionsWording);
     issues.push(...toIssues(findings, WHERE, undefined, 'OPTIONS_INVALID'));
   } else {
     const providers = (raw as UnderstudyOptions).providers ?? {};

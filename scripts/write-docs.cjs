@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Writes the generated parts of docs/: docs/errors.md from the error-code table
-// (src/errors/codes.ts), the options table of docs/configuration.md from the options schema
+// (src/errors/codes.ts), the attribute table of docs/traces.md from the trace's attribute table
+// (src/trace/attributes.ts), the options table of docs/configuration.md from the options schema
 // (schemas/options.schema.json), and the folder-level import graph in docs/architecture.md from
 // the sources. Tests compare each with what this script would write (`npm run docs` updates them).
 // Node >= 22.18 loads the .ts modules with its built-in type stripping.
@@ -98,7 +99,32 @@ function withOptionsTable(doc, schema) {
   return doc.replace(OPTIONS, (_, open, close) => `${open}${renderOptionsTable(schema)}\n${close}`);
 }
 
-module.exports = { renderErrorDocs, renderOptionsTable, withGraph, withOptionsTable };
+const ATTRIBUTES = /(<!-- attributes:start[^>]*-->\n)[\s\S]*?(<!-- attributes:end -->)/;
+
+/** The attribute table of docs/traces.md: every attribute of src/trace/attributes.ts, in its order. */
+function renderAttributeTable({ TRACE_ATTRIBUTES, TRACE_ATTRIBUTE_PREFIXES }) {
+  const lines = ['| Attribute | Type | On | What it says |', '|---|---|---|---|'];
+  const row = (name, info) =>
+    lines.push(`| \`${name}\` | ${info.type} | ${info.on.join(', ')} | ${cell(info.meaning)} |`);
+  for (const info of Object.values(TRACE_ATTRIBUTES)) row(info.name, info);
+  for (const info of Object.values(TRACE_ATTRIBUTE_PREFIXES)) row(`${info.name}<field>`, info);
+  return lines.join('\n');
+}
+
+/** docs/traces.md with its attribute table set from the table. */
+function withAttributeTable(doc, table) {
+  if (!ATTRIBUTES.test(doc)) throw new Error('docs/traces.md has no <!-- attributes:start --> block');
+  return doc.replace(ATTRIBUTES, (_, open, close) => `${open}${renderAttributeTable(table)}\n${close}`);
+}
+
+module.exports = {
+  renderAttributeTable,
+  renderErrorDocs,
+  renderOptionsTable,
+  withAttributeTable,
+  withGraph,
+  withOptionsTable,
+};
 
 if (require.main === module) {
   // The package has no "type" field, so Node notes that it re-parsed the .ts modules as ESM.
@@ -113,6 +139,10 @@ if (require.main === module) {
   const schema = JSON.parse(readFileSync(join(root, 'schemas/options.schema.json'), 'utf8'));
   writeFileSync(configuration, withOptionsTable(readFileSync(configuration, 'utf8'), schema));
   console.log('wrote the options table of docs/configuration.md');
+  const traces = join(root, 'docs/traces.md');
+  const attributes = require(join(root, 'src/trace/attributes.ts'));
+  writeFileSync(traces, withAttributeTable(readFileSync(traces, 'utf8'), attributes));
+  console.log('wrote the attribute table of docs/traces.md');
   const { scanImports, unitGraph } = require(join(root, '__tests__/architecture/imports.ts'));
   const file = join(root, 'docs/architecture.md');
   const graph = unitGraph(scanImports(root, ['src', 'environment', 'matchers', 'presets']));

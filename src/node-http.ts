@@ -1,6 +1,6 @@
 /**
  * A node:http (or http2) server request as a WHATWG Request, and a Response written back: the
- * one conversion the environment's serving bridge and the served port of `understudy.serve()`
+ * one conversion the environment's socket server and the served port of `understudy.serve()`
  * both make. The body is streamed as it is produced (SSE pacing reaches the client as it
  * would from the provider), with backpressure; a body that fails midway drops the connection.
  * The served port's model answers skip the WHATWG objects both ways (`readBody` here, and
@@ -176,7 +176,7 @@ function isEventStream(type: string | null): boolean {
 
 /**
  * Drops the connection, after what was written before: destroyed at once, a response loses
- * the writes node still holds back. An HTTP/2 response (the environment's serving bridge, in
+ * the writes node still holds back. An HTTP/2 response (the environment's socket server, in
  * the host realm, where no fake clock reaches) hands its data frames to the session first.
  */
 async function dropAfterWrites(res: ServerResponse): Promise<void> {

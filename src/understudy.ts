@@ -19,7 +19,7 @@ const matrices = (): typeof import('./sweep/across-providers') => require('./swe
 export interface Understudy {
   /** This test file's mock model. */
   readonly model: MockModel;
-  /** This test file's world: state, reset, operations (evidence), clock, bind, load. */
+  /** This test file's world: state, reset, operations (the operation log), clock, bind, load. */
   readonly world: FileWorld;
   /** Your own msw request handlers: `use(...handlers)` (in a test until it ends, outside one for the file). */
   readonly http: UnderstudyHttp;

@@ -6,7 +6,7 @@
  * connection is made, so a refusal names the request: refused ones fail through an agent that
  * never connects; the rest go on to a real agent, whose connections the socket guard serves
  * (provider and world hosts) or passes. While the test has msw handlers of its own, a request
- * the policy would refuse goes to the runtime first (over the serving bridge): a handler may
+ * the policy would refuse goes to the runtime first (over the socket server): a handler may
  * answer it; if none does, it fails the test there with the same message.
  */
 
@@ -14,7 +14,7 @@ import type net from 'node:net';
 import { UnderstudyError } from '../../src/errors';
 import { afterRefusal, type GuardContext } from './guard';
 import { blockedMessage, refusalError, requestTarget, type Target } from './policy';
-import { bridgeConnector } from './sockets';
+import { socketServerConnector } from './sockets';
 
 export const DISPATCHER_KEYS = [
   Symbol.for('undici.globalDispatcher.1'),
@@ -58,7 +58,7 @@ export interface InterceptionOptions extends GuardContext {
   Agent: AgentClass;
   /** How requests through this dispatcher are named in failures (`undici`, `fetch`, `worker fetch`). */
   transport: string;
-  /** Connects a socket to the serving bridge (the test's thread only). */
+  /** Connects a socket to the socket server (the test's thread only). */
   attach?: (socket: net.Socket, origin: string, transport: string) => void;
   /** Whether the test has msw handlers of its own that may answer a request the policy refuses. */
   handlersAnswer?: () => boolean;
@@ -86,7 +86,7 @@ export function createInterception(options: InterceptionOptions): Interception {
     },
   });
   const { attach, handlersAnswer } = options;
-  const viaRuntime = attach && new Agent({ connect: bridgeConnector(attach, options.transport) });
+  const viaRuntime = attach && new Agent({ connect: socketServerConnector(attach, options.transport) });
   const Base = Object.getPrototypeOf(Object.getPrototypeOf(Agent.prototype))
     .constructor as new () => Dispatcher;
   class InterceptionDispatcher extends Base {

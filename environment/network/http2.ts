@@ -1,6 +1,6 @@
 /**
  * `http2.connect`: decided on its authority before a socket exists. A served origin gets a
- * session with the serving bridge; a refused one a session whose socket fails without connecting.
+ * session with the socket server; a refused one a session whose socket fails without connecting.
  */
 import http2 from 'node:http2';
 import net from 'node:net';

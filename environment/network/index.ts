@@ -15,10 +15,10 @@ import tls from 'node:tls';
 import type { UpstreamRequest } from '../../src/record/recording';
 import { startInterception } from '../msw';
 import { allowPatterns, allows } from './allow';
-import { ServingBridge } from './bridge';
 import { bundledAgent, createInterception, installDispatcher } from './dispatcher';
 import { ListeningPorts, shareWithWorkers } from './listening';
 import { blockedMessage, createPolicy, defaultRules, requestTarget, type Target } from './policy';
+import { SocketServer } from './socket-server';
 import { containThread, type ThreadContainment } from './thread';
 import { createUpstream, type Upstream } from './upstream';
 import { listenForWorkerReports, preloadArgs } from './workers';
@@ -75,7 +75,7 @@ export async function contain(
     refused: (message: string) => hooks.fail(message),
     label: (transport: string) => transport,
   };
-  const bridge = await ServingBridge.start(
+  const socketServer = await SocketServer.start(
     {
       handle: hooks.handle,
       unhandled: (method, url, transport) => {
@@ -91,7 +91,7 @@ export async function contain(
   const closeAll = async () => {
     await thread?.close();
     interception?.close();
-    await Promise.allSettled([upstream?.close(), bridge.close()]);
+    await Promise.allSettled([upstream?.close(), socketServer.close()]);
   };
   try {
     interception = await startInterception({
@@ -105,7 +105,7 @@ export async function contain(
       fetchTransport: 'fetch',
       preload: preloadArgs(),
       realConnect: real.connect,
-      bridge,
+      socketServer,
       ports,
       handlersAnswer: hooks.handlersAnswer,
     });
@@ -119,7 +119,7 @@ export async function contain(
         ...context,
         Agent: thread.Agent,
         transport: 'undici',
-        attach: (socket, origin, transport) => bridge.attach(socket, origin, transport),
+        attach: (socket, origin, transport) => socketServer.attach(socket, origin, transport),
         handlersAnswer: hooks.handlersAnswer,
       });
       installDispatcher(sandbox, inSandbox.dispatcher);

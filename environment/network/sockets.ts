@@ -2,7 +2,7 @@
  * The connection layer: every TCP connection of the process (net, tls, and what is built on
  * them: undici's own agents, http, http2, ws) calls `net.Socket.prototype.connect`, and TLS
  * ones start in `tls.connect`. The guard decides there, before Node looks a name up or sends
- * a SYN: a served host is connected to the serving bridge instead, loopback goes on, anything
+ * a SYN: a served host is connected to the socket server instead, loopback goes on, anything
  * else fails the test and the socket errors without ever connecting.
  *
  * msw 3 intercepts at the same prototype method and answers node:http requests there. The
@@ -22,13 +22,13 @@ type Connect = typeof net.Socket.prototype.connect;
 export interface SocketGuardOptions extends GuardContext {
   /** Node's own `connect`, below any interceptor. */
   realConnect: Connect;
-  /** Connects a plain socket to the serving bridge in place of a served origin (the test's thread only). */
+  /** Connects a plain socket to the socket server in place of a served origin (the test's thread only). */
   attach?: (socket: net.Socket, origin: string, transport: string) => void;
 }
 
 let internal = 0;
 
-/** Runs `open` with the guard out of the way: the bridge's and the real upstream's own connections. */
+/** Runs `open` with the guard out of the way: the socket server's and the real upstream's own connections. */
 export function asInternal<T>(open: () => T): T {
   internal++;
   try {
@@ -78,7 +78,7 @@ export function guardSockets(options: SocketGuardOptions): () => void {
             attach(this, originOf(target)!, target.transport);
             return this;
           }
-          // A TLS socket not opened by tls.connect cannot be served: it would handshake with the bridge.
+          // A TLS socket not opened by tls.connect cannot be served: it would handshake with the socket server.
           return refuse(this, target, verdict.action === 'refuse' ? verdict.message : blockedMessage(target));
         } as Connect,
     ),
@@ -130,10 +130,10 @@ export function guardSockets(options: SocketGuardOptions): () => void {
 type Attach = (socket: net.Socket, origin: string, transport: string) => void;
 
 /**
- * An undici `connect` option that connects every socket to the serving bridge, as the guard does
+ * An undici `connect` option that connects every socket to the socket server, as the guard does
  * for a served origin: for a dispatcher that sends a request to the runtime whatever its host.
  */
-export function bridgeConnector(attach: Attach, transport: string) {
+export function socketServerConnector(attach: Attach, transport: string) {
   return (
     opts: { hostname: string; port: string; protocol: string; servername?: string },
     callback: (error: Error | null, socket?: net.Socket) => void,
@@ -154,7 +154,7 @@ export function bridgeConnector(attach: Attach, transport: string) {
 }
 
 /**
- * A plain socket that passes for a TLS one: the bridge speaks HTTP in the clear, and the client
+ * A plain socket that passes for a TLS one: the socket server speaks HTTP in the clear, and the client
  * (undici's connector, https) reads what a verified TLS socket would tell it.
  */
 function servedTlsSocket(servername: string): tls.TLSSocket {

@@ -4,13 +4,13 @@
  * servers. Returns what undoes them all.
  */
 import net from 'node:net';
-import type { ServingBridge } from './bridge';
 import { guardDgram } from './dgram';
 import { type AgentClass, bundledAgent, createInterception, installDispatcher } from './dispatcher';
 import { guardDns } from './dns';
 import { type GuardContext, Patches } from './guard';
 import { guardHttp2 } from './http2';
 import { type ListeningPorts, watchListening } from './listening';
+import type { SocketServer } from './socket-server';
 import { guardSockets } from './sockets';
 import { patchWorker } from './workers';
 
@@ -24,7 +24,7 @@ export interface ThreadOptions extends GuardContext {
   /** Node's own connect, when another interceptor (msw 3) already wraps the prototype's. */
   realConnect?: typeof net.Socket.prototype.connect;
   /** Serves provider and world hosts (the test's thread only). */
-  bridge?: ServingBridge;
+  socketServer?: SocketServer;
   /** Where this thread counts the ports its servers listen on (shared by the test's threads). */
   ports: ListeningPorts;
   /** Whether the test has msw handlers of its own (the test's thread only). */
@@ -39,12 +39,13 @@ export interface ThreadContainment {
 }
 
 export function containThread(options: ThreadOptions): ThreadContainment {
-  const { bridge } = options;
+  const { socketServer } = options;
   const context: GuardContext = { decide: options.decide, refused: options.refused, label: options.label };
   const Agent = bundledAgent();
   const attach =
-    bridge &&
-    ((socket: net.Socket, origin: string, transport: string) => bridge.attach(socket, origin, transport));
+    socketServer &&
+    ((socket: net.Socket, origin: string, transport: string) =>
+      socketServer.attach(socket, origin, transport));
   const patches = new Patches();
   const closers: Array<() => Promise<void>> = [];
   try {
@@ -56,7 +57,9 @@ export function containThread(options: ThreadOptions): ThreadContainment {
         attach,
       }),
     );
-    patches.add(guardHttp2({ ...context, serve: bridge && ((...args) => bridge.connectHttp2(...args)) }));
+    patches.add(
+      guardHttp2({ ...context, serve: socketServer && ((...args) => socketServer.connectHttp2(...args)) }),
+    );
     patches.add(guardDgram(context));
     patches.add(guardDns(context));
     const interception = createInterception({

@@ -19,7 +19,7 @@ import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { REPORT_URL } from './guard-script';
 import { type Guards, installGuards, workerScriptOf } from './guards';
 import type { PlaywrightRequest, PlaywrightRoute, Routable } from './playwright';
-import { type BrowserHost, type Routing, routingOf, TRANSPORT } from './routing';
+import { type BrowserDeps, type Routing, routingOf, TRANSPORT } from './routing';
 import { answerSocket } from './websockets';
 
 /** What `route` returns: the routing stays until the context closes or `unroute()`. */
@@ -30,11 +30,11 @@ export interface BrowserRouting {
 const PATTERN = '**/*';
 const ANY = () => true;
 
-export type { BrowserHost } from './routing';
+export type { BrowserDeps } from './routing';
 
-export async function routeBrowser(host: BrowserHost, target: unknown): Promise<BrowserRouting> {
+export async function routeBrowser(deps: BrowserDeps, target: unknown): Promise<BrowserRouting> {
   const routable = routableOf(target);
-  const routing = routingOf(host);
+  const routing = routingOf(deps);
   // A call comes from Playwright's connection, in whatever async context the browser was launched
   // in: it belongs to the run `route` was called in, else (the usual case) to the only active run.
   const inContext = AsyncLocalStorage.snapshot();
@@ -86,7 +86,7 @@ function routableOf(target: unknown): Routable {
 }
 
 async function answer(routing: Routing, guards: Guards, route: PlaywrightRoute): Promise<void> {
-  const { requests, file } = routing.host;
+  const { requests, file } = routing.deps;
   const request = route.request();
   const url = request.url();
   const method = request.method();

@@ -34,14 +34,14 @@ export interface BrowserFile {
 }
 
 /** What a routing reaches: what answers its requests, and the file it belongs to. */
-export interface BrowserHost {
+export interface BrowserDeps {
   readonly requests: BrowserRequests;
   readonly file: BrowserFile;
 }
 
-/** One routing: the host, the test it belongs to, and how it fails a test. */
+/** One routing: what it needs of the file (its deps), the test it belongs to, and how it fails a test. */
 export interface Routing {
-  readonly host: BrowserHost;
+  readonly deps: BrowserDeps;
   readonly owner: RoutingOwner;
   /** Fails the routing's test while it runs (the test running, for a routing made outside tests), else the file. */
   fail(code: ErrorCode, message: string): void;
@@ -51,11 +51,11 @@ export interface Routing {
   removed: boolean;
 }
 
-export function routingOf(host: BrowserHost): Routing {
-  const { file } = host;
+export function routingOf(deps: BrowserDeps): Routing {
+  const { file } = deps;
   const owner = file.owner();
   return {
-    host,
+    deps,
     owner,
     fail: (code, message) =>
       owner.test === undefined ? file.fail(code, message) : file.failOwner(owner, code, message),

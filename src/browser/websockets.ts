@@ -15,7 +15,7 @@ export async function answerSocket(routing: Routing, socket: PlaywrightWebSocket
   // Routes of WebSockets cannot be taken off: after unroute() they pass, as if never routed.
   if (routing.removed) return void socket.connectToServer();
   const url = socket.url();
-  const refusal = routing.host.file.refusal('GET', url, TRANSPORT);
+  const refusal = routing.deps.file.refusal('GET', url, TRANSPORT);
   if (refusal === undefined) return void socket.connectToServer();
   if (routing.owner.ended) routing.late(`WebSocket ${url}`);
   else routing.fail('UNHANDLED_REQUEST', refusal);

@@ -6,7 +6,7 @@
  * the world's hash, the starting scenario (a name, or an inline scenario), the per-test
  * rules, the behavior overrides, the actor, the trial count and the seed. Running again
  * with `runDrills({ build, seed, agent })` rebuilds the same engines, so the same agent
- * (with the same model fixtures) produces identical evidence. While a trial runs, the
+ * (with the same model fixtures) produces identical operations. While a trial runs, the
  * world's HTTP routes serve the trial's engine; its binding expires when it ends.
  */
 import { type CrashPlan, checkCrashPlan } from '../run/crash';
@@ -120,6 +120,7 @@ export interface DrillTrial<Output = unknown> {
   verdict: 'passed' | 'failed';
   reasons: string[];
   criteria: CriterionResult[];
+  /** The trial's operation log. */
   evidence: OperationRecord[];
   events: WorldEvent[];
   /** The final world state. */
@@ -426,9 +427,9 @@ export async function runDrills<Output = unknown>(
       for (const b of owner.list) expireBinding(b);
     }
     const state = engine.snapshot();
-    const evidence = [...engine.operations];
+    const operations = [...engine.operations];
     const workspaces = [...definition.packages.values()].filter((p) => p.tree).map((p) => p.def.id);
-    const criteria = evaluateCriteria(drill.success, state, evidence, (id) => {
+    const criteria = evaluateCriteria(drill.success, state, operations, (id) => {
       const packageId = id ?? (workspaces.length === 1 ? workspaces[0] : undefined);
       return packageId === undefined ? undefined : engine.workspaceFiles(packageId);
     });
@@ -458,7 +459,7 @@ export async function runDrills<Output = unknown>(
           verdict,
           reasons,
           criteria,
-          evidence,
+          evidence: operations,
           events: [...engine.events],
           state,
           run,

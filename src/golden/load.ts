@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { formatOf } from '../file-format/format';
-import { findingsFromAjv, type IssueDialect, toIssues } from '../file-format/issues';
+import { findingsFromAjv, type IssueWording, toIssues } from '../file-format/issues';
 import { formatPath, type PathSegment } from '../file-format/json-path';
 import { createLocator, type Locator } from '../file-format/locate';
 import { parseText } from '../file-format/parse';
@@ -21,7 +21,7 @@ import type { GoldenFile, GoldenStep, GoldenTask, GoldenTrajectory } from './typ
 
 export { GoldenFileError, type GoldenIssue, type GoldenIssueCode } from './errors';
 
-const goldenDialect: IssueDialect = {
+const goldenWording: IssueWording = {
   definitions: {},
   rootType: (got) => `a golden task file must be an object { "tasks": [ … ] } (got ${got})`,
   missingHints: {
@@ -102,7 +102,7 @@ export function validateGoldenFile(data: unknown, options: GoldenValidateOptions
     options.source === undefined ? undefined : createLocator(options.source);
   const validate = schemaValidator('golden', goldenSchema, 'validateGolden');
   if (!validate(data)) {
-    const findings = findingsFromAjv(validate.errors ?? [], data, goldenDialect);
+    const findings = findingsFromAjv(validate.errors ?? [], data, goldenWording);
     return { ok: false, errors: toIssues(findings, file, locate, 'GOLDEN_INVALID') };
   }
   const raw = data as {

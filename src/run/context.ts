@@ -23,8 +23,8 @@ import type { Phase } from '../trace/evidence';
 import { WorldHost } from '../world/host/host';
 import { concurrentTestMessage } from './concurrent';
 import { EvidenceLog } from './evidence';
-import type { RunRecorder } from './host';
 import { OutcomeWatch } from './outcomes';
+import type { RunRecorder } from './recorder';
 import { Owner, RunScope } from './scope';
 import type { RunSession } from './session';
 

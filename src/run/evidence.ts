@@ -68,8 +68,8 @@ export interface ExpectationNote extends Omit<ExpectationEvidence, 'runIndex' | 
   received: unknown;
 }
 
-/** What the evidence log reads of its test file (the file's context): the phase now, the world's evidence. */
-export interface EvidenceSource {
+/** What the evidence log reads of its test file (the file's context): the phase now, the world's operation log. */
+export interface EvidenceLogDeps {
   /** The phase of the test lifecycle running now (undefined: the test or the file, by whether a test runs). */
   readonly phase?: Phase | undefined;
   /** The file world's operations as they are (for the per-file count). */
@@ -100,12 +100,12 @@ export class EvidenceLog {
   private readonly staleCassettes = new Set<string>();
 
   constructor(
-    private readonly file: EvidenceSource,
+    private readonly deps: EvidenceLogDeps,
     private readonly limits: TraceLimits = TRACE_LIMITS,
   ) {}
 
   private phase(): Phase {
-    return this.file.phase ?? (this.inTest ? 'test' : 'file');
+    return this.deps.phase ?? (this.inTest ? 'test' : 'file');
   }
 
   testStarted(): void {
@@ -209,7 +209,7 @@ export class EvidenceLog {
   private worldSeen: { list?: readonly unknown[]; length: number; last?: unknown } = { length: 0 };
 
   private countWorldOperations(): void {
-    const ops = this.file.world?.operations;
+    const ops = this.deps.world?.operations;
     const seen = this.worldSeen;
     const grew =
       ops !== undefined &&

@@ -20,8 +20,8 @@ export class Owner {
   }
 }
 
-/** What a run scope needs of the per-file runtime. */
-export interface ScopeHost {
+/** What a run scope needs of the file's context (src/run/context.ts). */
+export interface ScopeDeps {
   /** The owner of the code running now: the test running, else the file. */
   owner(): Owner;
   /** Fails `owner`'s test while it runs, else the file (never the test running by then). */
@@ -74,12 +74,12 @@ export class RunScope<Recorder extends object> {
   private readonly byToken = new Map<string, { run: WeakRef<Recorder>; info: RunInfo } | { owner: Owner }>();
   private issued = 0;
 
-  constructor(private readonly host: ScopeHost) {}
+  constructor(private readonly deps: ScopeDeps) {}
 
   /** Runs `fn` as the run `recorder`; it stays active until `end(recorder)`. */
   run<T>(recorder: Recorder, fn: () => T): T {
     this.active.add(recorder);
-    this.infos.set(recorder, { owner: this.host.owner(), ended: false, cut: false });
+    this.infos.set(recorder, { owner: this.deps.owner(), ended: false, cut: false });
     return this.storage.run(recorder, fn);
   }
 
@@ -109,7 +109,7 @@ export class RunScope<Recorder extends object> {
       }
       return token;
     }
-    const owner = this.host.owner();
+    const owner = this.deps.owner();
     if (owner.test === undefined || owner.ended) return undefined;
     let token = this.tokens.get(owner);
     if (!token) {
@@ -139,7 +139,7 @@ export class RunScope<Recorder extends object> {
 
   /** Fails `owner`'s test while it runs, else the file: for a call that came back for an ended run or test. */
   failLate(owner: Owner, message: string): void {
-    this.host.failOwner(owner, 'RUN_ENDED', message);
+    this.deps.failOwner(owner, 'RUN_ENDED', message);
   }
 
   /** Runs `fn` outside every run's async context (a call that came back without a token). */
@@ -186,7 +186,7 @@ export class RunScope<Recorder extends object> {
       return refused === undefined ? { run: own } : { refused };
     }
     if (this.active.size > 1)
-      this.host.fail(
+      this.deps.fail(
         'RUN_UNATTRIBUTED',
         `jest-understudy: ${what()} arrived outside the async context of every run while ${this.active.size} runs ` +
           'were active, so it cannot be credited to the run that made it (its modelCalls and toolCalls would be ' +
@@ -216,7 +216,7 @@ export class RunScope<Recorder extends object> {
     const info = this.infos.get(own);
     if (!info || !isLate(info)) return undefined;
     const message = lateMessage(what(), info);
-    this.host.failOwner(info.owner, 'RUN_ENDED', message);
+    this.deps.failOwner(info.owner, 'RUN_ENDED', message);
     return message;
   }
 

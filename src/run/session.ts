@@ -32,22 +32,27 @@ export interface RunSession {
   toolCall?(point: ToolCallPoint): InjectedFault | undefined;
 }
 
-/** Runs `body` with `session` active on the file; sessions do not nest. */
+/** What a session needs of the file's context: a place for it. */
+export interface SessionDeps {
+  session: RunSession | undefined;
+}
+
+/** Runs `body` with `session` active on `deps`; sessions do not nest. */
 export async function withSession<T>(
-  host: { session: RunSession | undefined },
+  deps: SessionDeps,
   session: RunSession,
   where: string,
   body: () => Promise<T>,
 ): Promise<T> {
-  if (host.session !== undefined)
+  if (deps.session !== undefined)
     throw new UnderstudyError(
       'BAD_ARGUMENT',
       `${where}: another sweep or acrossProviders is running in this test file; await it first (they do not nest)`,
     );
-  host.session = session;
+  deps.session = session;
   try {
     return await body();
   } finally {
-    host.session = undefined;
+    deps.session = undefined;
   }
 }

@@ -63,12 +63,12 @@ export class UserHandlers {
   readonly api: UnderstudyHttp = {
     use: (...handlers) => {
       const checked = checkHandlers(handlers, 'understudy.http.use(...)');
-      if (this.host.inTest) this.testHandlers = prepend(checked, this.testHandlers);
+      if (this.context.inTest) this.testHandlers = prepend(checked, this.testHandlers);
       else this.fileHandlers = prepend(checked, this.fileHandlers);
     },
   };
 
-  constructor(private readonly host: FileContext) {}
+  constructor(private readonly context: FileContext) {}
 
   /** The `handlers` option: the array the module exports. */
   configure(handlers: readonly unknown[], where: string): void {
@@ -126,7 +126,7 @@ export class UserHandlers {
         result = await entry.handler.run({ request, requestId, resolutionContext: {} });
       } catch (error) {
         const what = `${request.method} ${request.url}`;
-        this.host.fail(
+        this.context.fail(
           'HTTP_HANDLER_FAILED',
           `jest-understudy: the msw handler ${nameOf(entry.handler)} (${entry.source}) threw while answering ${what}: ` +
             `${(error as Error)?.stack ?? error}\n  The request failed like a network error. To answer with an error, return an HttpResponse with its status.`,
@@ -165,11 +165,11 @@ export class UserHandlers {
   }
 
   private note(exchange: HttpExchange): void {
-    const run = this.host.runs.attribute(
+    const run = this.context.runs.attribute(
       () => `an HTTP request (${exchange.method} ${exchange.url}) one of the test's msw handlers answered`,
     );
     run?.http?.push(exchange);
-    this.host.evidence.noteHttp(exchange);
+    this.context.evidence.noteHttp(exchange);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Every request of one test file, answered: a provider's by the model server, a world host's by
+ * Every request of one test file, answered: a provider's by the model server, a world package's by
  * the world (through its door: src/world/host/door.ts), anything else by the test's own msw handlers,
  * and what none of them answers is left to the network policy (undefined). Whatever carries the
  * request (fetch, what msw intercepts on node:http, https, XMLHttpRequest…, a browser page

@@ -7,7 +7,7 @@
  */
 import { UnderstudyError } from '../errors';
 import { listenServed, type ServedPort } from './serve-port';
-import { answerServed, SERVED_PROVIDERS, type ServedHost } from './served';
+import { answerServed, SERVED_PROVIDERS, type ServedDeps } from './served';
 
 /** Placeholder keys: the SDKs refuse to start without one, and nothing checks it. */
 const PLACEHOLDER_KEY = 'understudy-placeholder-key';
@@ -40,12 +40,12 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function startServing(host: ServedHost, onClose: () => void): Promise<Served> {
+export async function startServing(deps: ServedDeps, onClose: () => void): Promise<Served> {
   let port: ServedPort;
   try {
     port = await listenServed(
-      (request) => answerServed(host, request),
-      (message) => host.context.fail('SERVE_FAILED', message),
+      (request) => answerServed(deps, request),
+      (message) => deps.context.fail('SERVE_FAILED', message),
     );
   } catch (error) {
     throw new UnderstudyError(
@@ -56,7 +56,7 @@ export async function startServing(host: ServedHost, onClose: () => void): Promi
   let closed: Promise<void> | undefined;
   const urls = (): ServedUrls => {
     // A child of a concurrent test would be served as the file's: its calls could not be told apart.
-    const { context } = host;
+    const { context } = deps;
     context.refuseConcurrent('read the served URLs (served.urls, served.env)');
     const token = context.runs.currentToken();
     const base = token ? `${port.origin}/run/${token}` : port.origin;

@@ -19,7 +19,7 @@ import type { EmbeddingCodec } from '../providers/embedding-codec';
 import { endpointsOf, optionNameOf, type RouteTarget } from '../providers/registry';
 import type { WireRequest } from '../record/recording';
 import type { FileContext } from '../run/context';
-import type { RunRecorder } from '../run/host';
+import type { RunRecorder } from '../run/recorder';
 import { droppedBeforeReply, plainAnswer, streamAnswer, type WireAnswer } from './wire';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
@@ -191,17 +191,19 @@ export class ModelServer {
   /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
   private unmatched: Array<{ call: ModelCall; message: string }> = [];
 
-  constructor(private readonly host: FileContext) {}
+  constructor(private readonly context: FileContext) {}
 
   /** The unmatched calls since the last drain that the test did not accept. */
   drainUnmatched(): string[] {
-    const messages = this.unmatched.filter((u) => !this.host.model.isAccepted(u.call)).map((u) => u.message);
+    const messages = this.unmatched
+      .filter((u) => !this.context.model.isAccepted(u.call))
+      .map((u) => u.message);
     this.unmatched = [];
     return messages;
   }
 
   async serve(target: RouteTarget, request: ModelRequest): Promise<WireAnswer> {
-    const { host } = this;
+    const { context } = this;
     const { url, method } = request;
 
     // 1. Route.
@@ -210,7 +212,7 @@ export class ModelServer {
       const embeddings = target.provider.embeddings?.find((c) => c.handles(method, target.path));
       if (embeddings) return this.serveEmbedding(embeddings, target, request);
       const message = unsupportedEndpoint(target, method, url);
-      host.fail('ENDPOINT_UNSUPPORTED', message);
+      context.fail('ENDPOINT_UNSUPPORTED', message);
       return plainAnswer(target.provider.notFound(message));
     }
     const startedAt = performance.now();
@@ -229,25 +231,25 @@ export class ModelServer {
     }
 
     // 3. Decode.
-    const decoded = codec.decode(body, { path: target.path, query: target.query, store: host.threads });
+    const decoded = codec.decode(body, { path: target.path, query: target.query, store: context.threads });
     if (!decoded.ok) return this.unreadable(codec.protocol, url, codec.encodeError, decoded.error);
     const { conversation } = decoded;
     // aimock's fixture routing header (fixtures with `match.context`).
-    const context = request.header('x-aimock-context');
-    if (context) conversation.context = context;
+    const aimockContext = request.header('x-aimock-context');
+    if (aimockContext) conversation.context = aimockContext;
     const what = `this ${codec.protocol} request (POST ${url})`;
 
     // 4. Mode: record and live send every call to the provider; record-missing what no fixture matches.
     // A call of no run (its run or test ended, or a concurrent test's) is refused, and has failed its test.
-    const claim = host.claim(() => `a ${codec.protocol} model call (POST ${url})`);
+    const claim = context.claim(() => `a ${codec.protocol} model call (POST ${url})`);
     if (claim.refused)
       return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...claim.refused }));
     const run = claim.run;
-    const mode = host.recording.modeFor(run);
+    const mode = context.recording.modeFor(run);
     const fromProvider = mode === 'record' || mode === 'live';
 
     // 5. Request contracts, before any fixture is chosen (the provider checks its own when it answers).
-    const rules = enabledRules(host.model.contractSettings(host.options.contracts));
+    const rules = enabledRules(context.model.contractSettings(context.options.contracts));
     const breach = fromProvider
       ? undefined
       : checkRequest(
@@ -255,7 +257,7 @@ export class ModelServer {
             protocol: codec.protocol,
             body,
             conversation,
-            store: host.threads,
+            store: context.threads,
             soleIssuer: mode === 'replay',
             header: (name) => request.header(name),
           },
@@ -265,19 +267,19 @@ export class ModelServer {
       const call = this.newCall(codec, url, body, conversation, startedAt);
       call.contract = { rule: breach.rule, at: breach.at };
       return this.answer(call, { kind: 'refused', breach }, codec, conversation, run, request, () =>
-        host.fail('CONTRACT_BREACH', describeViolation(breach, what)),
+        context.fail('CONTRACT_BREACH', describeViolation(breach, what)),
       );
     }
 
     // 6. Resolve.
     const resolution = fromProvider
       ? undefined
-      : host.model.resolve(conversation, what, codec.toolCallIdPrefix);
+      : context.model.resolve(conversation, what, codec.toolCallIdPrefix);
 
     // 7. Forward.
     if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing')) {
       const wire: WireRequest = { method, headers: () => request.headers(), body: text };
-      return host.recording
+      return context.recording
         .forward({
           codec,
           conversation,
@@ -307,7 +309,7 @@ export class ModelServer {
       );
     }
     // Recording checks a cassette answer (stale, a tool no longer offered) and may put personal data back into it.
-    host.recording.replayed(resolution, conversation, body, () => what);
+    context.recording.replayed(resolution, conversation, body, () => what);
     const call = this.newCall(codec, url, body, conversation, startedAt);
     const { entry } = resolution;
     call.fixture = entry.fixture;
@@ -338,7 +340,7 @@ export class ModelServer {
       conversation,
       run,
       request,
-      answerBreach && (() => host.fail('CONTRACT_BREACH', describeViolation(answerBreach, what))),
+      answerBreach && (() => context.fail('CONTRACT_BREACH', describeViolation(answerBreach, what))),
     );
   }
 
@@ -357,7 +359,7 @@ export class ModelServer {
     const outcome = outcomeOf(answer, conversation.stream);
     // Only a wait reads the signal (the served port makes it on first read).
     if (outcome.latency)
-      await this.host.clock.sleep(outcome.latency, request.signal).catch((reason: unknown) => {
+      await this.context.clock.sleep(outcome.latency, request.signal).catch((reason: unknown) => {
         // The client went away before the answer was due: nothing of it reached the client.
         if (outcome.kind === 'reply') call.response = outcome.reply;
         cutCall(call, { reason: 'aborted', delivered: 0 }, undefined);
@@ -377,15 +379,15 @@ export class ModelServer {
         callIndex: call.index,
         created: CREATED,
         shaping: outcome.shaping,
-        store: this.host.threads,
+        store: this.context.threads,
       };
       // The stream dialect is the model's choice (the fixture's, the test's, the file's or the option's, in turns).
-      const dialect = this.host.model.dialectChooser.choose(
+      const dialect = this.context.model.dialectChooser.choose(
         outcome.fixture,
         codec.protocol,
         outcome.reply,
         conversation.stream,
-        this.host.options.dialect,
+        this.context.options.dialect,
       );
       if (dialect) call.dialect = dialect;
       if (outcome.streamError) call.streamError = outcome.streamError;
@@ -405,7 +407,7 @@ export class ModelServer {
         response = streamAnswer(
           out.wire,
           outcome.shaping,
-          this.host.clock,
+          this.context.clock,
           request,
           cut,
           outcome.streamError !== undefined,
@@ -438,9 +440,9 @@ export class ModelServer {
 
   /** Fails the test for a request the API refuses before reading it, unless the `parameters` rule is off. */
   private refused(protocol: string, url: string, error: NeutralError): void {
-    const rules = enabledRules(this.host.model.contractSettings(this.host.options.contracts));
+    const rules = enabledRules(this.context.model.contractSettings(this.context.options.contracts));
     if (!rules.has('parameters')) return;
-    this.host.fail(
+    this.context.fail(
       'CONTRACT_BREACH',
       describeViolation(
         violation('parameters', error.param ?? 'body', error.message.trim(), error),
@@ -455,9 +457,9 @@ export class ModelServer {
     target: RouteTarget,
     request: ModelRequest,
   ): Promise<WireAnswer> {
-    const { model, threads } = this.host;
+    const { model, threads } = this.context;
     // Embedding requests belong to the test, not to a run: only a late or concurrent one is refused.
-    const late = this.host.admit(() => `an embedding request (POST ${request.url})`);
+    const late = this.context.admit(() => `an embedding request (POST ${request.url})`);
     if (late) return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...late }));
     const text = await readNoting(request);
     // The API's 400 goes back either way; with the rule on, the test fails too, as for a chat request.
@@ -498,8 +500,8 @@ export class ModelServer {
 
   /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
   private register(call: ModelCall, run: RunRecorder | undefined): void {
-    this.host.model.calls.push(call);
-    this.host.evidence.noteCall(call);
+    this.context.model.calls.push(call);
+    this.context.evidence.noteCall(call);
     run?.calls.push(call);
   }
 }

@@ -48,7 +48,7 @@ export interface ServedRequest {
 }
 
 /** What answers the port's requests: the file's request answering (./requests.ts) and its context. */
-export interface ServedHost {
+export interface ServedDeps {
   readonly context: FileContext;
   /** Serves a provider request as if it had been made to `url` (a provider's real URL). */
   serveModel(request: ServedRequest, url: string): Promise<WireAnswer | undefined> | undefined;
@@ -56,8 +56,8 @@ export interface ServedHost {
   serveWorld(serve: () => Promise<WireAnswer | undefined>): Promise<WireAnswer | undefined> | undefined;
 }
 
-function refused(host: ServedHost, code: ErrorCode, status: number, message: string): WireAnswer {
-  host.context.fail(code, message);
+function refused(deps: ServedDeps, code: ErrorCode, status: number, message: string): WireAnswer {
+  deps.context.fail(code, message);
   return plainRefusal(code, status, message);
 }
 
@@ -94,11 +94,11 @@ export function splitPath(raw: string): { path: string; search: string } {
 }
 
 /** Answers one request that arrived at the served port. */
-export function answerServed(host: ServedHost, request: ServedRequest): Promise<WireAnswer> {
+export function answerServed(deps: ServedDeps, request: ServedRequest): Promise<WireAnswer> {
   const { path, search } = splitPath(request.path);
   const token = /^\/run\/([^/]+)(\/.*)?$/.exec(path);
-  const { runs } = host.context;
-  if (!token) return runs.outside(() => route(host, request, path, search));
+  const { runs } = deps.context;
+  if (!token) return runs.outside(() => route(deps, request, path, search));
   const run = runs.ofToken(decodeURIComponent(token[1]));
   const what = `${request.method} ${path}`;
   if (run.state === 'ended') {
@@ -111,21 +111,21 @@ export function answerServed(host: ServedHost, request: ServedRequest): Promise<
     return Promise.resolve(plainRefusal('RUN_ENDED', 410, message));
   }
   // A test's token, while the test runs: as a call without a token, which it is but for its owner.
-  if (run.state === 'test') return runs.outside(() => route(host, request, token[2] ?? '/', search));
+  if (run.state === 'test') return runs.outside(() => route(deps, request, token[2] ?? '/', search));
   if (run.state !== 'active')
     return Promise.resolve(
       refused(
-        host,
+        deps,
         'SERVED_UNROUTED',
         404,
         `jest-understudy: ${what} arrived over the served port with run token ${JSON.stringify(token[1])}, which this test file never issued. ${PACKAGES_HINT}`,
       ),
     );
-  return runs.within(run.recorder, () => route(host, request, token[2] ?? '/', search));
+  return runs.within(run.recorder, () => route(deps, request, token[2] ?? '/', search));
 }
 
 async function route(
-  host: ServedHost,
+  deps: ServedDeps,
   request: ServedRequest,
   path: string,
   search: string,
@@ -138,43 +138,43 @@ async function route(
     return at === -1 ? '' : path.slice(at);
   };
   let answer: Promise<WireAnswer | undefined> | WireAnswer | undefined;
-  const { world } = host.context;
+  const { world } = deps.context;
   const model = Object.hasOwn(SERVED_PROVIDERS, first);
   // A model request's credentials are noted where it is served; a tool call's here.
   if (!model)
     noteCredentials({ forEach: (visit) => request.eachHeader(visit) }, `http://served${path}${search}`);
   if (model) {
     const { origin } = SERVED_PROVIDERS[first as ServedProvider];
-    answer = host.serveModel(request, `${origin}${rest(1)}${search}`);
+    answer = deps.serveModel(request, `${origin}${rest(1)}${search}`);
   } else if (first === 'world' && second !== '') {
     const id = decodeURIComponent(second);
     const at = `${rest(2)}${search}`;
-    answer = host.serveWorld(() =>
+    answer = deps.serveWorld(() =>
       request.toRequest().then((r) => world.servedHttp(id, at, r)?.then(fromWorld)),
     );
   } else if (first === 'mcp' && second !== '' && more.length === 0) {
     const id = decodeURIComponent(second);
-    answer = host.serveWorld(() => request.toRequest().then((r) => world.servedMcp(id, r)?.then(fromWorld)));
+    answer = deps.serveWorld(() => request.toRequest().then((r) => world.servedMcp(id, r)?.then(fromWorld)));
   } else if (first === 'tools' && second !== '' && more.length === 1 && request.method === 'POST') {
-    answer = host.serveWorld(() =>
-      servedCall(host, decodeURIComponent(second), decodeURIComponent(more[0]), request),
+    answer = deps.serveWorld(() =>
+      servedCall(deps, decodeURIComponent(second), decodeURIComponent(more[0]), request),
     );
   }
   return (
     (await answer) ??
     refused(
-      host,
+      deps,
       'SERVED_UNROUTED',
       404,
-      `jest-understudy: ${request.method} ${path} arrived over the served port, and nothing there serves it${servedHint(host, first, second)}. ${PACKAGES_HINT}`,
+      `jest-understudy: ${request.method} ${path} arrived over the served port, and nothing there serves it${servedHint(deps, first, second)}. ${PACKAGES_HINT}`,
     )
   );
 }
 
 /** Which packages there are, when the path named one the world does not serve that way. */
-function servedHint(host: ServedHost, first: string, second: string): string {
+function servedHint(deps: ServedDeps, first: string, second: string): string {
   if (first !== 'world' && first !== 'mcp' && first !== 'tools') return '';
-  const { world } = host.context;
+  const { world } = deps.context;
   if (!world.loaded) return ' (no world is loaded for this test file)';
   const { http, mcp } = world.servedPackages();
   const list = (ids: string[]) => (ids.length > 0 ? ids.map((id) => JSON.stringify(id)).join(', ') : 'none');
@@ -186,7 +186,7 @@ function servedHint(host: ServedHost, first: string, second: string): string {
 }
 
 async function servedCall(
-  host: ServedHost,
+  deps: ServedDeps,
   packageId: string,
   operationId: string,
   request: ServedRequest,
@@ -200,7 +200,7 @@ async function servedCall(
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return refused(
-      host,
+      deps,
       'BAD_ARGUMENT',
       400,
       `POST /tools/${packageId}/${operationId}: the body must be a JSON object { input, actorId?, idempotencyKey? }`,
@@ -208,19 +208,19 @@ async function servedCall(
   const { input, actorId, idempotencyKey } = body as Record<string, unknown>;
   if (actorId !== undefined && (typeof actorId !== 'string' || actorId === ''))
     return refused(
-      host,
+      deps,
       'BAD_ARGUMENT',
       400,
       `POST /tools/${packageId}/${operationId}: actorId must be a non-empty string`,
     );
   if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || idempotencyKey === ''))
     return refused(
-      host,
+      deps,
       'BAD_ARGUMENT',
       400,
       `POST /tools/${packageId}/${operationId}: idempotencyKey must be a non-empty string`,
     );
-  const response = await host.context.world.servedCall(
+  const response = await deps.context.world.servedCall(
     packageId,
     operationId,
     {

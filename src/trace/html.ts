@@ -60,8 +60,6 @@ const ms = (n: number) =>
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-const attr = (node: SpanNode, key: string) => node.attributes[key];
-
 /** `part` when `condition` holds, else nothing. */
 const when = (condition: unknown, part: () => Part): Part => (condition ? part() : undefined);
 
@@ -165,20 +163,20 @@ function responseHtml(response: ModelResponse, heading = 'Response'): Html {
 }
 
 function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor: string): Html {
-  const a = (k: string) => attr(node, k);
-  const unmatched = a('understudy.unmatched') === true;
-  const error = parsed(a('understudy.error')) as ModelError | undefined;
-  const response = parsed(a('gen_ai.output.messages')) as ModelResponse | undefined;
-  const cut = a('understudy.cut.reason');
-  const whole = parsed(a('understudy.whole')) as ModelResponse | undefined;
-  const messages = (parsed(a('gen_ai.input.messages')) ?? []) as Message[];
-  const omittedMessages = Number(a('understudy.omitted_messages') ?? 0);
-  const tools = (parsed(a('gen_ai.tool.definitions')) ?? []) as Array<{
+  const a = node.fields;
+  const unmatched = a.unmatched === true;
+  const error = parsed(a.modelError) as ModelError | undefined;
+  const response = parsed(a.outputMessages) as ModelResponse | undefined;
+  const cut = a.cutReason;
+  const whole = parsed(a.whole) as ModelResponse | undefined;
+  const messages = (parsed(a.inputMessages) ?? []) as Message[];
+  const omittedMessages = Number(a.omittedMessages ?? 0);
+  const tools = (parsed(a.toolDefinitions) ?? []) as Array<{
     name: string;
     description?: string;
     parameters?: unknown;
   }>;
-  const fixture = a('understudy.fixture.id');
+  const fixture = a.fixtureId;
   const summaryText = modelSummary(response, error);
   const searchable = [
     node.name,
@@ -190,36 +188,30 @@ function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor
   ]
     .filter(Boolean)
     .join(' ');
-  const inputTokens = a('gen_ai.usage.input_tokens');
+  const inputTokens = a.inputTokens;
   const counted = omittedMessages ? ` of ${messages.length + omittedMessages}` : '';
   const body = [
     kv([
-      ['provider', a('gen_ai.provider.name')],
-      ['protocol', a('understudy.protocol')],
-      ['model', a('gen_ai.request.model')],
-      ['streamed', a('understudy.streamed')],
+      ['provider', a.providerName],
+      ['protocol', a.protocol],
+      ['model', a.requestModel],
+      ['streamed', a.streamed],
       ['fixture', fixture],
-      [
-        'fixture file',
-        [a('understudy.fixture.file'), a('understudy.fixture.path')].filter(Boolean).join(' ') || undefined,
-      ],
-      ['turnIndex relaxed', a('understudy.turn_index_relaxed')],
-      ['fault', a('understudy.fault')],
-      [
-        'tokens',
-        inputTokens === undefined ? undefined : `${inputTokens} in / ${a('gen_ai.usage.output_tokens')} out`,
-      ],
-      ['url', a('url.full')],
+      ['fixture file', [a.fixtureFile, a.fixturePath].filter(Boolean).join(' ') || undefined],
+      ['turnIndex relaxed', a.turnIndexRelaxed],
+      ['fault', a.fault],
+      ['tokens', inputTokens === undefined ? undefined : `${inputTokens} in / ${a.outputTokens} out`],
+      ['url', a.url],
     ]),
     block(
       'Match keys',
       kv([
-        ['userMessage', a('understudy.match.user_message')],
-        ['turnIndex', a('understudy.match.turn_index')],
-        ['hasToolResult', a('understudy.match.has_tool_result')],
-        ['toolCallId', a('understudy.match.tool_call_id')],
-        ['toolNames', a('understudy.match.tool_names')],
-        ['model', a('understudy.match.model')],
+        ['userMessage', a.matchUserMessage],
+        ['turnIndex', a.matchTurnIndex],
+        ['hasToolResult', a.matchHasToolResult],
+        ['toolCallId', a.matchToolCallId],
+        ['toolNames', a.matchToolNames],
+        ['model', a.matchModel],
       ]),
     ),
     block(
@@ -266,21 +258,18 @@ function modelStep(node: SpanNode, runStart: number, runDuration: number, anchor
 }
 
 function operationHtml(node: SpanNode, runStart: number, runDuration: number, anchor: string): Html {
-  const a = (k: string) => attr(node, k);
-  const override = a('understudy.override');
-  const outcome = a('understudy.outcome');
+  const a = node.fields;
+  const override = a.override;
+  const outcome = a.outcome;
   const bad = node.status.code === 2;
-  const title =
-    [a('understudy.operation.package_id'), a('understudy.operation.operation_id')]
-      .filter(Boolean)
-      .join(' / ') || node.name;
-  const input = a('understudy.operation.input');
-  const result = a('understudy.operation.outcome');
-  const files = a('understudy.operation.files');
+  const title = [a.operationPackageId, a.operationId].filter(Boolean).join(' / ') || node.name;
+  const input = a.operationInput;
+  const result = a.operationOutcome;
+  const files = a.operationFiles;
   const body = [
     kv([
-      ['seq', a('understudy.operation.seq')],
-      ['tool call', a('understudy.operation.tool_call_id')],
+      ['seq', a.operationSeq],
+      ['tool call', a.operationToolCallId],
     ]),
     when(input !== undefined, () => html`<h4>Input</h4>${pre(input)}`),
     when(result !== undefined, () => html`<h4>Outcome</h4>${pre(result, bad ? 'bad' : '')}`),
@@ -300,7 +289,7 @@ function operationHtml(node: SpanNode, runStart: number, runDuration: number, an
     summary: html`${compact(input, 70)}`,
     outcome: html`${when(outcome, () => badge(String(outcome), bad ? 'bad' : 'ok'))}${when(
       override !== undefined,
-      () => badge(`override ${a('understudy.override.id') ?? ''}`.trim(), 'override'),
+      () => badge(`override ${a.overrideId ?? ''}`.trim(), 'override'),
     )}`,
     node,
     runStart,
@@ -317,29 +306,29 @@ function operationHtml(node: SpanNode, runStart: number, runDuration: number, an
 
 /** A request one of the test's own msw handlers answered. */
 function httpStep(node: SpanNode, runStart: number, runDuration: number, anchor: string): Html {
-  const a = (k: string) => attr(node, k);
+  const a = node.fields;
   const bad = node.status.code === 2;
-  const outcome = String(a('understudy.outcome') ?? '');
-  const url = String(a('url.full') ?? node.name);
+  const outcome = String(a.outcome ?? '');
+  const url = String(a.url ?? node.name);
   return step({
     kind: 'http',
     anchor,
     bad,
     override: false,
     label: 'http',
-    title: html`<b>${a('http.request.method') ?? ''}</b> ${url}`,
-    summary: html`<span class="dim">msw handler ${a('understudy.http.handler') ?? ''}</span>`,
+    title: html`<b>${a.httpMethod ?? ''}</b> ${url}`,
+    summary: html`<span class="dim">msw handler ${a.httpHandler ?? ''}</span>`,
     outcome: badge(outcome, bad ? 'bad' : 'ok'),
     node,
     runStart,
     runDuration,
     body: kv([
-      ['answered by', a('understudy.http.handler')],
-      ['from', a('understudy.http.source')],
+      ['answered by', a.httpHandler],
+      ['from', a.httpSource],
       ['status', outcome],
-      ['phase', a('understudy.phase')],
+      ['phase', a.phase],
     ]),
-    searchable: [a('http.request.method'), url, outcome, a('understudy.http.handler')].join(' '),
+    searchable: [a.httpMethod, url, outcome, a.httpHandler].join(' '),
   });
 }
 
@@ -359,19 +348,16 @@ interface Held {
 
 function heldBy(node: SpanNode): Held {
   const ops = node.children.filter((c) => c.type === 'operation');
-  const idOf = (op: SpanNode) =>
-    String(op.attributes['understudy.operation.operation_id'] ?? op.name.replace(/^world\.operation /, ''));
+  const idOf = (op: SpanNode) => String(op.fields.operationId ?? op.name.replace(/^world\.operation /, ''));
   const codeOf = (op: SpanNode) => {
-    const outcome = parsed(op.attributes['understudy.operation.outcome']) as
-      | { error?: { code?: unknown } }
-      | undefined;
+    const outcome = parsed(op.fields.operationOutcome) as { error?: { code?: unknown } } | undefined;
     return typeof outcome?.error?.code === 'string' ? ` ${outcome.error.code}` : '';
   };
   return {
     failed: ops.filter((op) => op.status.code === 2).map((op) => `${idOf(op)} → error${codeOf(op)}`),
     overrides: ops
-      .filter((op) => op.attributes['understudy.override'] !== undefined)
-      .map((op) => `override ${op.attributes['understudy.override.id'] ?? ''}`.trim()),
+      .filter((op) => op.fields.override !== undefined)
+      .map((op) => `override ${op.fields.overrideId ?? ''}`.trim()),
   };
 }
 
@@ -382,16 +368,16 @@ function toolStep(
   anchor: string,
   operations: Html[],
 ): Html {
-  const a = (k: string) => attr(node, k);
-  const outcome = String(a('understudy.outcome') ?? '');
+  const a = node.fields;
+  const outcome = String(a.outcome ?? '');
   const bad = outcome === 'error' || outcome === 'incomplete';
-  const args = a('gen_ai.tool.call.arguments');
-  const result = a('gen_ai.tool.call.result');
+  const args = a.toolCallArguments;
+  const result = a.toolCallResult;
   const held = heldBy(node);
   const body = [
     kv([
-      ['call id', a('gen_ai.tool.call.id')],
-      ['asked by model call', a('understudy.tool.requested_by')],
+      ['call id', a.toolCallId],
+      ['asked by model call', a.toolRequestedBy],
     ]),
     html`<h4>Arguments${when(outcome === 'incomplete', () => html` <span class="dim">(cut short: what arrived)</span>`)}</h4>${pre(args)}`,
     result !== undefined
@@ -406,7 +392,7 @@ function toolStep(
     override: held.overrides.length > 0,
     holdsFailure: held.failed.length > 0,
     label: 'tool',
-    title: html`<b>${a('gen_ai.tool.name') ?? node.name}</b>`,
+    title: html`<b>${a.toolName ?? node.name}</b>`,
     summary: html`${compact(args, 60)}${when(result !== undefined, () => html` <span class="arrow">→</span> ${compact(result, 60)}`)}`,
     outcome: toolOutcome(outcome, held),
     node,
@@ -414,7 +400,7 @@ function toolStep(
     runDuration,
     body: join(body),
     searchable: [
-      a('gen_ai.tool.name'),
+      a.toolName,
       compact(args, 500),
       compact(result, 500),
       outcome,
@@ -476,7 +462,7 @@ function runSteps(run: SpanNode, r: number): { items: Html[]; turns: number } {
       const ops = child.children
         .filter((c) => c.type === 'operation')
         .map((c) => operationHtml(c, run.start, run.duration, `r${r}-s${stepIndex++}`));
-      const id = String(child.attributes['gen_ai.tool.call.id'] ?? stepIndex);
+      const id = String(child.fields.toolCallId ?? stepIndex);
       items.push(toolStep(child, run.start, run.duration, `r${r}-tool-${id}`, ops));
       stepIndex++;
     } else if (child.type === 'operation') {
@@ -489,38 +475,38 @@ function runSteps(run: SpanNode, r: number): { items: Html[]; turns: number } {
 }
 
 function runSection(run: SpanNode, r: number): Html {
-  const a = (k: string) => attr(run, k);
-  const state = String(a('understudy.terminal_state') ?? '');
+  const a = run.fields;
+  const state = String(a.terminalState ?? '');
   const failed = run.status.code === 2;
   const { items, turns } = runSteps(run, r);
   const exception = run.events.find((e) => e.name === 'exception');
-  const drillBuild = a('understudy.drill.build');
-  const drill = when(drillBuild !== undefined || a('understudy.drill.seed') !== undefined, () =>
+  const drillBuild = a.drillBuild;
+  const drill = when(drillBuild !== undefined || a.drillSeed !== undefined, () =>
     block(
-      `Drill ${a('understudy.drill.name') ?? ''}: build and seed`,
+      `Drill ${a.drillName ?? ''}: build and seed`,
       html`${kv([
-        ['seed', a('understudy.drill.seed')],
-        ['verdict', a('understudy.drill.verdict')],
+        ['seed', a.drillSeed],
+        ['verdict', a.drillVerdict],
       ])}${when(drillBuild !== undefined, () => pre(drillBuild))}`,
     ),
   );
-  const input = a('understudy.run.input');
-  const output = a('understudy.run.output');
-  const runFiles = a('understudy.run.files');
+  const input = a.runInput;
+  const output = a.runOutput;
+  const runFiles = a.runFiles;
   const fileCount = Array.isArray(parsed(runFiles)) ? (parsed(runFiles) as unknown[]).length : 0;
-  const index = a('understudy.run.index') ?? r;
-  const finalMessage = a('understudy.final_message');
+  const index = a.runIndex ?? r;
+  const finalMessage = a.finalMessage;
   const counts = [
     ms(run.duration),
     plural(turns, 'turn'),
-    plural(Number(a('understudy.tool_calls') ?? 0), 'tool call'),
-    plural(Number(a('understudy.operations') ?? 0), 'operation'),
-    ...(a('understudy.http_requests') ? [plural(Number(a('understudy.http_requests')), 'HTTP request')] : []),
+    plural(Number(a.toolCalls ?? 0), 'tool call'),
+    plural(Number(a.operations ?? 0), 'operation'),
+    ...(a.httpRequests ? [plural(Number(a.httpRequests), 'HTTP request')] : []),
   ].join(' · ');
   return html`<section class="run${failed ? ' bad' : ''}" id="run-${index}">
-<h2><span>Run ${index}</span> ${badge(String(a('understudy.run.kind') ?? 'run'), 'plain')} ${badge(String(a('understudy.phase') ?? 'test'), 'plain')} ${badge(state || 'unknown', failed ? 'bad' : 'ok')} <span class="dim">${counts}</span></h2>
+<h2><span>Run ${index}</span> ${badge(String(a.runKind ?? 'run'), 'plain')} ${badge(String(a.phase ?? 'test'), 'plain')} ${badge(state || 'unknown', failed ? 'bad' : 'ok')} <span class="dim">${counts}</span></h2>
 ${when(finalMessage !== undefined, () => html`<p class="final"><span class="dim">final message</span> ${finalMessage}</p>`)}
-${when(exception, () => html`<div class="errbox"><b>${exception!.attributes['exception.type'] ?? 'Error'}</b>${pre(plain(exception!.attributes['exception.message']))}</div>`)}
+${when(exception, () => html`<div class="errbox"><b>${exception!.fields.exceptionType ?? 'Error'}</b>${pre(plain(exception!.fields.exceptionMessage))}</div>`)}
 ${when(input !== undefined, () => block('Input', pre(input)))}${when(output !== undefined, () => block('Output', pre(output)))}${drill}
 ${when(fileCount > 0, () => block(`Files the run changed (${fileCount})`, filesHtml(runFiles), true))}
 <ol class="steps">${join(items, '\n')}</ol>
@@ -612,10 +598,10 @@ function looseSection(loose: SpanNode[]): Part {
 function errorSection(errors: SpanNode['events'], expectation: Expectation | undefined): Part {
   if (errors.length === 0) return undefined;
   const items = errors.map((e) => {
-    const message = plain(e.attributes['exception.message']);
+    const message = plain(e.fields.exceptionMessage);
     const headline = message.split('\n').find((l) => l.trim() !== '') ?? '';
     // With the trajectory table above, the matcher's full message is one click away.
-    return html`<details class="errbox"${raw(expectation ? '' : ' open')}><summary>${badge(String(e.attributes['understudy.phase'] ?? 'test'), 'plain')} <b>${e.attributes['exception.type'] ?? 'Error'}</b> ${headline}</summary>${pre(message)}</details>`;
+    return html`<details class="errbox"${raw(expectation ? '' : ' open')}><summary>${badge(String(e.fields.phase ?? 'test'), 'plain')} <b>${e.fields.exceptionType ?? 'Error'}</b> ${headline}</summary>${pre(message)}</details>`;
   });
   return html`<section class="failure"><h2>Why the test failed</h2>${items}</section>`;
 }
@@ -624,19 +610,19 @@ function errorSection(errors: SpanNode['events'], expectation: Expectation | und
 export function renderTimeline(tree: TraceTree): string {
   const test = tree.roots.find((r) => r.type === 'test');
   const title = String(
-    test?.attributes['test.name'] ?? tree.resource['test.name'] ?? tree.roots[0]?.name ?? 'trace',
+    test?.fields.testName ?? tree.resourceFields.testName ?? tree.roots[0]?.name ?? 'trace',
   );
-  const file = String(test?.attributes['test.file'] ?? tree.resource['test.file'] ?? '');
+  const file = String(test?.fields.testFile ?? tree.resourceFields.testFile ?? '');
   const status = String(
-    test?.attributes['test.status'] ?? (tree.roots.some((r) => r.status.code === 2) ? 'failed' : 'passed'),
+    test?.fields.testStatus ?? (tree.roots.some((r) => r.status.code === 2) ? 'failed' : 'passed'),
   );
   const top = test ? test.children : tree.roots;
   const runs = top.filter((n) => n.type === 'run');
   const loose = top.filter((n) => n.type === 'model' || n.type === 'http');
-  const expectationAttr = test?.attributes['understudy.expectation'];
+  const expectationAttr = test?.fields.expectation;
   const expectation = expectationAttr === undefined ? undefined : (parsed(expectationAttr) as Expectation);
   const errors = (test?.events ?? []).filter((e) => e.name === 'exception');
-  const omittedAttr = test?.attributes['understudy.omitted'];
+  const omittedAttr = test?.fields.omitted;
   const omitted = omittedAttr === undefined ? '' : describeOmissions(parsed(omittedAttr) as Omissions);
   const all = tree.roots;
   const counts = [

@@ -10,6 +10,12 @@
  * an operation is the child of the tool call it served when it names one.
  */
 import { randomBytes } from 'node:crypto';
+import {
+  type AttributeKey,
+  TRACE_ATTRIBUTE_PREFIXES,
+  TRACE_ATTRIBUTES,
+  type TraceFields,
+} from './attributes';
 import type {
   CallEvidence,
   ExpectationEvidence,
@@ -68,8 +74,6 @@ const KIND_CLIENT = 3;
 const STATUS_OK = 1;
 const STATUS_ERROR = 2;
 
-type Attr = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
-
 export function anyValue(value: unknown): OtlpAnyValue {
   if (typeof value === 'string') return { stringValue: value };
   if (typeof value === 'boolean') return { boolValue: value };
@@ -90,13 +94,17 @@ export function json(value: unknown): string {
   }
 }
 
-export function attributes(record: Record<string, Attr | object>): OtlpKeyValue[] {
+/** What a writer gives for a span: fields by the table's keys, each of its type; absent ones are left out. */
+export type WrittenFields = { [K in AttributeKey]?: TraceFields[K] | null };
+
+/** A span's attributes, named by the table, in the order the writer gives them. */
+export function traceAttributes(fields: WrittenFields, more: OtlpKeyValue[] = []): OtlpKeyValue[] {
   const out: OtlpKeyValue[] = [];
-  for (const [key, value] of Object.entries(record)) {
+  for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
-    out.push({ key, value: anyValue(value) });
+    out.push({ key: TRACE_ATTRIBUTES[key as AttributeKey].name, value: anyValue(value) });
   }
-  return out;
+  return out.concat(more);
 }
 
 const newId = (bytes: number) => randomBytes(bytes).toString('hex');
@@ -110,14 +118,14 @@ export function unixNano(timeOrigin: number, perfMs: number): string {
   return (BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1e6))).toString();
 }
 
-function exceptionEvent(time: string, error: PlainError, extra: Record<string, Attr> = {}): OtlpEvent {
+function exceptionEvent(time: string, error: PlainError, extra: WrittenFields = {}): OtlpEvent {
   return {
     timeUnixNano: time,
     name: 'exception',
-    attributes: attributes({
-      'exception.type': error.name,
-      'exception.message': error.message,
-      'exception.stacktrace': error.stack,
+    attributes: traceAttributes({
+      exceptionType: error.name,
+      exceptionMessage: error.message,
+      exceptionStacktrace: error.stack,
       ...extra,
     }),
   };
@@ -144,45 +152,45 @@ function callSpan(call: CallEvidence, parentSpanId: string | undefined, ctx: Con
     kind: KIND_CLIENT,
     startTimeUnixNano: start,
     endTimeUnixNano: end,
-    attributes: attributes({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': call.provider,
-      'gen_ai.request.model': call.model,
-      'gen_ai.response.model': response?.model,
-      'gen_ai.usage.input_tokens': response?.usage.inputTokens,
-      'gen_ai.usage.output_tokens': response?.usage.outputTokens,
+    attributes: traceAttributes({
+      operationName: 'chat',
+      providerName: call.provider,
+      requestModel: call.model,
+      responseModel: response?.model,
+      inputTokens: response?.usage.inputTokens,
+      outputTokens: response?.usage.outputTokens,
       // A cut reply never sent its finish reason.
-      'gen_ai.response.finish_reasons': response && !cut ? [response.finishReason] : undefined,
-      'gen_ai.system_instructions': system.length > 0 ? system.join('\n') : undefined,
-      'gen_ai.input.messages': json(call.messages),
-      'gen_ai.output.messages': response ? json(response) : undefined,
-      'gen_ai.tool.definitions': call.tools.length > 0 ? json(call.tools) : undefined,
-      'url.full': call.url,
-      'error.type': call.unmatched ? 'unmatched' : call.error?.type,
-      'understudy.model_call.index': call.index,
-      'understudy.protocol': call.protocol,
-      'understudy.streamed': call.streamed,
-      'understudy.phase': call.phase,
-      'understudy.unmatched': call.unmatched,
-      'understudy.fixture.id': call.fixture,
-      'understudy.fixture.file': call.fixtureSource?.file,
-      'understudy.fixture.path': call.fixtureSource?.path,
-      'understudy.turn_index_relaxed': call.turnIndexRelaxed,
-      'understudy.fault': call.fault,
-      'understudy.match.user_message': k.userMessage ?? undefined,
-      'understudy.match.turn_index': k.turnIndex,
-      'understudy.match.has_tool_result': k.hasToolResult,
-      'understudy.match.tool_call_id': k.toolCallId ?? undefined,
-      'understudy.match.tool_names': k.toolNames,
-      'understudy.match.model': k.model,
-      'understudy.omitted_messages': call.omittedMessages,
-      'understudy.error': call.error ? json(call.error) : undefined,
-      'understudy.cut.reason': cut?.reason,
-      'understudy.cut.delivered': cut?.delivered,
-      'understudy.cut.of': cut?.of,
-      'understudy.whole': call.whole ? json(call.whole) : undefined,
-      'understudy.duration_ms': round(call.durationMs),
-      'understudy.outcome': call.unmatched ? 'unmatched' : call.error ? 'error' : cut ? 'cut' : 'replied',
+      finishReasons: response && !cut ? [response.finishReason] : undefined,
+      systemInstructions: system.length > 0 ? system.join('\n') : undefined,
+      inputMessages: json(call.messages),
+      outputMessages: response ? json(response) : undefined,
+      toolDefinitions: call.tools.length > 0 ? json(call.tools) : undefined,
+      url: call.url,
+      errorType: call.unmatched ? 'unmatched' : call.error?.type,
+      modelCallIndex: call.index,
+      protocol: call.protocol,
+      streamed: call.streamed,
+      phase: call.phase,
+      unmatched: call.unmatched,
+      fixtureId: call.fixture,
+      fixtureFile: call.fixtureSource?.file,
+      fixturePath: call.fixtureSource?.path,
+      turnIndexRelaxed: call.turnIndexRelaxed,
+      fault: call.fault,
+      matchUserMessage: k.userMessage ?? undefined,
+      matchTurnIndex: k.turnIndex,
+      matchHasToolResult: k.hasToolResult,
+      matchToolCallId: k.toolCallId ?? undefined,
+      matchToolNames: k.toolNames,
+      matchModel: k.model,
+      omittedMessages: call.omittedMessages,
+      modelError: call.error ? json(call.error) : undefined,
+      cutReason: cut?.reason,
+      cutDelivered: cut?.delivered,
+      cutOf: cut?.of,
+      whole: call.whole ? json(call.whole) : undefined,
+      durationMs: round(call.durationMs),
+      outcome: call.unmatched ? 'unmatched' : call.error ? 'error' : cut ? 'cut' : 'replied',
     }),
     status: failed
       ? {
@@ -231,23 +239,23 @@ function toolSpan(tool: ToolCallEvidence, run: RunEvidence, parentSpanId: string
     kind: KIND_INTERNAL,
     startTimeUnixNano: unixNano(ctx.timeOrigin, start),
     endTimeUnixNano: unixNano(ctx.timeOrigin, end),
-    attributes: attributes({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': tool.name,
-      'gen_ai.tool.call.id': tool.id,
-      'gen_ai.tool.call.arguments': json(tool.arguments),
-      'gen_ai.tool.call.result':
+    attributes: traceAttributes({
+      operationName: 'execute_tool',
+      toolName: tool.name,
+      toolCallId: tool.id,
+      toolCallArguments: json(tool.arguments),
+      toolCallResult:
         tool.error !== undefined
           ? json(tool.error)
           : tool.result !== undefined
             ? json(tool.result)
             : undefined,
-      'understudy.tool.answered': tool.answered,
-      'understudy.tool.incomplete': tool.incomplete,
-      // The requesting span's `understudy.model_call.index` (the file-wide one, as every span says).
-      'understudy.tool.requested_by': tool.fileModelCallIndex,
-      'understudy.outcome': outcome,
-      'understudy.duration_ms': round(end - start),
+      toolAnswered: tool.answered,
+      toolIncomplete: tool.incomplete,
+      // The requesting span's `modelCallIndex` (the file-wide one, as every span says).
+      toolRequestedBy: tool.fileModelCallIndex,
+      outcome: outcome,
+      durationMs: round(end - start),
     }),
     status:
       outcome === 'error'
@@ -287,14 +295,17 @@ function operationSpan(
   const start = typeof op.startedAt === 'number' ? op.startedAt : window[0];
   const end = start + (typeof op.durationMs === 'number' ? op.durationMs : 0);
   const override = op.override;
-  const overrideAttrs: Record<string, Attr> = {};
+  const overrideFields: OtlpKeyValue[] = [];
   if (override !== undefined && override !== null) {
-    overrideAttrs['understudy.override'] = json(override);
+    overrideFields.push(...traceAttributes({ override: json(override) }));
     if (typeof override === 'object') {
       for (const [key, value] of Object.entries(override as Record<string, unknown>))
         if (['string', 'number', 'boolean'].includes(typeof value))
-          overrideAttrs[`understudy.override.${key}`] = value as Attr;
-    } else overrideAttrs['understudy.override.id'] = String(override);
+          overrideFields.push({
+            key: `${TRACE_ATTRIBUTE_PREFIXES.overrideField.name}${key}`,
+            value: anyValue(value),
+          });
+    } else overrideFields.push(...traceAttributes({ overrideId: String(override) }));
   }
   const id = [op.packageId, op.operationId].filter(Boolean).join('/') || 'operation';
   const error = isErrorOutcome(op.outcome);
@@ -306,18 +317,20 @@ function operationSpan(
     kind: KIND_INTERNAL,
     startTimeUnixNano: unixNano(ctx.timeOrigin, start),
     endTimeUnixNano: unixNano(ctx.timeOrigin, end),
-    attributes: attributes({
-      'understudy.operation.seq': op.seq,
-      'understudy.operation.package_id': op.packageId,
-      'understudy.operation.operation_id': op.operationId,
-      'understudy.operation.input': op.input === undefined ? undefined : json(op.input),
-      'understudy.operation.outcome': op.outcome === undefined ? undefined : json(op.outcome),
-      'understudy.operation.tool_call_id': op.toolCallId,
-      'understudy.operation.files': op.files === undefined ? undefined : json(op.files),
-      'understudy.operation': json(op),
-      'understudy.outcome': outcomeKind(op.outcome),
-      ...overrideAttrs,
-    }),
+    attributes: traceAttributes(
+      {
+        operationSeq: op.seq,
+        operationPackageId: op.packageId,
+        operationId: op.operationId,
+        operationInput: op.input === undefined ? undefined : json(op.input),
+        operationOutcome: op.outcome === undefined ? undefined : json(op.outcome),
+        operationToolCallId: op.toolCallId,
+        operationFiles: op.files === undefined ? undefined : json(op.files),
+        operation: json(op),
+        outcome: outcomeKind(op.outcome),
+      },
+      overrideFields,
+    ),
     status: error ? { code: STATUS_ERROR, message: short(json(op.outcome)) } : { code: 0 },
   };
 }
@@ -333,16 +346,16 @@ function httpSpan(h: HttpEvidence, parentSpanId: string, ctx: Context): OtlpSpan
     kind: KIND_CLIENT,
     startTimeUnixNano: unixNano(ctx.timeOrigin, h.startedAt),
     endTimeUnixNano: unixNano(ctx.timeOrigin, h.startedAt + h.durationMs),
-    attributes: attributes({
-      'http.request.method': h.method,
-      'url.full': h.url,
-      'http.response.status_code': h.status === 0 ? undefined : h.status,
-      'error.type': h.status === 0 ? 'network_error' : h.status >= 400 ? String(h.status) : undefined,
-      'understudy.http.handler': h.handler,
-      'understudy.http.source': h.source,
-      'understudy.phase': h.phase,
-      'understudy.outcome': h.status === 0 ? 'network error' : String(h.status),
-      'understudy.duration_ms': round(h.durationMs),
+    attributes: traceAttributes({
+      httpMethod: h.method,
+      url: h.url,
+      httpStatus: h.status === 0 ? undefined : h.status,
+      errorType: h.status === 0 ? 'network_error' : h.status >= 400 ? String(h.status) : undefined,
+      httpHandler: h.handler,
+      httpSource: h.source,
+      phase: h.phase,
+      outcome: h.status === 0 ? 'network error' : String(h.status),
+      durationMs: round(h.durationMs),
     }),
     status: failed
       ? {
@@ -374,35 +387,34 @@ export function runSpans(
     kind: KIND_INTERNAL,
     startTimeUnixNano: unixNano(timeOrigin, run.startedAt),
     endTimeUnixNano: unixNano(timeOrigin, end),
-    attributes: attributes({
-      'gen_ai.operation.name': 'invoke_agent',
-      'understudy.run.index': run.index,
-      'understudy.run.kind': run.kind,
-      'understudy.phase': run.phase,
-      'understudy.run.incomplete': run.incomplete || undefined,
-      'understudy.run.input': run.input === undefined ? undefined : json(run.input),
-      'understudy.run.output': run.output === undefined ? undefined : json(run.output),
-      'understudy.run.files': run.files === undefined ? undefined : json(run.files),
-      'understudy.final_message': run.finalMessage,
-      'understudy.terminal_state': state,
-      'understudy.outcome': state,
-      // What the run did, also where the trace keeps only part of it (`understudy.run.omitted`).
-      'understudy.model_calls': run.modelCalls.length + (run.omitted?.modelCalls ?? 0),
-      'understudy.tool_calls': run.toolCalls.length + (run.omitted?.toolCalls ?? 0),
-      'understudy.operations': run.operations.length + (run.omitted?.operations ?? 0),
-      'understudy.http_requests':
-        (run.httpRequests?.length ?? 0) + (run.omitted?.httpRequests ?? 0) || undefined,
-      'understudy.duration_ms': round(run.durationMs),
-      'understudy.drill.name': drill?.name,
-      'understudy.drill.build': drill?.build === undefined ? undefined : json(drill.build),
-      'understudy.drill.seed':
+    attributes: traceAttributes({
+      operationName: 'invoke_agent',
+      runIndex: run.index,
+      runKind: run.kind,
+      phase: run.phase,
+      runIncomplete: run.incomplete || undefined,
+      runInput: run.input === undefined ? undefined : json(run.input),
+      runOutput: run.output === undefined ? undefined : json(run.output),
+      runFiles: run.files === undefined ? undefined : json(run.files),
+      finalMessage: run.finalMessage,
+      terminalState: state,
+      outcome: state,
+      // What the run did, also where the trace keeps only part of it (`runOmitted`).
+      modelCalls: run.modelCalls.length + (run.omitted?.modelCalls ?? 0),
+      toolCalls: run.toolCalls.length + (run.omitted?.toolCalls ?? 0),
+      operations: run.operations.length + (run.omitted?.operations ?? 0),
+      httpRequests: (run.httpRequests?.length ?? 0) + (run.omitted?.httpRequests ?? 0) || undefined,
+      durationMs: round(run.durationMs),
+      drillName: drill?.name,
+      drillBuild: drill?.build === undefined ? undefined : json(drill.build),
+      drillSeed:
         drill?.seed === undefined
           ? undefined
           : typeof drill.seed === 'object'
             ? json(drill.seed)
             : String(drill.seed),
-      'understudy.drill.verdict': drill?.verdict === undefined ? undefined : json(drill.verdict),
-      'understudy.run.omitted': run.omitted ? json(run.omitted) : undefined,
+      drillVerdict: drill?.verdict === undefined ? undefined : json(drill.verdict),
+      runOmitted: run.omitted ? json(run.omitted) : undefined,
     }),
     ...(run.error && { events: [exceptionEvent(unixNano(timeOrigin, end), run.error)] }),
     status: failed
@@ -506,15 +518,15 @@ export function testTrace(test: TestInfo, evidence: TestEvidence): OtlpTrace {
     kind: KIND_INTERNAL,
     startTimeUnixNano: start.toString(),
     endTimeUnixNano: end.toString(),
-    attributes: attributes({
-      'test.file': test.file,
-      'test.name': test.name,
-      'test.status': test.status,
-      'understudy.runs': evidence.runs.length,
-      'understudy.expectation': expectation ? json(expectation) : undefined,
-      'understudy.omitted': evidence.omitted ? json(evidence.omitted) : undefined,
+    attributes: traceAttributes({
+      testFile: test.file,
+      testName: test.name,
+      testStatus: test.status,
+      runs: evidence.runs.length,
+      expectation: expectation ? json(expectation) : undefined,
+      omitted: evidence.omitted ? json(evidence.omitted) : undefined,
     }),
-    events: test.errors.map((e) => exceptionEvent(end.toString(), e.error, { 'understudy.phase': e.phase })),
+    events: test.errors.map((e) => exceptionEvent(end.toString(), e.error, { phase: e.phase })),
     status: failed
       ? { code: STATUS_ERROR, message: short(test.errors[0]?.error.message ?? 'the test failed', 2000) }
       : { code: STATUS_OK },
@@ -523,10 +535,10 @@ export function testTrace(test: TestInfo, evidence: TestEvidence): OtlpTrace {
     resourceSpans: [
       {
         resource: {
-          attributes: attributes({
-            'service.name': 'jest-understudy',
-            'test.file': test.file,
-            'test.name': test.name,
+          attributes: traceAttributes({
+            serviceName: 'jest-understudy',
+            testFile: test.file,
+            testName: test.name,
           }),
         },
         scopeSpans: [{ scope: { name: SCOPE }, spans: [root, ...children] }],

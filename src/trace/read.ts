@@ -1,10 +1,11 @@
 /**
  * Reads an OTLP/JSON trace back into a tree of spans with plain attribute values,
  * for the terminal report and the HTML timeline. Accepts any OTLP/JSON trace; the
- * ones jest-understudy writes carry the `gen_ai.*` / `understudy.*` attributes the
- * views know how to show.
+ * ones jest-understudy writes carry the attributes of ./attributes.ts, which each span
+ * also holds by the table's keys, typed (`fields`), for the views.
  */
 import { UnderstudyError } from '../errors';
+import { type AttributeType, TRACE_ATTRIBUTES, type TraceFields } from './attributes';
 import type { OtlpAnyValue, OtlpEvent, OtlpSpan, OtlpTrace } from './otlp';
 
 export interface SpanNode {
@@ -14,8 +15,11 @@ export interface SpanNode {
   /** Milliseconds from the start of the trace. */
   start: number;
   duration: number;
+  /** Every attribute by its name, as the trace has it. */
   attributes: Record<string, unknown>;
-  events: Array<{ name: string; at: number; attributes: Record<string, unknown> }>;
+  /** The attributes of ./attributes.ts by the table's keys, those of the table's type. */
+  fields: TraceFields;
+  events: Array<{ name: string; at: number; attributes: Record<string, unknown>; fields: TraceFields }>;
   status: { code: number; message?: string };
   children: SpanNode[];
   /** 'test' | 'run' | 'model' | 'tool' | 'operation' | 'http' | 'span' */
@@ -29,6 +33,7 @@ export interface TraceTree {
   /** Top-level spans (one per test for the traces jest-understudy writes). */
   roots: SpanNode[];
   resource: Record<string, unknown>;
+  resourceFields: TraceFields;
   /** Unix milliseconds of the earliest span. */
   startedAt: number;
   spanCount: number;
@@ -62,15 +67,45 @@ function attributeRecord(list: unknown): Record<string, unknown> {
   return out;
 }
 
-function typeOf(span: OtlpSpan, attrs: Record<string, unknown>, isRoot: boolean): SpanType {
-  const op = attrs['gen_ai.operation.name'];
+const KEY_OF_NAME = new Map<string, { key: string; type: AttributeType }>(
+  Object.entries(TRACE_ATTRIBUTES).map(([key, info]) => [info.name, { key, type: info.type }]),
+);
+
+function fits(value: unknown, type: AttributeType): boolean {
+  switch (type) {
+    case 'string':
+    case 'json':
+      return typeof value === 'string';
+    case 'int':
+    case 'number':
+      return typeof value === 'number';
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'string[]':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string');
+    case 'scalar':
+      return ['string', 'number', 'boolean'].includes(typeof value);
+  }
+}
+
+/** The attributes the table names, by its keys; a value not of the table's type is left out. */
+export function fieldsOf(attributes: Record<string, unknown>): TraceFields {
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    const known = KEY_OF_NAME.get(name);
+    if (known && fits(value, known.type)) fields[known.key] = value;
+  }
+  return fields as TraceFields;
+}
+
+function typeOf(span: OtlpSpan, fields: TraceFields, isRoot: boolean): SpanType {
+  const op = fields.operationName;
   if (op === 'invoke_agent') return 'run';
   if (op === 'chat') return 'model';
   if (op === 'execute_tool') return 'tool';
-  if (span.name.startsWith('world.operation') || attrs['understudy.operation.operation_id'] !== undefined)
-    return 'operation';
-  if (attrs['understudy.http.source'] !== undefined) return 'http';
-  if (isRoot && attrs['test.name'] !== undefined) return 'test';
+  if (span.name.startsWith('world.operation') || fields.operationId !== undefined) return 'operation';
+  if (fields.httpSource !== undefined) return 'http';
+  if (isRoot && fields.testName !== undefined) return 'test';
   return 'span';
 }
 
@@ -118,6 +153,7 @@ export function readTrace(input: unknown): TraceTree {
   const nodes = new Map<string, SpanNode>();
   for (const s of spans) {
     const attrs = attributeRecord(s.attributes);
+    const fields = fieldsOf(attrs);
     const isRoot = !s.parentSpanId || !ids.has(s.parentSpanId);
     const start = nanos(s.startTimeUnixNano);
     nodes.set(s.spanId, {
@@ -127,14 +163,14 @@ export function readTrace(input: unknown): TraceTree {
       start: ms(start),
       duration: Math.max(0, ms(nanos(s.endTimeUnixNano)) - ms(start)),
       attributes: attrs,
-      events: (s.events ?? []).map((e: OtlpEvent) => ({
-        name: e.name,
-        at: ms(nanos(e.timeUnixNano)),
-        attributes: attributeRecord(e.attributes),
-      })),
+      fields,
+      events: (s.events ?? []).map((e: OtlpEvent) => {
+        const attributes = attributeRecord(e.attributes);
+        return { name: e.name, at: ms(nanos(e.timeUnixNano)), attributes, fields: fieldsOf(attributes) };
+      }),
       status: { code: s.status?.code ?? 0, ...(s.status?.message && { message: s.status.message }) },
       children: [],
-      type: typeOf(s, attrs, isRoot),
+      type: typeOf(s, fields, isRoot),
     });
   }
   const roots: SpanNode[] = [];
@@ -153,6 +189,7 @@ export function readTrace(input: unknown): TraceTree {
     traceId: spans[0]?.traceId ?? '',
     roots,
     resource,
+    resourceFields: fieldsOf(resource),
     startedAt: Number(t0 / 1_000_000n),
     spanCount: spans.length,
   };

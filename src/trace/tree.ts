@@ -33,22 +33,22 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
   const lines: string[] = [];
 
   const describe = (node: SpanNode): string => {
-    const a = node.attributes;
+    const a = node.fields;
     const bad = node.status.code === 2;
     switch (node.type) {
       case 'run': {
-        const state = String(a['understudy.terminal_state'] ?? '');
-        const tags = [a['understudy.run.kind'], a['understudy.phase']].filter(Boolean).join(', ');
-        const final = a['understudy.final_message'];
-        return `${bold(`run ${a['understudy.run.index'] ?? ''}`)} ${dim(`[${tags}]`)} ${bad ? red(state) : green(state)} ${dim(ms(node.duration))}${final !== undefined ? `  final: ${JSON.stringify(short(final, 80))}` : ''}`;
+        const state = String(a.terminalState ?? '');
+        const tags = [a.runKind, a.phase].filter(Boolean).join(', ');
+        const final = a.finalMessage;
+        return `${bold(`run ${a.runIndex ?? ''}`)} ${dim(`[${tags}]`)} ${bad ? red(state) : green(state)} ${dim(ms(node.duration))}${final !== undefined ? `  final: ${JSON.stringify(short(final, 80))}` : ''}`;
       }
       case 'model': {
-        const response = parsed(a['gen_ai.output.messages']) as
+        const response = parsed(a.outputMessages) as
           | { content?: string | null; toolCalls?: Array<{ name: string }> }
           | undefined;
-        const cut = a['understudy.cut.reason'];
+        const cut = a.cutReason;
         const what =
-          a['understudy.unmatched'] === true
+          a.unmatched === true
             ? red('unmatched')
             : cut !== undefined
               ? `${red(`cut: ${cut}`)} ${response?.content ? `“${short(response.content, 60)}”` : ''}`.trimEnd()
@@ -59,28 +59,24 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
                   : bad
                     ? red(short(node.status.message ?? 'error', 80))
                     : '';
-        const fixture = a['understudy.fixture.id'];
+        const fixture = a.fixtureId;
         return `${c(34, node.name)}${fixture ? dim(` fixture ${fixture}`) : ''}  ${what}  ${dim(ms(node.duration))}`;
       }
       case 'tool': {
-        const outcome = String(a['understudy.outcome'] ?? '');
-        const result = a['gen_ai.tool.call.result'];
+        const outcome = String(a.outcome ?? '');
+        const result = a.toolCallResult;
         const paint =
           outcome === 'error' || outcome === 'incomplete' ? red : outcome === 'unanswered' ? yellow : green;
-        return `${c(36, `tool ${a['gen_ai.tool.name'] ?? node.name}`)} ${short(a['gen_ai.tool.call.arguments'], max)}${result !== undefined ? ` ${dim('→')} ${short(result, max)}` : ''}  ${paint(outcome)}`;
+        return `${c(36, `tool ${a.toolName ?? node.name}`)} ${short(a.toolCallArguments, max)}${result !== undefined ? ` ${dim('→')} ${short(result, max)}` : ''}  ${paint(outcome)}`;
       }
       case 'operation': {
-        const override =
-          a['understudy.override.id'] ??
-          (a['understudy.override'] !== undefined ? short(a['understudy.override'], 40) : undefined);
-        const id = [a['understudy.operation.package_id'], a['understudy.operation.operation_id']]
-          .filter(Boolean)
-          .join('/');
-        return `${magenta(`operation ${id || node.name}`)}${a['understudy.operation.seq'] !== undefined ? dim(` #${a['understudy.operation.seq']}`) : ''} ${short(a['understudy.operation.input'], 60)}  ${bad ? red(String(a['understudy.outcome'] ?? 'error')) : green(String(a['understudy.outcome'] ?? 'ok'))}${override !== undefined ? ` ${magenta(`[override ${override}]`)}` : ''}`;
+        const override = a.overrideId ?? (a.override !== undefined ? short(a.override, 40) : undefined);
+        const id = [a.operationPackageId, a.operationId].filter(Boolean).join('/');
+        return `${magenta(`operation ${id || node.name}`)}${a.operationSeq !== undefined ? dim(` #${a.operationSeq}`) : ''} ${short(a.operationInput, 60)}  ${bad ? red(String(a.outcome ?? 'error')) : green(String(a.outcome ?? 'ok'))}${override !== undefined ? ` ${magenta(`[override ${override}]`)}` : ''}`;
       }
       case 'http': {
-        const outcome = String(a['understudy.outcome'] ?? '');
-        return `${yellow(`http ${a['http.request.method'] ?? ''} ${a['url.full'] ?? node.name}`)} ${bad ? red(outcome) : green(outcome)} ${dim(`msw handler ${a['understudy.http.handler'] ?? ''} (${a['understudy.http.source'] ?? ''})`)}  ${dim(ms(node.duration))}`;
+        const outcome = String(a.outcome ?? '');
+        return `${yellow(`http ${a.httpMethod ?? ''} ${a.url ?? node.name}`)} ${bad ? red(outcome) : green(outcome)} ${dim(`msw handler ${a.httpHandler ?? ''} (${a.httpSource ?? ''})`)}  ${dim(ms(node.duration))}`;
       }
       default:
         return `${node.name} ${dim(ms(node.duration))}`;
@@ -91,12 +87,12 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
   const runError = (node: SpanNode, prefix: string) => {
     const event = node.events.find((e) => e.name === 'exception');
     if (node.type !== 'run' || !event) return;
-    const a = event.attributes;
+    const a = event.fields;
     const error = {
-      name: stripVTControlCharacters(String(a['exception.type'] ?? 'Error')),
-      message: stripVTControlCharacters(String(a['exception.message'] ?? '')),
-      ...(typeof a['exception.stacktrace'] === 'string' && {
-        stack: stripVTControlCharacters(a['exception.stacktrace']),
+      name: stripVTControlCharacters(String(a.exceptionType ?? 'Error')),
+      message: stripVTControlCharacters(String(a.exceptionMessage ?? '')),
+      ...(typeof a.exceptionStacktrace === 'string' && {
+        stack: stripVTControlCharacters(a.exceptionStacktrace),
       }),
     };
     const [head, ...frames] = errorLines(error, options.full ? Number.POSITIVE_INFINITY : RUN_FRAMES);
@@ -119,23 +115,20 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
       walk([root], '');
       continue;
     }
-    const a = root.attributes;
-    const failed = a['test.status'] === 'failed' || root.status.code === 2;
+    const a = root.fields;
+    const failed = a.testStatus === 'failed' || root.status.code === 2;
     lines.push(
-      `${failed ? red('✗') : green('✓')} ${bold(String(a['test.name'] ?? root.name))} ${dim(`(${a['test.status'] ?? (failed ? 'failed' : 'passed')})`)}`,
+      `${failed ? red('✗') : green('✓')} ${bold(String(a.testName ?? root.name))} ${dim(`(${a.testStatus ?? (failed ? 'failed' : 'passed')})`)}`,
     );
-    if (a['test.file']) lines.push(`  ${dim(String(a['test.file']))}`);
-    const omitted =
-      a['understudy.omitted'] === undefined
-        ? ''
-        : describeOmissions(parsed(a['understudy.omitted']) as Omissions);
+    if (a.testFile) lines.push(`  ${dim(String(a.testFile))}`);
+    const omitted = a.omitted === undefined ? '' : describeOmissions(parsed(a.omitted) as Omissions);
     if (omitted) lines.push(`  ${yellow(omitted)}`);
     for (const e of root.events.filter((x) => x.name === 'exception')) {
-      const message = stripVTControlCharacters(String(e.attributes['exception.message'] ?? ''));
+      const message = stripVTControlCharacters(String(e.fields.exceptionMessage ?? ''));
       const shown = options.full ? message : (message.split('\n').find((l) => l.trim() !== '') ?? '');
-      lines.push(`  ${red(`error in ${e.attributes['understudy.phase'] ?? 'test'}:`)} ${shown}`);
+      lines.push(`  ${red(`error in ${e.fields.phase ?? 'test'}:`)} ${shown}`);
     }
-    const expectation = parsed(a['understudy.expectation']) as
+    const expectation = parsed(a.expectation) as
       | {
           matcher: string;
           mode?: string;

@@ -2,7 +2,7 @@
  * How world-file problems are worded: the fixture files' issue helpers
  * (src/file-format/issues.ts) with the world schema's definitions, hints and aliases.
  */
-import type { IssueDialect } from '../file-format/issues';
+import type { IssueWording } from '../file-format/issues';
 import { suggestName } from '../file-format/suggest';
 import { worldSchema } from './world.schema';
 
@@ -80,7 +80,7 @@ const NONE_OF: Record<string, { message: string; suggestion: string }> = {
   },
 };
 
-export const worldDialect: IssueDialect = {
+export const worldDialect: IssueWording = {
   definitions: worldSchema.definitions ?? {},
   rootType: (got) => `a world file must be an object with "packages" (got ${got})`,
   missingHints: {

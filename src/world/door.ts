@@ -29,7 +29,7 @@ export interface CrashLike {
   hold<T>(work: Promise<T>): Promise<T>;
 }
 
-/** A run as the world sees it (src/run/host.ts's RunRecorder). */
+/** A run as the world sees it (src/run/recorder.ts's RunRecorder). */
 export interface RunScopeLike {
   calls: ReadonlyArray<{ index: number }>;
   operations?: RunOperationEntry[];

@@ -174,7 +174,7 @@ describe('a context routed after its pages opened', () => {
       const page = await context.newPage();
       await page.goto(origin);
       const routing: Routing = {
-        host: {} as Routing['host'],
+        deps: {} as Routing['deps'],
         owner: { test: 'a test', ended: false },
         fail: () => undefined,
         late: () => undefined,
@@ -207,7 +207,7 @@ describe('service workers of a routed context', () => {
   const routing = (): Routing & { failures: string[] } => {
     const failures: string[] = [];
     return {
-      host: {} as Routing['host'],
+      deps: {} as Routing['deps'],
       owner: { test: 'a test', ended: false },
       fail: (_code, message) => failures.push(message),
       late: () => undefined,

@@ -16,7 +16,6 @@ import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { allowPatterns, allows, parseAllowPattern } from '../../../../environment/network/allow';
-import { ServingBridge } from '../../../../environment/network/bridge';
 import { guardDgram } from '../../../../environment/network/dgram';
 import {
   createInterception,
@@ -36,6 +35,7 @@ import {
   requestTarget,
   type Target,
 } from '../../../../environment/network/policy';
+import { SocketServer } from '../../../../environment/network/socket-server';
 import { guardSockets } from '../../../../environment/network/sockets';
 import {
   dgramConnectTarget,
@@ -459,11 +459,11 @@ describe("undici's dispatcher", () => {
   });
 });
 
-describe('the serving bridge', () => {
+describe('the socket server', () => {
   it('answers a served connection through the hooks, in the async context of the write that sent the request', async () => {
     const run = new AsyncLocalStorage<string>();
     const seen: Array<[string, string | undefined, string]> = [];
-    const bridge = await ServingBridge.start(
+    const bridge = await SocketServer.start(
       {
         handle: async (request) => {
           seen.push([request.url, run.getStore(), await request.text()]);

@@ -32,7 +32,7 @@ type Connect = typeof net.Socket.prototype.connect;
 /** Set by the client side of an HTTP/2 stream, read and dropped by the server side. */
 const CONTEXT_HEADER = 'x-jest-understudy-context';
 
-export class ServingBridge {
+export class SocketServer {
   /** Open client connections, by the local port the server sees as their remote port. */
   private readonly connections = new Map<number, Connection>();
   private readonly streamContexts = new Map<string, Snapshot>();
@@ -80,11 +80,11 @@ export class ServingBridge {
     });
   }
 
-  static async start(hooks: ServingHooks, realConnect: Connect): Promise<ServingBridge> {
+  static async start(hooks: ServingHooks, realConnect: Connect): Promise<SocketServer> {
     const h1 = http.createServer();
     const h2 = http2.createServer();
     await Promise.all([listen(h1), listen(h2)]);
-    return new ServingBridge(hooks, realConnect, h1, h2);
+    return new SocketServer(hooks, realConnect, h1, h2);
   }
 
   /** Connects `socket` (not yet connected) to the HTTP/1.1 server in place of `origin`. */
