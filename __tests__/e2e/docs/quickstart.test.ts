@@ -1,5 +1,5 @@
 /**
- * The README's quickstart, and the project setups of docs/configuration.md, run as a reader runs
+ * The README's quickstarts (Jest, then Vitest), and the project setups of docs/configuration.md, run as a reader runs
  * them: each marked section's commands and files in order, in a fresh project, against the packed
  * package. The one change to what the page says: the npm install line gets the tarball in place of
  * the name `jest-understudy`. The shell has what a user's has: no NODE_OPTIONS (this suite runs
@@ -23,6 +23,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { asScript, type RunnableBlock, runnableSections } from '../../docs/markdown';
 
@@ -133,9 +134,25 @@ function withTarball(blocks: RunnableBlock[], tarball: string): RunnableBlock[] 
 }
 
 let work: string;
+let tarball: string;
+let readme: Map<string, RunnableBlock[]>;
 let project: string;
 let quickstart: { status: number | null; output: string };
 let setups: Map<string, RunnableBlock[]>;
+
+/** Runs the README's section `name` in `work`: its output, and the project folder its `mkdir` made. */
+async function runReadmeSection(name: string) {
+  const steps = readme.get(name);
+  if (!steps) throw new Error(`README.md has no <!-- doc-test: ${name} --> section`);
+  const script = asScript(withTarball(steps, tarball));
+  writeFileSync(join(work, `${name}.sh`), script);
+  const result = await bash(script, work);
+  return {
+    ...result,
+    output: stripVTControlCharacters(result.output),
+    project: join(work, /^mkdir (\S+) && cd \1$/m.exec(script)?.[1] ?? '.'),
+  };
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'understudy-quickstart-'));
@@ -145,14 +162,9 @@ beforeAll(async () => {
     timeout: 120_000,
   });
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  const tarball = join(work, packed.stdout.trim().split('\n').pop() as string);
-  const readme = await runnableSections(join(root, 'README.md'));
-  const steps = readme.get('quickstart');
-  if (!steps) throw new Error('README.md has no <!-- doc-test: quickstart --> section');
-  const script = asScript(withTarball(steps, tarball));
-  writeFileSync(join(work, 'quickstart.sh'), script);
-  quickstart = await bash(script, work);
-  project = join(work, /^mkdir (\S+) && cd \1$/m.exec(script)?.[1] ?? '.');
+  tarball = join(work, packed.stdout.trim().split('\n').pop() as string);
+  readme = await runnableSections(join(root, 'README.md'));
+  ({ project, ...quickstart } = await runReadmeSection('quickstart'));
   setups = await runnableSections(join(root, 'docs', 'configuration.md'));
 }, INSTALL_TIMEOUT_MS + 30_000);
 
@@ -212,6 +224,65 @@ describe('the project setups of docs/configuration.md, each from the quickstart 
       expect(result.output).not.toContain('Failed to load the ES module');
       expect(result.status).toBe(0);
       expect(existsSync(join(copy, 'node_modules', 'jest-understudy'))).toBe(true);
+    },
+    INSTALL_TIMEOUT_MS + 30_000,
+  );
+});
+
+describe('the README quickstart on Vitest, in a fresh ES module project', () => {
+  let vitest: { status: number | null; output: string; project: string };
+
+  beforeAll(async () => {
+    vitest = await runReadmeSection('quickstart-vitest');
+  }, INSTALL_TIMEOUT_MS + 30_000);
+
+  it('runs as written: the project, the install, the plugin, the agent and its passing test', () => {
+    expect(vitest.output).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(vitest.output).not.toMatch(/failed/);
+    expect(vitest.status).toBe(0);
+    const installed = join(vitest.project, 'node_modules', 'jest-understudy');
+    expect(lstatSync(installed).isSymbolicLink()).toBe(false);
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version).toBe(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+    );
+    expect(JSON.parse(readFileSync(join(vitest.project, 'package.json'), 'utf8')).type).toBe('module');
+    expect(existsSync(join(vitest.project, 'node_modules', 'vitest'))).toBe(true);
+  });
+
+  /** A copy of the Vitest project with `file` edited by `edit` (which must change it), run with `npx vitest --run`. */
+  async function runEdited(folder: string, file: string, edit: (text: string) => string) {
+    const copy = join(work, folder);
+    copyProject(vitest.project, copy);
+    const text = readFileSync(join(copy, file), 'utf8');
+    const edited = edit(text);
+    expect(edited).not.toBe(text);
+    writeFileSync(join(copy, file), edited);
+    const result = await bash('npx vitest --run', copy);
+    return { ...result, output: stripVTControlCharacters(result.output) };
+  }
+
+  it(
+    'fails when the agent stops before it runs the tool (the trajectory is checked)',
+    async () => {
+      const result = await runEdited('vitest-broken-agent', 'agent.js', (agent) =>
+        agent.replace('if (!message.tool_calls?.length) return message.content;', 'return message.content;'),
+      );
+      expect(result.status).not.toBe(0);
+      expect(result.output).toMatch(/Tests\s+1 failed \(1\)/);
+      expect(result.output).toContain('toHaveCalledToolSequence');
+    },
+    INSTALL_TIMEOUT_MS + 30_000,
+  );
+
+  it(
+    'fails without the plugin: the mock model and the matchers come from it',
+    async () => {
+      const result = await runEdited('vitest-no-plugin', 'vitest.config.mjs', (config) =>
+        config.replace('plugins: [understudy()]', 'plugins: []'),
+      );
+      expect(result.status).not.toBe(0);
+      expect(result.output).toMatch(/Tests\s+1 failed \(1\)/);
+      expect(result.output).toContain("jest-understudy's Vitest plugin is not running this test file");
     },
     INSTALL_TIMEOUT_MS + 30_000,
   );
