@@ -21,13 +21,15 @@ describe('real agent frameworks under Vitest', () => {
       const file = run.files.find((f) => f.name.endsWith('/frameworks.test.mjs'));
       if (!file) throw new Error(`no results:\n${run.stdout}\n${run.stderr}`);
       expect(Object.fromEntries(file.tests.map((t) => [t.title, t.status]))).toEqual({
-        'agents sdk: runs the whole refund loop': 'passed',
+        'agents sdk (plain): runs the whole refund loop': 'passed',
+        'agents sdk (streamed): runs the whole refund loop': 'passed',
         'agents sdk: an agent that stops on its first tool fails the trajectory': 'failed',
         'ai sdk 7 (plain): runs the whole refund loop': 'passed',
         'ai sdk 7 (streamed): runs the whole refund loop': 'passed',
         'ai sdk 7: an agent whose step limit ends the loop after its first tool fails the trajectory':
           'failed',
-        'langgraph: runs the whole refund loop': 'passed',
+        'langgraph (plain): runs the whole refund loop': 'passed',
+        'langgraph (streamed): runs the whole refund loop': 'passed',
         'langgraph: a graph whose tools do not lead back to the model fails the trajectory': 'failed',
       });
       expect(file.message).toBe('');

@@ -1,11 +1,11 @@
 // The real agent frameworks under Vitest, each driving a whole tool loop on its own OpenAI client:
-// the OpenAI Agents SDK (Responses API), AI SDK 7 (@ai-sdk/openai, plain and streamed) and LangGraph
-// (@langchain/openai in a StateGraph with a ToolNode). Each agent looks an order up, refunds it and
+// the OpenAI Agents SDK (Responses API), AI SDK 7 (@ai-sdk/openai) and LangGraph (@langchain/openai
+// in a StateGraph with a ToolNode), each plain and streamed. Each agent looks an order up, refunds it and
 // answers. Each framework also has a wrongly wired agent that stops after its first tool, whose
 // test must fail on the trajectory matchers.
 
 import { createOpenAI } from '@ai-sdk/openai';
-import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { HumanMessage } from '@langchain/core/messages';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
@@ -84,10 +84,21 @@ function agentsAgent({ stopOnFirstTool = false } = {}) {
   });
 }
 
-it('agents sdk: runs the whole refund loop', async () => {
+async function runAgentsSdk(agent, stream) {
+  if (!stream) return (await runAgent(agent, QUESTION)).finalOutput;
+  const result = await runAgent(agent, QUESTION, { stream: true });
+  await result.completed;
+  return result.finalOutput;
+}
+
+it.each([
+  ['plain', false],
+  ['streamed', true],
+])('agents sdk (%s): runs the whole refund loop', async (_, stream) => {
   useRefundScript();
-  const run = await understudy.run(async () => (await runAgent(agentsAgent(), QUESTION)).finalOutput);
+  const run = await understudy.run(() => runAgentsSdk(agentsAgent(), stream));
   expectRefundRun(run);
+  expect(run.modelCalls.map((call) => call.streamed)).toEqual([stream, stream, stream]);
 });
 
 it('agents sdk: an agent that stops on its first tool fails the trajectory', async () => {
@@ -125,6 +136,7 @@ it.each([
   useRefundScript();
   const run = await understudy.run(() => aiSdkAgent({ stream }));
   expectRefundRun(run);
+  expect(run.modelCalls.map((call) => call.streamed)).toEqual([stream, stream, stream]);
 });
 
 it('ai sdk 7: an agent whose step limit ends the loop after its first tool fails the trajectory', async () => {
@@ -135,14 +147,21 @@ it('ai sdk 7: an agent whose step limit ends the loop after its first tool fails
 
 // ── LangGraph ──
 
-function langGraphAgent({ backToModel = true } = {}) {
+function langGraphAgent({ backToModel = true, streaming = false } = {}) {
   const tools = [
     langchainTool(lookup, { name: 'lookup_order', description: 'Look an order up', schema: idParameters }),
     langchainTool(refund, { name: 'refund_order', description: 'Refund an order', schema: idParameters }),
   ];
-  const model = new ChatOpenAI({ model: 'gpt-4o-mini', maxRetries: 0 }).bindTools(tools);
+  // streamUsage: the stream reports its token counts (the OpenAI default LangChain asks for).
+  const model = new ChatOpenAI({ model: 'gpt-4o-mini', maxRetries: 0, streamUsage: true }).bindTools(tools);
+  const reply = async (messages) => {
+    if (!streaming) return model.invoke(messages);
+    let message;
+    for await (const chunk of await model.stream(messages)) message = message ? message.concat(chunk) : chunk;
+    return message;
+  };
   const graph = new StateGraph(MessagesAnnotation)
-    .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addNode('agent', async (state) => ({ messages: [await reply(state.messages)] }))
     .addNode('tools', new ToolNode(tools))
     .addEdge(START, 'agent')
     .addConditionalEdges('agent', toolsCondition)
@@ -152,14 +171,18 @@ function langGraphAgent({ backToModel = true } = {}) {
   return async (text) => {
     const { messages } = await graph.invoke({ messages: [new HumanMessage(text)] });
     const last = messages.at(-1);
-    return last instanceof AIMessage ? last.content : undefined;
+    return last?.getType() === 'ai' ? last.content : undefined;
   };
 }
 
-it('langgraph: runs the whole refund loop', async () => {
+it.each([
+  ['plain', false],
+  ['streamed', true],
+])('langgraph (%s): runs the whole refund loop', async (_, streaming) => {
   useRefundScript();
-  const run = await understudy.run(() => langGraphAgent()(QUESTION));
+  const run = await understudy.run(() => langGraphAgent({ streaming })(QUESTION));
   expectRefundRun(run);
+  expect(run.modelCalls.map((call) => call.streamed)).toEqual([streaming, streaming, streaming]);
 });
 
 it('langgraph: a graph whose tools do not lead back to the model fails the trajectory', async () => {
