@@ -6,9 +6,10 @@
  * The results come from Vitest's JSON reporter, in the shape of the Jest driver's (./child-jest.ts).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ChildFile, ChildRun } from './child-jest';
+import { root } from './child-jest';
 import { CASES, freshFolder, installedProject } from './installed';
 
 export const VITEST_CASES = join(CASES, 'vitest');
@@ -35,6 +36,30 @@ export interface VitestOptions {
    * `understudy record -- <Vitest's arguments>`), which finds the runner from the project.
    */
   cli?: string[];
+}
+
+/**
+ * An example's files (examples/<name>, its Jest tests left out) under the folder `as`, for
+ * `files`: a Vitest case beside them imports its agent, tools and worlds as `./<as>/…`.
+ * `replace` swaps a file's content by its name in the example.
+ */
+export function exampleFiles(
+  name: string,
+  as: string,
+  replace: Record<string, string> = {},
+): Record<string, string> {
+  const dir = join(root, 'examples', name);
+  const files: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(join(dir, rel))) {
+      const path = rel ? `${rel}/${entry}` : entry;
+      if (statSync(join(dir, path)).isDirectory()) walk(path);
+      else if (!entry.endsWith('.test.ts'))
+        files[`${as}/${path}`] = replace[path] ?? readFileSync(join(dir, path), 'utf8');
+    }
+  };
+  walk('');
+  return files;
 }
 
 export interface VitestRun extends ChildRun {
