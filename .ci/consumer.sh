@@ -21,8 +21,11 @@ case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol
 # The Gemini SDK and the Agents SDK in the majors that go with this openai (and its Node):
 # @google/genai 3 and @openai/agents 0.15+ (on openai 7) need Node >= 22, and so does
 # @langchain/openai 1 (LangGraph's model in the Vitest frameworks case, which runs from Node 22).
+# The frameworks case cannot run there: that job leaves it out instead of skipping it.
+left_out=()
 if [ "$openai" = openai@6 ]; then
   case_deps+=(@google/genai@2 @openai/agents@0.12)
+  left_out=(--testPathIgnorePatterns '/__tests__/installed/vitest-frameworks\.test\.ts$')
 else
   case_deps+=(@google/genai@3 @openai/agents@0.20 @langchain/core@1 @langchain/langgraph@1 @langchain/openai@1)
 fi
@@ -47,4 +50,4 @@ grep -q 'did you mean "content"' validate.out || { cat validate.out >&2; exit 1;
 echo "   installed-package suites against this install"
 cd "$repo"
 # As npm test runs it: the driver's own ES module imports need the flag (each child run sets its own).
-UNDERSTUDY_INSTALLED_DIR="$work" CI=true NODE_OPTIONS=--experimental-vm-modules timeout --kill-after=30s 30m node node_modules/jest/bin/jest.js --selectProjects installed --ci
+UNDERSTUDY_INSTALLED_DIR="$work" CI=true NODE_OPTIONS=--experimental-vm-modules timeout --kill-after=30s 30m node node_modules/jest/bin/jest.js --selectProjects installed --ci "${left_out[@]}"
