@@ -29,8 +29,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const driverRequire = createRequire(import.meta.url);
-const driver = driverRequire('./driver.cjs');
+const localRequire = createRequire(import.meta.url);
+const driver = localRequire('./driver.cjs');
 const quick = process.env.UNDERSTUDY_BENCH_QUICK === '1';
 // Per pass: `prewarm` untimed calls of every reply and target, then per reply `warmup` more and
 // `calls` timed calls per target (the targets of one process alternate call by call).
@@ -791,7 +791,7 @@ function report({
   progress('wrote bench/results.json');
   // A quick run's figures mean nothing: the page keeps the last whole run's.
   if (!quick) {
-    driverRequire('./figures.cjs').writeFigures();
+    localRequire('./figures.cjs').writeFigures();
     progress('wrote the figures of docs/benchmarks.md');
   }
 }

@@ -122,22 +122,25 @@ export interface SpawnOptions {
  */
 const CHILD_JEST_TIMEOUT_MS = 300_000;
 
-/** Spawns a child Jest with `--json` output and collects its per-file, per-test results. */
-export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
-  const out = join(options.dir, 'results.json');
+/** What a child process printed, how it ended, and whether the time bound killed it. */
+export interface ChildOutput {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/**
+ * Runs `node <argv>` (under `prefix` when given) with `env` merged over this process's (colour
+ * off; `undefined` removes a variable), killed after CHILD_JEST_TIMEOUT_MS.
+ */
+export function runChild(
+  argv: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; prefix?: string[] },
+): Promise<ChildOutput> {
   const env: Record<string, string> = {};
   const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
-  // `--ci` first: a caller's own `--ci=false` (a test that writes snapshots) must win.
-  const argv = [
-    options.jest,
-    ...(options.command ?? []),
-    '--ci',
-    '--json',
-    '--outputFile',
-    out,
-    ...options.args,
-  ];
   const [command, ...before] = options.prefix ?? [process.execPath];
   const args = options.prefix ? [...before, process.execPath, ...argv] : argv;
   const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -159,40 +162,51 @@ export function spawnJest(options: SpawnOptions): Promise<ChildRun> {
     child.on('error', fail);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (timedOut) {
-        fail(
-          new Error(
-            `the child Jest was killed after ${CHILD_JEST_TIMEOUT_MS / 1000} s:\n${stdout}\n${stderr}`,
-          ),
-        );
-        return;
-      }
-      let parsed: {
-        testResults: Array<{ name: string; message: string; understudy?: unknown; assertionResults: any[] }>;
-      };
-      try {
-        parsed = JSON.parse(readFileSync(out, 'utf8'));
-      } catch {
-        fail(new Error(`the child Jest wrote no results (exit ${code}):\n${stderr}`));
-        return;
-      }
-      done({
-        code,
-        stdout,
-        stderr,
-        dir: options.dir,
-        files: parsed.testResults.map((r) => ({
-          name: r.name,
-          message: r.message,
-          understudy: r.understudy,
-          tests: r.assertionResults.map((a) => ({
-            title: a.title,
-            fullName: a.fullName,
-            status: a.status,
-            failureMessages: a.failureMessages,
-          })),
-        })),
-      });
+      done({ code, stdout, stderr, timedOut });
     });
   });
+}
+
+/** Jest's `--json` results (and Vitest's JSON reporter, which writes the same shape), per file and test. */
+export function filesOf(results: {
+  testResults: Array<{ name: string; message: string; understudy?: unknown; assertionResults: any[] }>;
+}): ChildFile[] {
+  return results.testResults.map((r) => ({
+    name: r.name,
+    message: r.message,
+    understudy: r.understudy,
+    tests: r.assertionResults.map((a) => ({
+      title: a.title,
+      fullName: a.fullName,
+      status: a.status,
+      failureMessages: a.failureMessages,
+    })),
+  }));
+}
+
+/** Spawns a child Jest with `--json` output and collects its per-file, per-test results. */
+export async function spawnJest(options: SpawnOptions): Promise<ChildRun> {
+  const out = join(options.dir, 'results.json');
+  // `--ci` first: a caller's own `--ci=false` (a test that writes snapshots) must win.
+  const argv = [
+    options.jest,
+    ...(options.command ?? []),
+    '--ci',
+    '--json',
+    '--outputFile',
+    out,
+    ...options.args,
+  ];
+  const { code, stdout, stderr, timedOut } = await runChild(argv, options);
+  if (timedOut)
+    throw new Error(
+      `the child Jest was killed after ${CHILD_JEST_TIMEOUT_MS / 1000} s:\n${stdout}\n${stderr}`,
+    );
+  let results: Parameters<typeof filesOf>[0];
+  try {
+    results = JSON.parse(readFileSync(out, 'utf8'));
+  } catch {
+    throw new Error(`the child Jest wrote no results (exit ${code}):\n${stderr}`);
+  }
+  return { code, stdout, stderr, dir: options.dir, files: filesOf(results) };
 }

@@ -5,12 +5,10 @@
  * __tests__/installed/cases/vitest; each run copies that folder into a fresh folder of the project.
  * The results come from Vitest's JSON reporter, in the shape of the Jest driver's (./child-jest.ts).
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ChildFile, ChildRun } from './child-jest';
-import { root } from './child-jest';
-import { CASES, freshFolder, installedProject } from './installed';
+import { type ChildFile, type ChildRun, filesOf, root, runChild } from './child-jest';
+import { CASES, freshFolder, inheritedNothing, installedProject } from './installed';
 
 export const VITEST_CASES = join(CASES, 'vitest');
 
@@ -66,25 +64,6 @@ export interface VitestRun extends ChildRun {
   project: string;
 }
 
-/** Credentials the child must never inherit from the developer's shell. */
-const KEYS = [
-  'OPENAI_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'GEMINI_API_KEY',
-  'GOOGLE_API_KEY',
-  'GOOGLE_GENAI_API_KEY',
-  'AZURE_OPENAI_API_KEY',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-  'AWS_SESSION_TOKEN',
-  'AWS_PROFILE',
-  'AWS_BEARER_TOKEN_BEDROCK',
-  'AWS_REGION',
-  'AWS_DEFAULT_REGION',
-];
-
-const CHILD_TIMEOUT_MS = 300_000;
-
 /** The config a Vitest user writes, with the plugin and the run's options. */
 export function vitestConfig(options: Pick<VitestOptions, 'understudy' | 'test' | 'cases'>): string {
   const test = { testTimeout: 30_000, ...options.test, include: options.cases };
@@ -107,14 +86,6 @@ export async function runInstalledVitest(options: VitestOptions): Promise<Vitest
   }
   writeFileSync(join(project, 'vitest.config.mjs'), options.configText ?? vitestConfig(options));
   const out = join(project, 'results.json');
-  const env: Record<string, string> = {};
-  const overrides: Record<string, string | undefined> = {
-    NODE_OPTIONS: undefined,
-    UNDERSTUDY_MODE: undefined,
-  };
-  for (const key of KEYS) overrides[key] = undefined;
-  const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...overrides, ...options.env };
-  for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
   const argv = [
     ...(options.cli
       ? [join(base, 'node_modules', 'jest-understudy', 'dist', 'src', 'cli', 'main.js'), ...options.cli, '--']
@@ -124,39 +95,13 @@ export async function runInstalledVitest(options: VitestOptions): Promise<Vitest
     `--outputFile.json=${out}`,
     ...(options.args ?? []),
   ];
-  const child = spawn(process.execPath, argv, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
-  timer.unref();
-  const code = await new Promise<number | null>((done, fail) => {
-    child.on('error', fail);
-    child.on('close', (exit) => {
-      clearTimeout(timer);
-      done(exit);
-    });
+  const { code, stdout, stderr } = await runChild(argv, {
+    cwd: project,
+    env: { ...inheritedNothing(), ...options.env },
   });
   let files: ChildFile[] = [];
   try {
-    const parsed = JSON.parse(readFileSync(out, 'utf8')) as {
-      testResults: Array<{ name: string; message: string; assertionResults: any[] }>;
-    };
-    files = parsed.testResults.map((r) => ({
-      name: r.name,
-      message: r.message,
-      tests: r.assertionResults.map((a) => ({
-        title: a.title,
-        fullName: a.fullName,
-        status: a.status,
-        failureMessages: a.failureMessages,
-      })),
-    }));
+    files = filesOf(JSON.parse(readFileSync(out, 'utf8')));
   } catch {
     // No results (Vitest refused to start): the exit code and the output tell why.
   }

@@ -75,7 +75,7 @@ export function installedProject(): string {
 }
 
 /** Names of credentials the child must never inherit from the developer's shell. */
-const KEYS = [
+const CREDENTIALS = [
   'OPENAI_API_KEY',
   'ANTHROPIC_API_KEY',
   'GEMINI_API_KEY',
@@ -90,6 +90,16 @@ const KEYS = [
   'AWS_REGION',
   'AWS_DEFAULT_REGION',
 ];
+
+/**
+ * What a child run in the consumer project must not inherit: the developer's credentials, the
+ * parent's NODE_OPTIONS and mode (set again where a run needs them).
+ */
+export function inheritedNothing(): Record<string, undefined> {
+  const env: Record<string, undefined> = { NODE_OPTIONS: undefined, UNDERSTUDY_MODE: undefined };
+  for (const key of CREDENTIALS) env[key] = undefined;
+  return env;
+}
 
 /** Copies the cases and the project's files into `folder`; returns its Jest options. */
 function prepare(folder: string, project: InstalledProject): Record<string, unknown> {
@@ -117,8 +127,7 @@ function writeConfig(folder: string, config: Record<string, unknown>): string {
 
 function spawnInstalled(folder: string, configPath: string, options: InstalledProcess): Promise<ChildRun> {
   const base = installedProject();
-  const env: Record<string, string | undefined> = { NODE_OPTIONS: undefined, UNDERSTUDY_MODE: undefined };
-  for (const key of KEYS) env[key] = undefined;
+  const env: Record<string, string | undefined> = inheritedNothing();
   if (options.esm) env.NODE_OPTIONS = '--experimental-vm-modules';
   return spawnJest({
     jest: options.cli
