@@ -19,11 +19,13 @@ export interface SharedProject extends InstalledProject {
 }
 
 const BOTH = ['jest-cjs', 'jest-esm'] as const;
+/** Jest CommonJS, Jest ESM and Vitest. */
+const ALL = ['jest-cjs', 'jest-esm', 'vitest'] as const;
 const CJS = ['jest-cjs'] as const;
 const ESM = ['jest-esm'] as const;
 
 export const SHARED = {
-  smoke: { driver: 'smoke.test.ts', cases: ['smoke.case.js'], runners: BOTH },
+  smoke: { driver: 'smoke.test.ts', cases: ['smoke.case.js'], runners: ALL },
   errors: { driver: 'errors.test.ts', cases: ['errors.case.js'], runners: CJS },
   contracts: { driver: 'contracts.test.ts', cases: ['contracts.case.js'], runners: BOTH },
   mcp: { driver: 'mcp.test.ts', cases: ['mcp.case.js'], runners: BOTH },

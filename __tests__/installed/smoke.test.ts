@@ -5,6 +5,7 @@ describe('the installed package', () => {
   it.each([
     ['CommonJS, no flag', 'jest-cjs'],
     ['with --experimental-vm-modules', 'jest-esm'],
+    ['Vitest with the plugin', 'vitest'],
   ] as const)(
     'runs a consumer test (%s)',
     async (_, runner) => {

@@ -199,6 +199,7 @@ describe('traceDir: the product deletes only what it wrote', () => {
   const own = readFileSync(join(CASES, 'writes-trace.case.js'), 'utf8');
   const userFiles = {
     'tests/writes-trace.case.js': own,
+    'tests/runner-globals.cjs': readFileSync(join(CASES, 'runner-globals.cjs'), 'utf8'),
     'tests/notes.md': '# my notes\n',
     'src/app.js': 'module.exports = 1;\n',
     'README.md': '# app\n',

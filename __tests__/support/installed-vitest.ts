@@ -7,7 +7,8 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type ChildFile, type ChildRun, filesOf, root, runChild } from './child-jest';
+import { type ChildRun, root } from './child-jest';
+import { spawnVitest, vitestConfigText } from './child-vitest';
 import { CASES, freshFolder, inheritedNothing, installedProject } from './installed';
 
 export const VITEST_CASES = join(CASES, 'vitest');
@@ -66,17 +67,10 @@ export interface VitestRun extends ChildRun {
 
 /** The config a Vitest user writes, with the plugin and the run's options. */
 export function vitestConfig(options: Pick<VitestOptions, 'understudy' | 'test' | 'cases'>): string {
-  const test = { testTimeout: 30_000, ...options.test, include: options.cases };
-  return [
-    "import { defineConfig } from 'vitest/config';",
-    "import understudy from 'jest-understudy/vitest';",
-    `export default defineConfig({ plugins: [understudy(${JSON.stringify(options.understudy ?? {})})], test: ${JSON.stringify(test)} });`,
-    '',
-  ].join('\n');
+  return vitestConfigText({ understudy: options.understudy, test: { ...options.test, include: options.cases } });
 }
 
 export async function runInstalledVitest(options: VitestOptions): Promise<VitestRun> {
-  const base = installedProject();
   const project = options.project ?? freshFolder('vitest-');
   if (!options.project) cpSync(VITEST_CASES, project, { recursive: true });
   for (const [path, content] of Object.entries(options.files ?? {})) {
@@ -85,25 +79,12 @@ export async function runInstalledVitest(options: VitestOptions): Promise<Vitest
     writeFileSync(target, content);
   }
   writeFileSync(join(project, 'vitest.config.mjs'), options.configText ?? vitestConfig(options));
-  const out = join(project, 'results.json');
-  const argv = [
-    ...(options.cli
-      ? [join(base, 'node_modules', 'jest-understudy', 'dist', 'src', 'cli', 'main.js'), ...options.cli, '--']
-      : [join(base, 'node_modules', 'vitest', 'vitest.mjs'), 'run']),
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${out}`,
-    ...(options.args ?? []),
-  ];
-  const { code, stdout, stderr } = await runChild(argv, {
+  const run = await spawnVitest({
+    base: installedProject(),
     cwd: project,
+    args: options.args,
+    cli: options.cli,
     env: { ...inheritedNothing(), ...options.env },
   });
-  let files: ChildFile[] = [];
-  try {
-    files = filesOf(JSON.parse(readFileSync(out, 'utf8')));
-  } catch {
-    // No results (Vitest refused to start): the exit code and the output tell why.
-  }
-  return { code, stdout, stderr, files, dir: project, project };
+  return { ...run, project };
 }

@@ -11,6 +11,7 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { type ChildFile, type ChildRun, spawnJest } from './child-jest';
+import { spawnVitest, type VitestProject, vitestConfigText } from './child-vitest';
 
 export const CASES = resolve(__dirname, '..', 'installed', 'cases');
 
@@ -20,8 +21,13 @@ export interface InstalledProject {
   cases: string[];
   /** Merged into the consumer's jest.config.js next to `preset: 'jest-understudy'`. */
   config?: Record<string, unknown>;
-  /** `testEnvironmentOptions.understudy`, merged into `config`. */
+  /** `testEnvironmentOptions.understudy`, merged into `config`; the plugin's options under Vitest. */
   understudy?: Record<string, unknown>;
+  /**
+   * Under Vitest, merged into the config's `test` object (what `config` is for Jest). A project that
+   * sets `config` needs this to run under Vitest: Jest's options mean nothing there.
+   */
+  vitestConfig?: Record<string, unknown>;
   /** Files written into the run's folder before Jest starts (path relative to it → content). */
   files?: Record<string, string>;
 }
@@ -30,6 +36,11 @@ export interface InstalledProject {
 export interface InstalledProcess {
   /** Run with NODE_OPTIONS=--experimental-vm-modules (ESM). Default: plain CommonJS, no flag. */
   esm?: boolean;
+  /**
+   * Run `vitest run` with the plugin (`jest-understudy/vitest`) and the test globals instead of
+   * Jest; `args` and `cli` are then Vitest's (`understudy record -- <Vitest's arguments>`).
+   */
+  vitest?: boolean;
   /** Extra environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
   args?: string[];
@@ -43,13 +54,15 @@ export interface InstalledProcess {
 }
 
 /**
- * The ways a case runs: Jest with CommonJS, no flag, and Jest with its ESM support
- * (--experimental-vm-modules). A driver names the runners its cases run under; the cases are the
- * same files under each.
+ * The ways a case runs: Jest with CommonJS, no flag; Jest with its ESM support
+ * (--experimental-vm-modules); Vitest with the plugin. A driver names the runners its cases run
+ * under; the cases are the same files under each (cases/runner-globals.cjs gives them the runner's
+ * test API).
  */
 export const RUNNERS = {
   'jest-cjs': { esm: false },
   'jest-esm': { esm: true },
+  vitest: { vitest: true },
 } as const satisfies Record<string, InstalledProcess>;
 
 export type Runner = keyof typeof RUNNERS;
@@ -103,12 +116,7 @@ export function inheritedNothing(): Record<string, undefined> {
 
 /** Copies the cases and the project's files into `folder`; returns its Jest options. */
 function prepare(folder: string, project: InstalledProject): Record<string, unknown> {
-  cpSync(CASES, folder, { recursive: true });
-  for (const [path, content] of Object.entries(project.files ?? {})) {
-    const target = join(folder, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
-  }
+  copyCases(folder, project);
   return {
     preset: 'jest-understudy',
     // As in child-jest.ts: cold first tests on a loaded machine, not a timeout under test.
@@ -117,6 +125,45 @@ function prepare(folder: string, project: InstalledProject): Record<string, unkn
     ...(project.understudy ? { testEnvironmentOptions: { understudy: project.understudy } } : {}),
     testMatch: project.cases.map((c) => `<rootDir>/${c}`),
   };
+}
+
+function copyCases(folder: string, project: InstalledProject): void {
+  cpSync(CASES, folder, { recursive: true });
+  for (const [path, content] of Object.entries(project.files ?? {})) {
+    const target = join(folder, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+}
+
+/** Copies the cases and the project's files into `folder`; returns its Vitest project. */
+function prepareVitest(folder: string, project: InstalledProject, name?: string): VitestProject {
+  if (project.config && !project.vitestConfig)
+    throw new Error(
+      `a project that sets Jest options (${Object.keys(project.config).join(', ')}) needs its Vitest options (\`vitestConfig\`) to run under Vitest`,
+    );
+  copyCases(folder, project);
+  return {
+    understudy: project.understudy,
+    test: {
+      ...(name && { name, root: folder }),
+      globals: true,
+      ...project.vitestConfig,
+      include: project.cases,
+    },
+  };
+}
+
+function spawnInstalledVitest(folder: string, config: string, options: InstalledProcess): Promise<ChildRun> {
+  writeFileSync(join(folder, 'vitest.config.mjs'), config);
+  return spawnVitest({
+    base: installedProject(),
+    cwd: folder,
+    args: options.args,
+    cli: options.cli,
+    env: { ...inheritedNothing(), ...options.env },
+    prefix: options.prefix,
+  });
 }
 
 function writeConfig(folder: string, config: Record<string, unknown>): string {
@@ -155,6 +202,10 @@ export function freshFolder(prefix: string): string {
 
 export async function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
   const project = options.project ?? freshFolder('run-');
+  if (options.vitest) {
+    const run = await spawnInstalledVitest(project, vitestConfigText(prepareVitest(project, options)), options);
+    return { ...run, project };
+  }
   const run = await spawnInstalled(project, writeConfig(project, prepare(project, options)), options);
   return { ...run, project };
 }
@@ -182,6 +233,14 @@ export async function runInstalledProjects<K extends string>(
   options: InstalledProcess = {},
 ): Promise<Record<K, InstalledProjectRun>> {
   const folder = freshFolder('projects-');
+  if (options.vitest) {
+    const roots = Object.entries<InstalledProject>(projects).map(([name, project]) => {
+      const root = freshFolder(`${name}-`);
+      return { name, root, project: prepareVitest(root, project, name) };
+    });
+    const run = await spawnInstalledVitest(folder, vitestConfigText(roots.map((r) => r.project)), options);
+    return byProject(run, roots);
+  }
   const entries = Object.entries<InstalledProject>(projects).map(([name, project]) => {
     // Beside the run's folder, not in it: every case folder is two below the consumer project,
     // where a case finds the project's node_modules/.bin.
@@ -191,8 +250,16 @@ export async function runInstalledProjects<K extends string>(
   // The preset at the top as well: it is where Jest takes the reporters from.
   const config = { preset: 'jest-understudy', testTimeout: 30_000, projects: entries.map((e) => e.config) };
   const run = await spawnInstalled(folder, writeConfig(folder, config), options);
+  return byProject(run, entries);
+}
+
+/** A run of several projects' folders, its files by project. */
+function byProject<K extends string>(
+  run: ChildRun,
+  projects: Array<{ name: string; root: string }>,
+): Record<K, InstalledProjectRun> {
   return Object.fromEntries(
-    entries.map(({ name, root }) => [
+    projects.map(({ name, root }) => [
       name,
       { project: root, files: run.files.filter((f) => f.name.startsWith(`${root}${sep}`)), process: run },
     ]),

@@ -5,7 +5,7 @@
  *
  * @understudy-world ./browser.world.yaml
  */
-const { afterAll, afterEach, beforeAll, beforeEach, expect, it } = require('@jest/globals');
+const { afterAll, afterEach, beforeAll, beforeEach, expect, it } = require('./runner-globals.cjs');
 const http = require('node:http');
 const { chromium } = require('playwright-core');
 const { script, understudy } = require('jest-understudy');

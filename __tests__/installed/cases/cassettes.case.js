@@ -1,7 +1,7 @@
 // A support agent recorded against a stand-in provider, re-recorded in part (-t), and replayed
 // with a tool result that changed since. CASSETTES_UPSTREAM is the provider's base URL (an
 // OpenAI base URL in the config, so replay serves it); CASSETTES_STATUS is what the tool returns.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 

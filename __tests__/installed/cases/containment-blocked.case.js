@@ -1,7 +1,7 @@
 // Every transport to a host nothing serves: each agent here swallows the error it gets, so the
 // test can only fail through jest-understudy. Every test here must FAIL, naming the host, the
 // port and the transport. Run inside a network namespace with only loopback (see the driver).
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const dgram = require('node:dgram');
 const dns = require('node:dns');
 const http2 = require('node:http2');

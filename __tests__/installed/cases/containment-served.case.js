@@ -1,7 +1,7 @@
 // Provider hosts are served whichever client reaches them (undici's fetch, request, an explicit
 // Agent, Client and Pool, http2), and the call belongs to the run that made it. Loopback passes.
 // Every test here must pass.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const http = require('node:http');
 const http2 = require('node:http2');
 const https = require('node:https');

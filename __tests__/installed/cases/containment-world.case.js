@@ -2,7 +2,7 @@
  * @understudy-world ./containment.world.yaml
  */
 // A world host is served whichever client reaches it, as provider hosts are. Must pass.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const http2 = require('node:http2');
 const undici = require('undici');
 const { understudy } = require('jest-understudy');

@@ -8,7 +8,7 @@
  */
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
-const { afterAll, expect, it } = require('@jest/globals');
+const { afterAll, expect, it } = require('./runner-globals.cjs');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { mockTool, script, understudy } = require('jest-understudy');

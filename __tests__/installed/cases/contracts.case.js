@@ -1,6 +1,6 @@
 // Request contracts from the installed package: an agent that drops one of two parallel
 // tool results gets OpenAI's own 400, and the environment fails the test for it.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 

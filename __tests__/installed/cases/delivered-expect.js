@@ -1,6 +1,6 @@
 // The check the delivered-*.case.js files share: a run whose reply (delivered-agents.js `reply`)
 // was cut short holds what the agent received (`got`), and says where the wire cut it.
-const { expect } = require('@jest/globals');
+const { expect } = require('./runner-globals.cjs');
 const { CALLS, TEXT } = require('./delivered-agents.js');
 
 /**

@@ -4,7 +4,7 @@
 // request, a loop left early), and a plain reply cut in half. The agent keeps what it received
 // and returns normally, so nothing but the evidence can tell the test what happened.
 // Tests named "no false green: …" assert what the scripted reply would have let pass: they fail.
-const { describe, expect, it } = require('@jest/globals');
+const { describe, expect, it } = require('./runner-globals.cjs');
 const { understudy } = require('jest-understudy');
 const { agents, reply, TEXT } = require('./delivered-agents.js');
 const { expectReceived } = require('./delivered-expect.js');

@@ -4,7 +4,7 @@
 // The stand-in answers the model name: `cut` drops the connection inside the first call's
 // arguments, `paced` sends one event every 20 ms, `whole` the whole reply.
 // Tests named "no false green: …" assert what the provider's whole reply would have let pass: they fail.
-const { describe, expect, it } = require('@jest/globals');
+const { describe, expect, it } = require('./runner-globals.cjs');
 const { understudy } = require('jest-understudy');
 const { agents, TEXT } = require('./delivered-agents.js');
 

@@ -4,7 +4,7 @@
 // Tests named "no false green: …" assert what the scripted reply would have let pass: they fail.
 const { execFile } = require('node:child_process');
 const { join } = require('node:path');
-const { beforeAll, describe, expect, it } = require('@jest/globals');
+const { beforeAll, describe, expect, it } = require('./runner-globals.cjs');
 const { understudy } = require('jest-understudy');
 const { reply } = require('./delivered-agents.js');
 const { expectReceived } = require('./delivered-expect.js');

@@ -2,7 +2,7 @@
 // clock) still go out event by event as the test advances the clock, and the run holds what
 // the agent received of them: cut short by the fixture, given up by the agent, or left unread
 // when the agent returned.
-const { afterEach, expect, it } = require('@jest/globals');
+const { afterEach, expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 const { agents, TEXT } = require('./delivered-agents.js');

@@ -2,7 +2,7 @@
  * The preset is set, but this docblock replaces its environment.
  * @jest-environment node
  */
-const { it } = require('@jest/globals');
+const { it } = require('./runner-globals.cjs');
 const { understudy, script } = require('jest-understudy');
 
 it('uses understudy under another environment', () => {

@@ -1,5 +1,5 @@
 // Run without the preset and without jest-understudy's environment.
-const { it } = require('@jest/globals');
+const { it } = require('./runner-globals.cjs');
 const { understudy, script } = require('jest-understudy');
 
 it('uses understudy without the environment', () => {

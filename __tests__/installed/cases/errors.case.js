@@ -1,6 +1,6 @@
 // Errors of the installed package carry their codes: what a test can catch (isUnderstudyError and
 // the error classes from the package entry), and the failure the environment adds when a test ends.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const {
   FileIssuesError,

@@ -6,7 +6,7 @@
 // thought signatures, Responses' encrypted reasoning), as agents do.
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const Anthropic = require('@anthropic-ai/sdk');
 const { GoogleGenAI } = require('@google/genai');

@@ -1,7 +1,7 @@
 // Requests the real APIs refuse, from the installed package: each agent makes the mistake agents
 // make, gets the provider's own 400 (checked here, body and all) and swallows it, as a fallback
 // path would. The test must still fail, for the contract alone. The controls must pass.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const Anthropic = require('@anthropic-ai/sdk');
 const { GoogleGenAI } = require('@google/genai');

@@ -6,7 +6,7 @@
 // have is the contract's. The controls must pass.
 const { join } = require('node:path');
 const { writeFileSync } = require('node:fs');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const Anthropic = require('@anthropic-ai/sdk');
 const { GoogleGenAI } = require('@google/genai');

@@ -2,7 +2,7 @@
  * The quarantine and the history: FLAKY_FAIL=1 fails the flaky test this run, REGULAR_FAIL=1 a
  * test that is not quarantined. The key-named test puts the provider key in its own name.
  */
-const { describe, expect, it } = require('@jest/globals');
+const { describe, expect, it } = require('./runner-globals.cjs');
 
 describe('quarantine', () => {
   it('always fails', () => {

@@ -1,5 +1,5 @@
 // Jest's retryTimes hides a flaky test: it fails its first attempt and passes on the retry.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 
 jest.retryTimes(2);
 let attempts = 0;

@@ -3,7 +3,7 @@
 // SDK's /v1/chat/completions and the Anthropic SDK's /v1/messages share one origin. Each request
 // goes to the provider that serves its path; a path neither serves fails, naming what each does.
 // The driver runs this in a network namespace with only loopback.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const Anthropic = require('@anthropic-ai/sdk');
 const OpenAI = require('openai');
 const { script, understudy } = require('jest-understudy');

@@ -2,7 +2,7 @@
 // ordinary msw handlers, written with the user's own msw. A test's handlers answer until the test
 // ends and before the option's; provider hosts stay the mock model's; the requests they answer are
 // HTTP steps of the run's trace. The driver runs this in a network namespace with only loopback.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { http, HttpResponse } = require('msw');
 const OpenAI = require('openai');
 const { script, understudy } = require('jest-understudy');

@@ -4,7 +4,7 @@
  * retryable; the model side is replayed.
  * @understudy-world ./mcp.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { script, understudy } = require('jest-understudy');

@@ -4,7 +4,7 @@
  * @understudy-world ./pyramid.world.yaml
  */
 const { appendFileSync } = require('node:fs');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { understudy, script } = require('jest-understudy');
 const { agent } = require('./pyramid-agent');
 

@@ -3,7 +3,7 @@
  * each with a case that must fail; and a tool error declared without a message.
  * @understudy-world ./pyramid.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { mockTool, understudy } = require('jest-understudy');
 // Looks the order up, then pages: the first page fails BUSY (the world's busy-once override).
 const { pageRun } = require('./pyramid-agent');

@@ -4,7 +4,7 @@
 // provider traffic is replayed and anything else fails the test with the network policy's message
 // (not msw's onUnhandledRequest). The driver runs this in a network namespace with only loopback.
 const https = require('node:https');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { http, HttpResponse } = require('msw');
 const OpenAI = require('openai');
 const undici = require('undici');

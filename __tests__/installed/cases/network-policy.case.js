@@ -3,7 +3,7 @@
 // process listens on fails the test unless network.allow names it. The driver runs this inside a
 // network namespace whose traps listen on 127.0.0.1:5432, :6379, :8080 and :443 (another
 // process), with network.allow ["localhost:6379", "*.allowed.invalid:443"].
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const http = require('node:http');
 const net = require('node:net');
 const { Worker } = require('node:worker_threads');

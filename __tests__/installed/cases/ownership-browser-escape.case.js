@@ -7,7 +7,7 @@
  * every connection that leaves.
  */
 const http = require('node:http');
-const { afterAll, afterEach, beforeAll, beforeEach, expect, it } = require('@jest/globals');
+const { afterAll, afterEach, beforeAll, beforeEach, expect, it } = require('./runner-globals.cjs');
 const { chromium } = require('playwright-core');
 const { WebSocketServer } = require('ws');
 const { script, understudy } = require('jest-understudy');

@@ -3,7 +3,7 @@
  * calls the model after the test ended fails the file, never the test running then.
  */
 const http = require('node:http');
-const { afterAll, beforeAll, beforeEach, expect, it } = require('@jest/globals');
+const { afterAll, beforeAll, beforeEach, expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { chromium } = require('playwright-core');
 const { script, understudy } = require('jest-understudy');

@@ -5,7 +5,7 @@
  * as usual.
  * @understudy-world ./ownership.world.yaml
  */
-const { beforeAll, expect, it, test } = require('@jest/globals');
+const { beforeAll, expect, it, test } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { mockTool, script, understudy } = require('jest-understudy');
 

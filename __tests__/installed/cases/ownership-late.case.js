@@ -5,7 +5,7 @@
  * call is refused (it belongs to no run). Real SDK clients: openai, @anthropic-ai/sdk.
  * @understudy-world ./ownership.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const Anthropic = require('@anthropic-ai/sdk');
 const { GoogleGenAI } = require('@google/genai');

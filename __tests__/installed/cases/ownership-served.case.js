@@ -5,7 +5,7 @@
  */
 const { execFile } = require('node:child_process');
 const { join } = require('node:path');
-const { afterAll, expect, it } = require('@jest/globals');
+const { afterAll, expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { script, understudy } = require('jest-understudy');
 

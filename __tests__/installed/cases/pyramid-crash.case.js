@@ -4,7 +4,7 @@
  * noDuplicateEffects tells a resumed request from a repeated one.
  * @understudy-world ./pyramid-runs.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { isCrashError, mockTool, runDrills, script, understudy } = require('jest-understudy');
 const { toolLoop } = require('./pyramid-runs-agent');
 

@@ -3,7 +3,7 @@
  * that must fail when the agent did the thing the matcher forbids.
  * @understudy-world ./pyramid.world.yaml
  */
-const { beforeEach, expect, it } = require('@jest/globals');
+const { beforeEach, expect, it } = require('./runner-globals.cjs');
 const { pageRun } = require('./pyramid-agent');
 
 let run;

@@ -1,7 +1,7 @@
 /**
  * acrossProviders from the installed package: one test body per protocol, the runs compared.
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { script, understudy } = require('jest-understudy');
 const { loopFor } = require('./pyramid-runs-agent');
 

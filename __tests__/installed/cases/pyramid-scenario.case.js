@@ -2,7 +2,7 @@
  * The scenario builder from the installed package: tool fakes recorded like world operations,
  * a world file with its own starting state, immutability, and nothing left behind.
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { join } = require('node:path');
 const { mockTool, script, understudy } = require('jest-understudy');
 const { toolLoop } = require('./pyramid-runs-agent');

@@ -4,7 +4,7 @@
  * toHandleAllFaults, the one that does not fails it, naming each branch.
  * @understudy-world ./pyramid-runs.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { mockTool, script, understudy } = require('jest-understudy');
 const { toolLoop } = require('./pyramid-runs-agent');
 

@@ -3,7 +3,7 @@
  * task whose forbidden order the agent breaks. Both fail, so both write a timeline.
  * @understudy-world ./pyramid.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { understudy, script, describeGoldenTasks } = require('jest-understudy');
 const { agent } = require('./pyramid-agent');
 

@@ -2,7 +2,7 @@
  * Drills report an agent that throws through their verdict, once.
  * @understudy-world ./runs.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { mockTool, runDrills } = require('jest-understudy');
 
 const crash = async () => {

@@ -1,5 +1,5 @@
 // A run made outside the tests (here in beforeAll) that no test looks at fails the file.
-const { beforeAll, expect, it } = require('@jest/globals');
+const { beforeAll, expect, it } = require('./runner-globals.cjs');
 const { understudy } = require('jest-understudy');
 
 beforeAll(async () => {

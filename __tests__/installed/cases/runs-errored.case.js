@@ -1,5 +1,5 @@
 // An agent that throws or times out fails its test unless the test looks at how the run ended.
-const { beforeAll, describe, expect, it } = require('@jest/globals');
+const { beforeAll, describe, expect, it } = require('./runner-globals.cjs');
 const { understudy, createAgentHarness } = require('jest-understudy');
 
 const crash = async () => {

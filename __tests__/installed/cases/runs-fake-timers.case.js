@@ -1,6 +1,6 @@
 // Runs under Jest's modern fake timers: the openai stream helpers start their request from a
 // setTimeout(0), which the fake clock runs from the test's jest.runAllTimersAsync().
-const { afterEach, expect, it } = require('@jest/globals');
+const { afterEach, expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy, script } = require('jest-understudy');
 

@@ -3,7 +3,7 @@
  * time advanced on a fake clock is kept when the test switches timers.
  * @understudy-world ./runs.world.yaml
  */
-const { afterEach, beforeAll, describe, expect, it } = require('@jest/globals');
+const { afterEach, beforeAll, describe, expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy, script } = require('jest-understudy');
 

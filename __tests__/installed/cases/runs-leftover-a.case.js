@@ -2,7 +2,7 @@
 // code fetches again (after this file's teardown) and notes what fetch did in leftover.txt.
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 

@@ -1,7 +1,7 @@
 // Runs after runs-leftover-a in the same worker, while that file's stream is still being read.
 const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy, script } = require('jest-understudy');
 

@@ -2,7 +2,7 @@
 // and no CI, the guard does not skip (replay put a placeholder in OPENAI_API_KEY before this file
 // loaded, so the client below, built at import time, works), and the live harness fails with
 // RECORD_KEY_MISSING. The failure must say why and point to live(), which does skip.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { createAgentHarness, live } = require('jest-understudy');
 

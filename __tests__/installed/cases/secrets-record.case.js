@@ -2,7 +2,7 @@
 // prompt and tool results carry credentials only rules recognise (a presigned URL, OAuth query
 // values, an appid) and ones only its requests carry (a gateway key in x-portkey-api-key, a
 // Basic password), and the base64 of OPENAI_API_KEY. The cassette must hold none of them.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 

@@ -5,7 +5,7 @@
 // trace records: request URLs, messages, tool arguments, its error. The driver reads the trace
 // and the timeline; PLANTED_* hold the values it looks for.
 const { execFile } = require('node:child_process');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { script, understudy } = require('jest-understudy');
 

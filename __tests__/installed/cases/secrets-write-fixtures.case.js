@@ -3,7 +3,7 @@
 // key of no known shape). PLANTED_* hold the values; the driver reads what was written.
 const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { script, writeFixtures } = require('jest-understudy');
 
 const env = process.env;

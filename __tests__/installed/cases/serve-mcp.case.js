@@ -5,7 +5,7 @@
  * @understudy-world ./serve-orders.world.yaml
  */
 const { delimiter, join } = require('node:path');
-const { beforeAll, expect, it } = require('@jest/globals');
+const { beforeAll, expect, it } = require('./runner-globals.cjs');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { understudy } = require('jest-understudy');

@@ -6,7 +6,7 @@
  */
 const { execFile } = require('node:child_process');
 const { delimiter, join } = require('node:path');
-const { beforeAll, expect, it } = require('@jest/globals');
+const { beforeAll, expect, it } = require('./runner-globals.cjs');
 const { script, understudy } = require('jest-understudy');
 
 const QUESTION = 'Please refund order A-1001, the shoes came apart.';

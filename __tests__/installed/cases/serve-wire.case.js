@@ -5,7 +5,7 @@
  */
 const { execFile } = require('node:child_process');
 const { join } = require('node:path');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { understudy } = require('jest-understudy');
 
 function raw(url, question) {

@@ -1,5 +1,5 @@
 // The smallest consumer test: the preset from the installed tarball serves a script() fixture.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy, script } = require('jest-understudy');
 

@@ -1,6 +1,6 @@
 // Bedrock Converse and ConverseStream from the installed package, through the AWS SDK: replay
 // signs with placeholder credentials, and the binary event stream reassembles a parallel loop.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const {
   BedrockRuntimeClient,
   ConverseCommand,

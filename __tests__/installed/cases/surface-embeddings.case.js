@@ -1,5 +1,5 @@
 // Embeddings, presets and mid-stream errors from the installed package.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { AzureOpenAI } = require('openai');
 const { understudy } = require('jest-understudy');

@@ -3,7 +3,7 @@
  * reporter says why. LIVE_UPSTREAM is the stand-in provider's base URL.
  * @understudy-tags smoke
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { live } = require('jest-understudy');
 

@@ -4,7 +4,7 @@
  * TAGS_UPSTREAM is the stand-in provider's base URL; TAGS_NOTE is what the tagged test says.
  * @understudy-tags agent
  */
-const { describe, expect, it } = require('@jest/globals');
+const { describe, expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 

@@ -5,7 +5,7 @@
  * asserted with the requested matchers.
  * @understudy-world ./truthful.world.yaml
  */
-const { beforeAll, describe, expect, it } = require('@jest/globals');
+const { beforeAll, describe, expect, it } = require('./runner-globals.cjs');
 const { script, understudy } = require('jest-understudy');
 const { anthropicAgent, openaiAgent } = require('./truthful-agents');
 

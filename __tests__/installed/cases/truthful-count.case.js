@@ -2,7 +2,7 @@
  * One world operation inside understudy.run: the reporter's summary counts it once.
  * @understudy-world ./truthful.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { script, understudy } = require('jest-understudy');
 const { openaiAgent } = require('./truthful-agents');
 

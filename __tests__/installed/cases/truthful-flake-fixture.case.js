@@ -2,7 +2,7 @@
 // flake history test.
 const { join } = require('node:path');
 const OpenAI = require('openai');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { loadFixtures, understudy } = require('jest-understudy');
 
 it('answers from its fixture', async () => {

@@ -4,7 +4,7 @@
  * whole-object comparison, printing and serialising never do.
  */
 const { inspect } = require('node:util');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { createAgentHarness, understudy } = require('jest-understudy');
 
 const crash = async () => {

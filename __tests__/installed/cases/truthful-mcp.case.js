@@ -9,7 +9,7 @@
 const { spawn } = require('node:child_process');
 const { delimiter, join } = require('node:path');
 const { createInterface } = require('node:readline');
-const { beforeAll, expect, it } = require('@jest/globals');
+const { beforeAll, expect, it } = require('./runner-globals.cjs');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { understudy } = require('jest-understudy');

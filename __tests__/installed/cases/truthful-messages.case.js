@@ -3,7 +3,7 @@
  * agent's error with its top frames, whatever was thrown: an Error, a raw `ws` error event (what
  * the Agents SDK's realtime connect() rejects with), null, a string.
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { RealtimeAgent, RealtimeSession } = require('@openai/agents/realtime');
 const { understudy } = require('jest-understudy');
 

@@ -4,7 +4,7 @@
  * nothing); and "did you mean" never suggests the name that was asked for.
  * @understudy-world ./truthful.world.yaml
  */
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { script, understudy } = require('jest-understudy');
 const { anthropicAgent, openaiAgent } = require('./truthful-agents');
 

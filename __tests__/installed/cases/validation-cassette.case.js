@@ -1,5 +1,5 @@
 // The file's cassette cannot be loaded: the file must fail at start-up, before the agent can swallow anything.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { understudy } = require('jest-understudy');
 const { forgivingAgent } = require('./validation-agent');
 

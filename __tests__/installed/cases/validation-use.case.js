@@ -1,6 +1,6 @@
 // Fixtures given in memory are checked like a fixture file: a bad one fails the test with the
 // path of the problem, before an agent can swallow what it would have caused.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const { createAgentHarness, understudy } = require('jest-understudy');
 const { forgivingAgent } = require('./validation-agent');
 

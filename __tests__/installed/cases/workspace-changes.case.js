@@ -20,7 +20,7 @@ const {
 } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
-const { afterEach, expect, it } = require('@jest/globals');
+const { afterEach, expect, it } = require('./runner-globals.cjs');
 const { mockTool, runDrills, script, understudy } = require('jest-understudy');
 const OpenAI = require('openai');
 

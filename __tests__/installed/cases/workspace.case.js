@@ -6,7 +6,7 @@
  */
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { afterEach, expect, it } = require('@jest/globals');
+const { afterEach, expect, it } = require('./runner-globals.cjs');
 const { mockTool, runDrills, script, understudy } = require('jest-understudy');
 const OpenAI = require('openai');
 

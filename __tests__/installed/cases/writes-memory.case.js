@@ -2,7 +2,7 @@
 // the trace a failing test writes after them.
 const v8 = require('node:v8');
 const vm = require('node:vm');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 

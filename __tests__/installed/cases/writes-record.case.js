@@ -4,7 +4,7 @@
 // serves it); WRITES_OUT is where each phase leaves a summary of its run for comparison.
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 

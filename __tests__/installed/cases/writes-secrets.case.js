@@ -2,7 +2,7 @@
 // the system prompt, the user text, a tool argument, the agent's error, an unmatched request.
 // ANTHROPIC_API_KEY holds a gateway key of no known shape; WRITES_HEADER holds a key the
 // product can only learn from the request that carried it (the client's apiKey header).
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy, script } = require('jest-understudy');
 

@@ -1,5 +1,5 @@
 // One test that fails while WRITES_FAIL is set (so a trace is written) and one that passes.
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy, script } = require('jest-understudy');
 

@@ -1,5 +1,5 @@
 // The parity scenarios under Jest (see parity-scenarios.cjs).
-const { expect, it } = require('@jest/globals');
+const { expect, it } = require('../runner-globals.cjs');
 const scenarios = require('./parity-scenarios.cjs');
 
 for (const [title, [body]] of Object.entries(scenarios)) it(title, () => body(expect));
