@@ -67,7 +67,10 @@ export interface VitestRun extends ChildRun {
 
 /** The config a Vitest user writes, with the plugin and the run's options. */
 export function vitestConfig(options: Pick<VitestOptions, 'understudy' | 'test' | 'cases'>): string {
-  return vitestConfigText({ understudy: options.understudy, test: { ...options.test, include: options.cases } });
+  return vitestConfigText({
+    understudy: options.understudy,
+    test: { ...options.test, include: options.cases },
+  });
 }
 
 export async function runInstalledVitest(options: VitestOptions): Promise<VitestRun> {

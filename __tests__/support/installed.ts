@@ -203,7 +203,11 @@ export function freshFolder(prefix: string): string {
 export async function runInstalled(options: InstalledOptions): Promise<InstalledRun> {
   const project = options.project ?? freshFolder('run-');
   if (options.vitest) {
-    const run = await spawnInstalledVitest(project, vitestConfigText(prepareVitest(project, options)), options);
+    const run = await spawnInstalledVitest(
+      project,
+      vitestConfigText(prepareVitest(project, options)),
+      options,
+    );
     return { ...run, project };
   }
   const run = await spawnInstalled(project, writeConfig(project, prepare(project, options)), options);
