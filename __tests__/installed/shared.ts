@@ -101,6 +101,11 @@ export const SHARED = {
     cases: ['truthful-called.case.js', 'truthful-looks.case.js', 'truthful-messages.case.js'],
     runners: ESM,
   },
+  'reported-outcomes': {
+    driver: 'reported-outcomes.test.ts',
+    cases: ['reported-outcomes.case.js'],
+    runners: ALL,
+  },
   'workspace-changes': {
     driver: 'workspace-changes.test.ts',
     cases: ['workspace-changes.case.js'],

@@ -397,6 +397,12 @@ export const ERROR_CODES = {
     meaning: "A `mockTool` callable got input it cannot turn into the operation's input.",
     action: 'Pass one object (the operation input), as the message shows.',
   },
+  MOCKTOOL_ERROR: {
+    area: 'world',
+    meaning:
+      "A `mockTool`'s `error(envelope)` returned nothing for a failed operation, so the failure would have reached the agent as a success.",
+    action: 'Return the native error to throw from `error` (a missing `return` is the usual cause).',
+  },
   // ── tool failures ──
   PERMISSION_DENIED: {
     area: 'tools',

@@ -22,6 +22,18 @@ function parseResult(text: string | null): unknown {
 }
 
 /**
+ * Whether a tool result the agent sent back is an error report: a JSON object with an `error`,
+ * the shape agents send where the protocol has no error flag (Chat Completions, Responses) and
+ * that Gemini's decoder reads as an error too. A flagged result (`is_error`, a Bedrock `status`)
+ * is one whatever its text.
+ */
+function reportsError(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const error = (value as { error?: unknown }).error;
+  return error !== undefined && error !== null && error !== false;
+}
+
+/**
  * The tool calls the model asked for, in order, each joined with the result a later
  * request carried back (matched by call id), so a trajectory includes outcomes. They are the
  * calls that reached the agent: a reply the wire cut short lists only those that arrived, and
@@ -61,8 +73,9 @@ export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
         answered: result !== undefined,
       };
       if (result) {
-        if (result.isError) tc.error = parseResult(result.text);
-        else tc.result = parseResult(result.text);
+        const value = parseResult(result.text);
+        if (result.isError || reportsError(value)) tc.error = value;
+        else tc.result = value;
       }
       out.push(tc);
     }

@@ -41,6 +41,7 @@ export type WorldErrorCode = Extract<
   | 'DRILL_OVERLAP'
   | 'BUILD_MISMATCH'
   | 'MOCKTOOL_INPUT'
+  | 'MOCKTOOL_ERROR'
   | 'BAD_ARGUMENT'
 >;
 

@@ -214,7 +214,11 @@ export class WorldHost extends WorldDoor implements HostView {
       return;
     }
     if (options.scenario !== undefined) {
-      const setup = loadModule().checkSetupData(definition, { scenario: options.scenario });
+      const setup = loadModule().checkSetupData(
+        definition,
+        { scenario: options.scenario },
+        'understudy.world.reset({ scenario })',
+      );
       this.engine = this.createEngine(definition, scenarioSetup(definition, setup.scenario!));
       return;
     }

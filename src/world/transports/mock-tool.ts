@@ -4,7 +4,8 @@
  * `jest.spyOn(obj, 'm').mockImplementation(…)`. It never calls the real dependency: it
  * maps the native arguments to the operation's input, calls the world through its one door
  * (the same call path as HTTP and MCP), and maps the outcome back: the JSON value (or
- * `output(value)`), or a thrown / rejected ToolMockError (or the native error `error(envelope)` builds).
+ * `output(value)`), or a thrown / rejected ToolMockError (or the native error `error(envelope)` builds,
+ * which must build one).
  */
 import type { CallResult, ToolCall } from '../engine/engine';
 import { engineError, ToolMockError, WorldError } from '../errors';
@@ -107,11 +108,16 @@ export function mockTool<Args extends unknown[], Out>(
   const answerOf = (result: CallResult, args: Args): Out => {
     if (result.outcome.kind === 'error') {
       const envelope = result.outcome.error;
-      const error = options.error
-        ? options.error(envelope, ...args)
-        : new ToolMockError(envelope, ref, result.record?.seq);
-      if (error !== undefined) throw error;
-      return undefined as Out;
+      if (!options.error) throw new ToolMockError(envelope, ref, result.record?.seq);
+      const error = options.error(envelope, ...args);
+      // A failed operation must reach the agent as a failure, never as an undefined success.
+      if (error === undefined || error === null) {
+        const message = `${where}: error(envelope) returned ${String(error)} for a failed call (${envelope.code}); return the native error to throw`;
+        // The test fails even if the agent catches what is thrown: the mock, not the agent, is wrong.
+        door.fail('MOCKTOOL_ERROR', message);
+        throw new WorldError('MOCKTOOL_ERROR', message);
+      }
+      throw error;
     }
     return options.output ? options.output(result.outcome.value, ...args) : (result.outcome.value as Out);
   };

@@ -162,6 +162,14 @@ describe('tool overrides · Return a value or fail selected calls', () => {
     expect((undeclared as Error).message).toContain(
       'at $.toolOverrides[0].outcome.code: probe/probe.call does not declare the error "REFUSD" — did you mean "REFUSED"?',
     );
+    // The same rule given to world.reset is named as that call, not as a drill's setup.
+    expect(() =>
+      understudy.world.reset({
+        scenario: { toolOverrides: [rule('x', 'k', { kind: 'error', code: 'REFUSD' })] },
+      }),
+    ).toThrow(
+      'understudy.world.reset({ scenario }) at $.scenario.toolOverrides[0].outcome.code: probe/probe.call does not declare the error "REFUSD"',
+    );
   });
 
   it('rule: original uses normal synthetic behavior, including its active faults, instead of a lower-priority stub', () => {
