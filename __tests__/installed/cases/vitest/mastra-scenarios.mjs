@@ -1,0 +1,97 @@
+// The Mastra test bodies, written once and run under both runners (../mastra.case.mjs under Jest
+// with --experimental-vm-modules, mastra.test.mjs under Vitest): each takes the runner's `expect`
+// and `spyOn`. The refunds agent (mastra-agent.mjs) runs whole loops with agent.generate and
+// agent.stream on replayed fixtures, its tools served by the world (mastra.world.yaml) through
+// mockTool; each wrongly wired agent must fail on the trajectory, with jest-understudy's message.
+
+import { mockTool, script, understudy } from 'jest-understudy';
+import { ask, MODELS, orders, refundsAgent } from './mastra-agent.mjs';
+
+const QUESTION = 'Please refund order A-1';
+const FINAL = 'Refunded A-1: 42 EUR.';
+
+/** The wire protocol each model's requests must arrive on. */
+const PROTOCOLS = {
+  'openai (router, Responses API)': 'openai.responses',
+  'openai (AI SDK provider, Chat Completions)': 'openai.chat',
+  'anthropic (router, Messages API)': 'anthropic.messages',
+  'google (router, Gemini API)': 'gemini.generateContent',
+};
+
+/** The model's side of the conversation, and the order desk's functions replaced by world operations. */
+function setUp(spyOn) {
+  understudy.model.use(
+    script()
+      .user('refund order A-1')
+      .callsTool('lookup_order', { id: 'A-1' })
+      .callsTool('refund_order', { id: 'A-1' })
+      .replies(FINAL),
+  );
+  const binding = understudy.world.bind({ actorId: 'agent' });
+  const served = (operationId) =>
+    mockTool(binding, {
+      mode: 'async',
+      operation: { packageId: 'orders', operationId },
+      input: (id) => ({ id }),
+    });
+  spyOn(orders, 'lookup').mockImplementation(served('orders.get'));
+  spyOn(orders, 'refund').mockImplementation(served('orders.refund'));
+}
+
+/** The loop a right agent makes: both tools in order, served without error, then the answer. */
+function expectRefunded(expect, run) {
+  expect(run).toHaveCalledToolSequence(
+    [
+      { name: 'lookup_order', args: { id: 'A-1' }, outcome: 'ok' },
+      { name: 'refund_order', args: { id: 'A-1' }, outcome: 'ok' },
+    ],
+    { args: 'exact' },
+  );
+  expect(run).toHaveFinalMessage(FINAL);
+  expect(run).toHaveTerminalState('succeeded');
+  expect(understudy.world.state.orders.orders['A-1'].status).toBe('refunded');
+}
+
+/** Title → [body({ expect, spyOn }), passes]. */
+const scenarios = {};
+
+for (const [name, model] of Object.entries(MODELS))
+  for (const stream of [false, true])
+    scenarios[`${name}, ${stream ? 'agent.stream' : 'agent.generate'}: refunds the order`] = [
+      async ({ expect, spyOn }) => {
+        setUp(spyOn);
+        const run = await understudy.run(() => ask(refundsAgent({ model: model() }), QUESTION, { stream }));
+        expectRefunded(expect, run);
+        expect(run.modelCalls.map((call) => [call.protocol, call.streamed])).toEqual(
+          Array(3).fill([PROTOCOLS[name], stream]),
+        );
+      },
+      true,
+    ];
+
+/** A wrongly wired agent, run as the right one is; its test must fail. */
+const wrong = (agentOptions, askOptions = {}) => [
+  async ({ expect, spyOn }) => {
+    setUp(spyOn);
+    const run = await understudy.run(() => ask(refundsAgent(agentOptions), QUESTION, askOptions));
+    expectRefunded(expect, run);
+  },
+  false,
+];
+
+scenarios['wrong tool: tools registered under camelCase keys offer the model other names'] = wrong({
+  camelCaseTools: true,
+});
+scenarios['wrong args: a schema that lower-cases the id refunds an order that does not exist'] = wrong({
+  lowercaseIds: true,
+});
+scenarios['never calls the tool: a refund that waits for an approval is requested but never run'] = wrong({
+  approveRefunds: true,
+});
+scenarios['stops early: a one-step limit ends the loop after the lookup'] = wrong({}, { maxSteps: 1 });
+scenarios['stops early, streamed: a one-step limit ends the loop after the lookup'] = wrong(
+  {},
+  { maxSteps: 1, stream: true },
+);
+
+export default scenarios;
