@@ -1,25 +1,26 @@
 // A Mastra refunds agent, as a Mastra user writes it: an Agent with two tools made by createTool
-// (zod input schemas) that reach the order desk through its client module, its model named by
-// Mastra's model router ('openai/…', 'anthropic/…') or given as an AI SDK provider's model. The
-// Mastra cases under Jest (../mastra.case.mjs) and Vitest (mastra.test.mjs) import it; each
-// option named for a wiring mistake makes the agent wrong in that one way.
+// (zod input schemas) that reach the order desk through its client, its model named by Mastra's
+// model router ('openai/…', 'anthropic/…', 'google/…') or given as an AI SDK provider's model. The
+// Mastra cases under Jest (../mastra.case.mjs) and Vitest (mastra.test.mjs) import it, and so does
+// the app that runs it in a process of its own (mastra-app.mjs); each option named for a wiring
+// mistake makes the agent wrong in that one way.
 
 import { openai } from '@ai-sdk/openai';
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 
-/** The order desk's client, as production calls it; the tests replace its functions with mockTool. */
+const ORDERS_URL = process.env.ORDERS_URL ?? 'https://orders.example.test/api';
+
+/** The order desk's client, as production calls it (at ORDERS_URL); in process the tests replace its functions with mockTool. */
 export const orders = {
   async lookup(id) {
-    const response = await fetch(`https://orders.example.test/api/orders/${encodeURIComponent(id)}`);
+    const response = await fetch(`${ORDERS_URL}/orders/${encodeURIComponent(id)}`);
     if (!response.ok) throw new Error(`order desk answered ${response.status}`);
     return response.json();
   },
   async refund(id) {
-    const response = await fetch(`https://orders.example.test/api/orders/${encodeURIComponent(id)}/refund`, {
-      method: 'POST',
-    });
+    const response = await fetch(`${ORDERS_URL}/orders/${encodeURIComponent(id)}/refund`, { method: 'POST' });
     if (!response.ok) throw new Error(`order desk answered ${response.status}`);
     return response.json();
   },

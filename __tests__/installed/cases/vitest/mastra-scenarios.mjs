@@ -4,8 +4,12 @@
 // agent.stream on replayed fixtures, its tools served by the world (mastra.world.yaml) through
 // mockTool; each wrongly wired agent must fail on the trajectory, with jest-understudy's message.
 
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { mockTool, script, understudy } from 'jest-understudy';
 import { ask, MODELS, orders, refundsAgent } from './mastra-agent.mjs';
+
+const APP = fileURLToPath(new URL('./mastra-app.mjs', import.meta.url));
 
 const QUESTION = 'Please refund order A-1';
 const FINAL = 'Refunded A-1: 42 EUR.';
@@ -18,8 +22,8 @@ const PROTOCOLS = {
   'google (router, Gemini API)': 'gemini.generateContent',
 };
 
-/** The model's side of the conversation, and the order desk's functions replaced by world operations. */
-function setUp(spyOn) {
+/** The model's side of the conversation. */
+function useRefundScript() {
   understudy.model.use(
     script()
       .user('refund order A-1')
@@ -27,6 +31,11 @@ function setUp(spyOn) {
       .callsTool('refund_order', { id: 'A-1' })
       .replies(FINAL),
   );
+}
+
+/** The model's side, and the order desk's functions replaced by world operations. */
+function setUp(spyOn) {
+  useRefundScript();
   const binding = understudy.world.bind({ actorId: 'agent' });
   const served = (operationId) =>
     mockTool(binding, {
@@ -65,6 +74,46 @@ for (const [name, model] of Object.entries(MODELS))
         expect(run.modelCalls.map((call) => [call.protocol, call.streamed])).toEqual(
           Array(3).fill([PROTOCOLS[name], stream]),
         );
+      },
+      true,
+    ];
+
+/**
+ * The agent's app in a child process, its providers and order desk the served port's (read inside
+ * the run, so the child's calls are the run's); resolves to what it printed.
+ */
+async function askApp(model, method) {
+  const served = await understudy.serve();
+  return understudy.run(
+    () =>
+      new Promise((resolve, reject) =>
+        execFile(
+          process.execPath,
+          [APP, model, method],
+          { env: { ...process.env, ...served.env, ORDERS_URL: served.urls.world.orders }, timeout: 60_000 },
+          (error, stdout, stderr) =>
+            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+        ),
+      ),
+  );
+}
+
+// Mastra's router sends a Google model to Google's own URL whatever the environment says: a Mastra
+// app in a child process reaches the served port with its OpenAI and Anthropic models.
+for (const name of Object.keys(MODELS).filter((name) => !name.startsWith('google')))
+  for (const method of ['generate', 'stream'])
+    scenarios[`${name}, agent.${method} in a child process over the served port: refunds the order`] = [
+      async ({ expect }) => {
+        useRefundScript();
+        const run = await askApp(name, method);
+        expectRefunded(expect, run);
+        expect(run.modelCalls.map((call) => [call.protocol, call.streamed])).toEqual(
+          Array(3).fill([PROTOCOLS[name], method === 'stream']),
+        );
+        expect(understudy.world.operations.map((op) => [op.operationId, op.transport])).toEqual([
+          ['orders.get', 'http'],
+          ['orders.refund', 'http'],
+        ]);
       },
       true,
     ];
