@@ -7,5 +7,11 @@
 import { expect, it, jest } from '@jest/globals';
 import scenarios from './vitest/mastra-scenarios.mjs';
 
-for (const [title, [body]] of Object.entries(scenarios))
-  it(title, () => body({ expect, spyOn: jest.spyOn.bind(jest) }));
+const runner = {
+  expect,
+  spyOn: jest.spyOn.bind(jest),
+  fakeTimers: () => jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'setImmediate'] }),
+  realTimers: () => jest.useRealTimers(),
+};
+
+for (const [title, [body]] of Object.entries(scenarios)) it(title, () => body(runner));

@@ -1,6 +1,6 @@
 // The Mastra test bodies, written once and run under both runners (../mastra.case.mjs under Jest
-// with --experimental-vm-modules, mastra.test.mjs under Vitest): each takes the runner's `expect`
-// and `spyOn`. The refunds agent (mastra-agent.mjs) runs whole loops with agent.generate and
+// with --experimental-vm-modules, mastra.test.mjs under Vitest): each takes the runner's `expect`,
+// `spyOn` and a way to turn its fake timers on and off. The refunds agent (mastra-agent.mjs) runs whole loops with agent.generate and
 // agent.stream on replayed fixtures, its tools served by the world (mastra.world.yaml) through
 // mockTool; each wrongly wired agent must fail on the trajectory, with jest-understudy's message.
 
@@ -61,7 +61,7 @@ function expectRefunded(expect, run) {
   expect(understudy.world.state.orders.orders['A-1'].status).toBe('refunded');
 }
 
-/** Title → [body({ expect, spyOn }), passes]. */
+/** Title → [body({ expect, spyOn, fakeTimers, realTimers }), passes]. */
 const scenarios = {};
 
 for (const [name, model] of Object.entries(MODELS))
@@ -117,6 +117,27 @@ for (const name of Object.keys(MODELS).filter((name) => !name.startsWith('google
       },
       true,
     ];
+
+// Mastra runs each tool's execute in a setImmediate: fake timers that fake it hold every tool call
+// until the test advances them, with or without jest-understudy; the rest of the loop runs on fake
+// timers as it does on real ones.
+for (const stream of [false, true])
+  scenarios[
+    `fake timers that leave setImmediate real, ${stream ? 'agent.stream' : 'agent.generate'}: refunds the order`
+  ] = [
+    async ({ expect, spyOn, fakeTimers, realTimers }) => {
+      fakeTimers();
+      try {
+        setUp(spyOn);
+        const run = await understudy.run(() => ask(refundsAgent(), QUESTION, { stream }));
+        expectRefunded(expect, run);
+        expect(run.modelCalls.map((call) => call.streamed)).toEqual([stream, stream, stream]);
+      } finally {
+        realTimers();
+      }
+    },
+    true,
+  ];
 
 /** A wrongly wired agent, run as the right one is; its test must fail. */
 const wrong = (agentOptions, askOptions = {}) => [

@@ -6,4 +6,12 @@
 import { expect, it, vi } from 'vitest';
 import scenarios from './mastra-scenarios.mjs';
 
-for (const [title, [body]] of Object.entries(scenarios)) it(title, () => body({ expect, spyOn: vi.spyOn }));
+const runner = {
+  expect,
+  spyOn: vi.spyOn,
+  fakeTimers: () =>
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }),
+  realTimers: () => vi.useRealTimers(),
+};
+
+for (const [title, [body]] of Object.entries(scenarios)) it(title, () => body(runner));
