@@ -1,8 +1,10 @@
 // The Mastra test bodies, written once and run under both runners (../mastra.case.mjs under Jest
 // with --experimental-vm-modules, mastra.test.mjs under Vitest): each takes the runner's `expect`,
-// `spyOn` and a way to turn its fake timers on and off. The refunds agent (mastra-agent.mjs) runs whole loops with agent.generate and
-// agent.stream on replayed fixtures, its tools served by the world (mastra.world.yaml) through
-// mockTool; each wrongly wired agent must fail on the trajectory, with jest-understudy's message.
+// `spyOn` and a way to turn its fake timers on and off. The refunds agent (mastra-agent.mjs) runs
+// whole loops with agent.generate and agent.stream on replayed fixtures, its tools served by the
+// world (mastra.world.yaml) through mockTool in process, and over HTTP when the agent's app runs in
+// a child process on the served port; each wrongly wired agent must fail on the trajectory, with
+// jest-understudy's message.
 
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -128,10 +130,13 @@ for (const stream of [false, true])
     async ({ expect, spyOn, fakeTimers, realTimers }) => {
       fakeTimers();
       try {
+        const start = Date.now();
         setUp(spyOn);
         const run = await understudy.run(() => ask(refundsAgent(), QUESTION, { stream }));
         expectRefunded(expect, run);
         expect(run.modelCalls.map((call) => call.streamed)).toEqual([stream, stream, stream]);
+        // The clock was fake throughout: nothing advanced it.
+        expect(Date.now()).toBe(start);
       } finally {
         realTimers();
       }
