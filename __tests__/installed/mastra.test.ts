@@ -1,15 +1,16 @@
 /**
- * Mastra from the packed tarball, under Jest (an ES module case, --experimental-vm-modules) and
- * under the Vitest plugin: a Mastra Agent with createTool tools runs whole loops with
- * agent.generate and agent.stream on models named by Mastra's router (OpenAI Responses, Anthropic,
- * Gemini) and on an AI SDK model (OpenAI Chat), its tools served by the world through mockTool in
- * process and over HTTP from a Mastra app in a child process on the served port; each wrongly wired
- * agent fails with jest-understudy's message, the same under both runners.
+ * Mastra from the packed tarball, under Jest (--experimental-vm-modules: an ES module case, and a
+ * CommonJS one that loads Mastra's CommonJS build) and under the Vitest plugin: a Mastra Agent with
+ * createTool tools runs whole loops with agent.generate and agent.stream on models named by Mastra's
+ * router (OpenAI Responses, Anthropic, Gemini) and on an AI SDK model (OpenAI Chat), its tools
+ * served by the world through mockTool in process and over HTTP from a Mastra app in a child process
+ * on the served port; each wrongly wired agent fails with jest-understudy's message, the same under
+ * both runners.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import type { ChildFile, ChildRun } from '../support/child-jest';
-import { fileOf, runInstalled } from '../support/installed';
+import { fileOf, runInstalled, statuses } from '../support/installed';
 import { runInstalledVitest } from '../support/installed-vitest';
 
 const MODELS = [
@@ -75,10 +76,16 @@ function expectResults(run: ChildRun, file: ChildFile) {
 
 // @mastra/core 1 needs Node >= 22.13: the Node 20 CI job leaves this file out (.ci/consumer.sh).
 describe('Mastra agents', () => {
-  // Its CommonJS build requires ES-module-only packages, which Jest loads only with the flag.
+  // Its CommonJS build requires ES-module-only packages, which Jest loads only with the flag: from an
+  // ES module test file, or from a CommonJS one through Jest's require(esm) (Node >= 24.9).
   it('run whole loops under Jest with --experimental-vm-modules, and the wrong ones fail', async () => {
-    const run = await runInstalled({ cases: ['mastra.case.mjs'], esm: true });
+    const run = await runInstalled({ cases: ['mastra.case.mjs', 'mastra-cjs.case.js'], esm: true });
     expectResults(run, fileOf(run, 'mastra.case.mjs'));
+    expect(statuses(fileOf(run, 'mastra-cjs.case.js'))).toEqual({
+      "loads Mastra's CommonJS build": 'passed',
+      'agent.generate runs the tool loop': 'passed',
+      'agent.stream runs the tool loop': 'passed',
+    });
   }, 180_000);
 
   it('run whole loops under Vitest, and the wrong ones fail', async () => {
