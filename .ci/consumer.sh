@@ -20,14 +20,15 @@ JSON
 case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1 zod@4 @swc/core@1 @swc/jest@0 ai@7 @ai-sdk/openai@4)
 # The Gemini SDK and the Agents SDK in the majors that go with this openai (and its Node):
 # @google/genai 3 and @openai/agents 0.15+ (on openai 7) need Node >= 22, and so does
-# @langchain/openai 1 (LangGraph's model in the Vitest frameworks case, which runs from Node 22).
-# The frameworks case cannot run there: that job leaves it out instead of skipping it.
+# @langchain/openai 1 (LangGraph's model in the Vitest frameworks case, which runs from Node 22),
+# and @mastra/core 1 (Node >= 22.13). The frameworks and Mastra cases cannot run there: that job
+# leaves them out instead of skipping them.
 left_out=()
 if [ "$openai" = openai@6 ]; then
   case_deps+=(@google/genai@2 @openai/agents@0.12)
-  left_out=(--testPathIgnorePatterns '/__tests__/installed/vitest-frameworks\.test\.ts$')
+  left_out=(--testPathIgnorePatterns '/__tests__/installed/(vitest-frameworks|mastra)\.test\.ts$')
 else
-  case_deps+=(@google/genai@3 @openai/agents@0.20 @langchain/core@1 @langchain/langgraph@1 @langchain/openai@1)
+  case_deps+=(@google/genai@3 @openai/agents@0.20 @langchain/core@1 @langchain/langgraph@1 @langchain/openai@1 @mastra/core@1)
 fi
 npm install --no-audit --no-fund --silent "$tarball" jest@30 "$vitest" "$msw" "$openai" "${case_deps[@]}"
 echo "   node $(node --version); installed: $(npm ls msw openai vitest jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|vitest|jest-understudy)@[^ ]+' | tr '\n' ' ')"

@@ -22,14 +22,29 @@ import { noteCredentials } from '../files/secrets';
 import type { FileContext } from '../run/context';
 import type { WireAnswer } from './wire';
 
-/** The providers the served port offers, by path segment: their real origin, and the SDK base URL below it. */
-export const SERVED_PROVIDERS = {
+/**
+ * The providers the served port offers, by path segment: their real origin, the SDK base URL below
+ * it, and the version segment every path of the API starts with when clients disagree on whether
+ * the base URL holds it. Anthropic's SDK reads ANTHROPIC_BASE_URL without it (and adds
+ * /v1/messages), the AI SDK's provider and Mastra's router with it (and add /messages): one served
+ * base answers both.
+ */
+export const SERVED_PROVIDERS: Readonly<
+  Record<'openai' | 'anthropic' | 'gemini', { origin: string; base: string; version?: string }>
+> = {
   openai: { origin: 'https://api.openai.com', base: '/v1' },
-  anthropic: { origin: 'https://api.anthropic.com', base: '' },
+  anthropic: { origin: 'https://api.anthropic.com', base: '', version: '/v1' },
   gemini: { origin: 'https://generativelanguage.googleapis.com', base: '' },
-} as const;
+};
 
 export type ServedProvider = keyof typeof SERVED_PROVIDERS;
+
+/** The provider's real URL a model request to the served port stands for (`path`: below the provider's segment). */
+export function servedModelUrl(provider: ServedProvider, path: string, search: string): string {
+  const { origin, version } = SERVED_PROVIDERS[provider];
+  const versioned = !version || path === version || path.startsWith(`${version}/`);
+  return `${origin}${versioned ? '' : version}${path}${search}`;
+}
 
 /** A request that arrived at the served port, read only as far as what answers it needs. */
 export interface ServedRequest {
@@ -144,8 +159,7 @@ async function route(
   if (!model)
     noteCredentials({ forEach: (visit) => request.eachHeader(visit) }, `http://served${path}${search}`);
   if (model) {
-    const { origin } = SERVED_PROVIDERS[first as ServedProvider];
-    answer = deps.serveModel(request, `${origin}${rest(1)}${search}`);
+    answer = deps.serveModel(request, servedModelUrl(first as ServedProvider, rest(1), search));
   } else if (first === 'world' && second !== '') {
     const id = decodeURIComponent(second);
     const at = `${rest(2)}${search}`;

@@ -2,9 +2,11 @@
  * The served port reads a request's path and query without a URL parser when a parser would
  * leave them as they are; anything else (dot segments, percent-encoded dots, characters a
  * parser escapes) must come out as the parser gives it, or a request could reach another route.
+ * A model request below a provider's segment stands for that provider's real URL, whichever
+ * convention the client's base URL follows.
  */
 import { describe, expect, it } from '@jest/globals';
-import { splitPath } from '../../../../src/sandbox/served';
+import { servedModelUrl, splitPath } from '../../../../src/sandbox/served';
 
 describe('the served path and query', () => {
   it.each([
@@ -29,5 +31,35 @@ describe('the served path and query', () => {
   ])('%s: as a URL on the port has it', (raw) => {
     const url = new URL(`http://127.0.0.1${raw}`);
     expect(splitPath(raw)).toEqual({ path: url.pathname, search: url.search });
+  });
+});
+
+describe("a served model request's real URL", () => {
+  it.each([
+    // The official SDKs: OpenAI's base holds /v1, Anthropic's does not and adds /v1/messages.
+    ['openai', '/v1/chat/completions', '', 'https://api.openai.com/v1/chat/completions'],
+    ['openai', '/v1/responses', '', 'https://api.openai.com/v1/responses'],
+    ['anthropic', '/v1/messages', '?beta=true', 'https://api.anthropic.com/v1/messages?beta=true'],
+    // The AI SDK's @ai-sdk/anthropic and Mastra's router read the same ANTHROPIC_BASE_URL as a base
+    // that holds /v1, and add only /messages.
+    ['anthropic', '/messages', '', 'https://api.anthropic.com/v1/messages'],
+    [
+      'anthropic',
+      '/messages/count_tokens',
+      '?beta=true',
+      'https://api.anthropic.com/v1/messages/count_tokens?beta=true',
+    ],
+    // A segment that only starts like the version is not it.
+    ['anthropic', '/v10/messages', '', 'https://api.anthropic.com/v1/v10/messages'],
+    ['anthropic', '/v1', '', 'https://api.anthropic.com/v1'],
+    // Gemini's paths hold their version, whichever base the client took (…/gemini or …/gemini/v1beta).
+    [
+      'gemini',
+      '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
+      '?alt=sse',
+      'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+    ],
+  ] as const)('%s %s%s: %s', (provider, path, search, url) => {
+    expect(servedModelUrl(provider, path, search)).toBe(url);
   });
 });
