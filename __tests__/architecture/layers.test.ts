@@ -1,6 +1,6 @@
 /**
  * The dependency direction of docs/architecture.md, enforced: every import in src/,
- * environment/, matchers/ and presets/ points down the layers below (type-only imports
+ * environment/ and matchers/ points down the layers below (type-only imports
  * included), no file imports itself round a cycle, and the host realm (the environment, the
  * CLI, the reporter) reaches into the sandbox side only through the bridge contract.
  */
@@ -19,7 +19,7 @@ import {
 } from './imports';
 
 const root = join(__dirname, '..', '..');
-const SCANNED = ['src', 'environment', 'matchers', 'presets'];
+const SCANNED = ['src', 'environment', 'matchers'];
 
 /** Bottom first; docs/architecture.md's layer table is the same list (a test compares them). */
 const LAYERS: LayerRules['layers'] = [
@@ -50,17 +50,17 @@ const LAYERS: LayerRules['layers'] = [
   ['src/sweep'],
   ['src/understudy'],
   ['src/index'],
-  ['environment', 'src/cli', 'src/reporter'],
-  ['presets'],
+  ['src/cli', 'src/reporter'],
+  ['environment'],
 ];
 
 const RULES: LayerRules = {
   layers: LAYERS,
   forbidden: [
     {
-      // Vitest runs a test file in its worker's own realm: its session (environment/vitest) is
-      // where Jest's setup file is, and creates the runtime as that file does.
-      from: /^(environment\/(?!vitest\/)|src\/cli\/|src\/reporter\/|presets\/test-runner\.ts$)/,
+      // Jest's setup file runs in the test file's realm and creates the runtime there; Vitest
+      // runs a test file in its worker's own realm, where its session (environment/vitest) does the same.
+      from: /^(environment\/(?!vitest\/|jest\/setup\.ts$)|src\/cli\/|src\/reporter\/)/,
       to: /^src\/sandbox\//,
       unless: /^src\/sandbox\/bridge\.ts$/,
       reason:
@@ -342,9 +342,13 @@ describe('the import checker', () => {
     ]);
   });
 
-  it('scans the real tree: the sandbox runtime is found where presets/setup.ts requires it lazily', () => {
+  it('scans the real tree: the sandbox runtime is found where environment/jest/setup.ts requires it lazily', () => {
     expect(edges).toContainEqual(
-      expect.objectContaining({ from: 'presets/setup.ts', to: 'src/sandbox/runtime.ts', typeOnly: false }),
+      expect.objectContaining({
+        from: 'environment/jest/setup.ts',
+        to: 'src/sandbox/runtime.ts',
+        typeOnly: false,
+      }),
     );
     expect(statSync(join(root, 'src/sandbox/runtime.ts')).isFile()).toBe(true);
   });

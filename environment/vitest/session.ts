@@ -1,5 +1,5 @@
 /**
- * Vitest's runner adapter: what the Jest environment (environment/index.ts) and the preset's setup
+ * Vitest's runner adapter: what the Jest environment (environment/jest/index.ts) and the preset's setup
  * file do around a test file, done from the setup file the plugin adds (./setup.mts), with Vitest's
  * hooks. It drives the file's session (src/sandbox/runtime.ts) through the runner-adapter contract
  * (`FileSession`, `RunnerServices`: src/sandbox/bridge.ts), exactly as Jest's adapter does.
@@ -247,7 +247,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   });
 
   // Vitest's hooks become what the session is told (the bridge contract, src/sandbox/bridge.ts), as
-  // Jest's events do in environment/index.ts. This setup file's beforeEach runs before the file's
+  // Jest's events do in environment/jest/index.ts. This setup file's beforeEach runs before the file's
   // own and its afterEach after them, so the test's phase spans its beforeEach and afterEach hooks:
   // Vitest tells a setup file nothing of when the test function starts.
   api.beforeEach(({ task, skip }) => {

@@ -23,7 +23,7 @@ export interface CassetteReport {
   kept: number;
 }
 
-/** What the environment reports per test file (see environment/index.ts). */
+/** What the environment reports per test file (see environment/jest/index.ts). */
 export interface FileReport {
   agentRuns: number;
   replayed: Record<string, number>;
