@@ -12,7 +12,10 @@ import {
   type ImportEdge,
   type LayerRules,
   layerViolations,
+  type RunnerRule,
+  runnerViolations,
   scanImports,
+  scanPackageImports,
   specifiersOf,
   unitGraph,
   unitOf,
@@ -74,6 +77,21 @@ const RULES: LayerRules = {
     },
   ],
 };
+
+/**
+ * Runner knowledge lives in the adapters: a runner's own packages are imported only from its
+ * folder. Jest's libraries that are not the runner (jest-matcher-utils, jest-diff, jest-snapshot,
+ * jest-docblock) are plain dependencies of the package and may be imported anywhere.
+ */
+const RUNNERS: readonly RunnerRule[] = [
+  {
+    runner: 'Jest',
+    packages:
+      /^@jest\/|^(jest|jest-circus|jest-config|jest-runner|jest-runtime|jest-environment-[\w-]+)(\/|$)/,
+    adapter: 'environment/jest/',
+  },
+  { runner: 'Vitest', packages: /^(vitest|vite|@vitest\/[\w-]+)(\/|$)/, adapter: 'environment/vitest/' },
+];
 
 /**
  * Inside src/world, bottom first (paths relative to src/world; a trailing `/` is a folder): a
@@ -155,6 +173,7 @@ function layerTable(doc: string): string[][] {
 }
 
 const edges = scanImports(root, SCANNED);
+const packageImports = scanPackageImports(root, SCANNED);
 
 describe('the layers of docs/architecture.md', () => {
   it('every import points down the layers (type-only imports count)', () => {
@@ -172,22 +191,8 @@ describe('the layers of docs/architecture.md', () => {
     expect([...listed].filter((unit) => !found.has(unit))).toEqual([]);
   });
 
-  it('nothing under src/ or matchers/ imports a test runner: runner knowledge lives in the adapters', () => {
-    // Jest's libraries that are not the runner (jest-matcher-utils, jest-diff, jest-snapshot,
-    // jest-docblock) are plain dependencies of the package and may be imported anywhere.
-    const RUNNER = /^(jest|vitest)(\/|$)|^@jest\/|^@vitest\//;
-    const found: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-        const path = `${dir}/${entry.name}`;
-        if (entry.isDirectory()) walk(path);
-        else if (/\.(ts|mts|cts)$/.test(entry.name))
-          for (const { specifier } of specifiersOf(readFileSync(join(root, path), 'utf8')))
-            if (RUNNER.test(specifier)) found.push(`${path} imports ${specifier}`);
-      }
-    };
-    for (const dir of ['src', 'matchers']) walk(dir);
-    expect(found).toEqual([]);
+  it("only a runner's adapter imports that runner: Jest's packages in environment/jest/, Vitest's in environment/vitest/", () => {
+    expect(runnerViolations(packageImports, RUNNERS)).toEqual([]);
   });
 
   it('the bridge is loaded in both realms, so it loads nothing itself (type imports only)', () => {
@@ -303,6 +308,33 @@ describe('the import checker', () => {
       'environment/a.ts imports "x": realm',
     ]);
     expect(layerViolations([edge('environment/a.ts', 'src/sandbox/bridge.ts', 'x')], layered)).toEqual([]);
+  });
+
+  it("names an import of a runner's package from outside its adapter, and lets its adapter and plain libraries through", () => {
+    const imports = [
+      { file: 'environment/options.ts', specifier: '@jest/types' },
+      { file: 'environment/vitest/session.ts', specifier: 'jest-environment-node' },
+      { file: 'environment/jest/index.ts', specifier: 'vitest' },
+      { file: 'src/run/context.ts', specifier: '@vitest/runner' },
+      { file: 'matchers/index.ts', specifier: 'jest-circus/runner' },
+      { file: 'environment/jest/index.ts', specifier: 'jest-environment-node' },
+      { file: 'environment/vitest/index.ts', specifier: 'vitest/config' },
+      { file: 'environment/vitest/session.ts', specifier: 'jest-docblock' },
+      { file: 'matchers/prompt.ts', specifier: 'jest-snapshot' },
+      { file: 'environment/jestish.ts', specifier: 'jest-matcher-utils' },
+    ];
+    expect(runnerViolations(imports, RUNNERS)).toEqual([
+      'environment/options.ts imports "@jest/types": only environment/jest/ (the Jest adapter) may import Jest',
+      'environment/vitest/session.ts imports "jest-environment-node": only environment/jest/ (the Jest adapter) may import Jest',
+      'environment/jest/index.ts imports "vitest": only environment/vitest/ (the Vitest adapter) may import Vitest',
+      'src/run/context.ts imports "@vitest/runner": only environment/vitest/ (the Vitest adapter) may import Vitest',
+      'matchers/index.ts imports "jest-circus/runner": only environment/jest/ (the Jest adapter) may import Jest',
+    ]);
+  });
+
+  it('scans every source the adapters have, ES modules included: the Vitest setup file imports vitest', () => {
+    expect(packageImports).toContainEqual({ file: 'environment/vitest/setup.mts', specifier: 'vitest' });
+    expect(packageImports).toContainEqual({ file: 'environment/jest/setup.ts', specifier: '@jest/globals' });
   });
 
   it('finds cycles between files, and a file that imports itself', () => {

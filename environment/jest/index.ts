@@ -14,13 +14,13 @@ import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../../s
 import type { FileStats, Phase, PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
 import { codeKey } from '../code-key';
-import { ConcurrentTests } from '../concurrent';
 import { appendToError, titleTags, toError, traceNote } from '../failures';
-import { keepAsyncContext } from '../fake-timers';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
 import { TraceWriter, traceDirProblem } from '../traces';
+import { ConcurrentTests } from './concurrent';
+import { keepAsyncContext } from './fake-timers';
 
 /** What the environment reports about its test file (read by the reporter through the test result). */
 export interface UnderstudyFileReport extends FileStats {

@@ -35,11 +35,11 @@ import { plainError } from '../../src/trace/plain';
 import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
 import { appendToError, titleTags, toError, traceNote } from '../failures';
-import { keepAsyncContextOfVi } from '../fake-timers';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
 import { TraceWriter, traceDirProblem } from '../traces';
+import { keepAsyncContextOfVi } from './fake-timers';
 import type { ProvidedSession } from './provided';
 
 /** The parts of a Vitest task the session reads. */
