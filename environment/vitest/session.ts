@@ -11,6 +11,7 @@
  * This module takes Vitest's functions as arguments and imports nothing of Vitest itself.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { isUnderstudyError, markError } from '../../src/errors';
@@ -115,6 +116,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const secrets = new Set<string>();
   /** The data files the test file parsed, with digests of their text (the key of its history). */
   const sources = new Map<string, string>();
+  const fileRun = randomUUID();
   const secretsInUse = () => [...secrets, ...credentialVariables(process.env).map((v) => v.value)];
   const traces = new TraceWriter(options.traceDir, root, testPath, secretsInUse);
   if (options.traces !== 'off') traces.clean();
@@ -356,6 +358,10 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     const { quarantine, history, selectTags } = options;
     return structuredClone({
       ...stats,
+      // This file run's identity in the history: the merge of blob reports (--merge-reports) reports
+      // the run again, and its history record must be the one the shard wrote.
+      run: fileRun,
+      at: new Date().toISOString(),
       traces: [...traces.written],
       quarantine,
       ...(history && { history, code: codeKey(root, testPath, sources) }),
