@@ -59,8 +59,7 @@ type Hook<A extends unknown[]> = (fn: (...args: A) => unknown) => void;
 
 /** Vitest's functions the session registers itself with (from `vitest` in the setup file). */
 export interface VitestApi {
-  beforeEach: Hook<[{ task: TaskLike; skip(note?: string): void }]>;
-  afterEach: Hook<[{ task: TaskLike }]>;
+  beforeEach: Hook<[{ task: TaskLike; skip(note?: string): void; onTestFinished(fn: () => unknown): void }]>;
   afterAll: Hook<[]>;
   /** Vitest 4.1 and later: runs a test (its beforeEach hooks too) inside the callback. */
   aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => unknown) => void;
@@ -238,8 +237,6 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const tags: Record<string, string[]> = {};
   const skipped: Record<string, string> = {};
   let fileMeta: Record<string, unknown> | undefined;
-  /** Tests a tag selection skipped: they started and will not run. */
-  const tagSkipped = new WeakSet<TaskLike>();
 
   api.aroundEach?.((runTest, { task }) => {
     if (!task.concurrent) return runTest();
@@ -250,9 +247,10 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
 
   // Vitest's hooks become what the session is told (the bridge contract, src/sandbox/bridge.ts), as
   // Jest's events do in environment/jest/index.ts. This setup file's beforeEach runs before the file's
-  // own and its afterEach after them, so the test's phase spans its beforeEach and afterEach hooks:
+  // own; the test's `onTestFinished` runs after its afterEach hooks and the teardown of its fixtures
+  // (`test.extend`), whatever order the config gives hooks, so the test's phase spans all of them:
   // Vitest tells a setup file nothing of when the test function starts.
-  api.beforeEach(({ task, skip }) => {
+  api.beforeEach(({ task, skip, onTestFinished }) => {
     fileMeta ??= task.file?.meta;
     // What failed in beforeAll hooks or at file level is charged to the next test that ends.
     earlier.push(
@@ -270,12 +268,12 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     if (selectTags.length > 0 && !testTags.some((t) => selectTags.includes(t))) {
       skipped[shown] =
         `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
-      tagSkipped.add(task);
       if (!task.concurrent) bridge.session?.testStarted(name);
       bridge.session?.testSkipped();
       skip(skipped[shown]);
       return;
     }
+    onTestFinished(() => testEnded(task));
     // A concurrent test is not the test running: its body runs beside others, refused by the session.
     if (task.concurrent) {
       // Without aroundEach (before Vitest 4.1) its body cannot be told apart: it is refused whole.
@@ -292,8 +290,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     startedAt = performance.now();
   });
 
-  api.afterEach(({ task }) => {
-    if (tagSkipped.has(task)) return;
+  /** The test's end: what the agent swallowed fails it, and its trace is written. */
+  const testEnded = (task: TaskLike) => {
     if (task.concurrent) {
       // A refusal the body did not catch failed the test already: it is said once.
       const thrown = new Set((task.result?.errors ?? []).map((e) => (e as Error | undefined)?.message));
@@ -344,7 +342,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       }
     }
     throwAll(ours);
-  });
+  };
 
   /** This file's counts and traces, for the reporter (./reporter's `jest-understudy/vitest/reporter`). */
   const report = () => {
