@@ -1,1 +1,1 @@
-module.exports = require('./presets/jest-preset.js');
+module.exports = require('./environment/jest/jest-preset.js');

@@ -12,7 +12,7 @@ import { environment, fromSource } from './scripts/jest-options.cjs';
 //   Chromium, network namespaces (__tests__/e2e), the packed package in a consumer project
 //   (__tests__/installed) and the example agents.
 // A test file of __tests__ runs under Jest's node environment unless its docblock names
-// jest-understudy's: `@jest-environment ./environment/index.ts`.
+// jest-understudy's: `@jest-environment ./environment/jest/index.ts`.
 
 // The suite loads the same modules in hundreds of processes (workers, child Jest runs, the CLI):
 // Node's on-disk compile cache spares compiling them again (Node 22.1+; an older Node ignores it),

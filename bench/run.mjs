@@ -607,13 +607,13 @@ function report({
   startupLine('constructed directly, runtime created', startup.directRuntime);
   startupLine(`Jest end to end, trivial file (${STARTUP.files} each)`, startup.jest);
   partLine(
-    '  of which setupFilesAfterEnv (presets/setup.ts)',
+    '  of which setupFilesAfterEnv (environment/jest/setup.ts)',
     startup.jest.setupFilesAfterEnvMs.node,
     startup.jest.setupFilesAfterEnvMs.understudy,
   );
   startupLine(`Jest end to end, one replayed call (${STARTUP.files} each)`, startup.jestOneCall);
   partLine(
-    '  of which setupFilesAfterEnv (presets/setup.ts)',
+    '  of which setupFilesAfterEnv (environment/jest/setup.ts)',
     startup.jestOneCall.setupFilesAfterEnvMs.node,
     startup.jestOneCall.setupFilesAfterEnvMs.understudy,
   );

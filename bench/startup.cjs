@@ -19,7 +19,7 @@ const root = resolve(__dirname, '..');
 const { readConfig } = require('jest-config');
 const { NullConsole } = require('@jest/console');
 const { TestEnvironment: NodeEnvironment } = require('jest-environment-node');
-const UnderstudyEnvironment = require('../environment/index.ts').default;
+const UnderstudyEnvironment = require('../environment/jest/index.ts').default;
 const { BRIDGE_KEY } = require('../src/sandbox/bridge.ts');
 const { SandboxRuntime } = require('../src/sandbox/runtime.ts');
 
@@ -41,7 +41,7 @@ async function configFor(testEnvironment) {
 async function main() {
   const configs = {
     node: await configFor('node'),
-    understudy: await configFor(resolve(root, 'environment/index.ts')),
+    understudy: await configFor(resolve(root, 'environment/jest/index.ts')),
   };
   const testConsole = new NullConsole(process.stdout, process.stderr, () => '');
 

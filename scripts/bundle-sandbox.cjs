@@ -28,7 +28,7 @@ const BUNDLE = join(dist, 'sandbox.cjs');
 const ENTRIES = {
   index: ['src/index.js', 'src/index.ts'],
   matchers: ['matchers/index.js', 'matchers/index.ts'],
-  setup: ['presets/setup.js', 'presets/setup.ts'],
+  setup: ['environment/jest/setup.js', 'environment/jest/setup.ts'],
   // The Vitest session's runtime and matchers: the test file's copies, as it shares its realm.
   realm: ['environment/vitest/realm.js', 'environment/vitest/realm.ts'],
 };

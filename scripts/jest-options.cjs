@@ -29,7 +29,7 @@ const fromSource = {
   moduleNameMapper: {
     '^jest-understudy$': join(root, 'src', 'index.ts'),
     '^jest-understudy/matchers$': join(root, 'matchers', 'index.ts'),
-    '^jest-understudy/environment$': join(root, 'environment', 'index.ts'),
+    '^jest-understudy/environment$': join(root, 'environment', 'jest', 'index.ts'),
     // As the preset maps it.
     '^msw/node$': join(root, 'src', 'sandbox', 'msw-node.ts'),
   },
@@ -37,8 +37,8 @@ const fromSource = {
 
 /** jest-understudy's environment and its setup file, from source. */
 const environment = {
-  testEnvironment: join(root, 'environment', 'index.ts'),
-  setupFilesAfterEnv: [join(root, 'presets', 'setup.ts')],
+  testEnvironment: join(root, 'environment', 'jest', 'index.ts'),
+  setupFilesAfterEnv: [join(root, 'environment', 'jest', 'setup.ts')],
 };
 
 /**
@@ -46,12 +46,12 @@ const environment = {
  * tiers' own default is Jest's node environment): `@jest-environment` with this path, which
  * Jest resolves from the repository root.
  */
-const ENVIRONMENT_PRAGMA = './environment/index.ts';
+const ENVIRONMENT_PRAGMA = './environment/jest/index.ts';
 
-/** Everything the preset (presets/jest-preset.js) sets but its reporters, from source. */
+/** Everything the preset (environment/jest/jest-preset.js) sets but its reporters, from source. */
 const preset = {
   ...environment,
-  testRunner: join(root, 'presets', 'test-runner.ts'),
+  testRunner: join(root, 'environment', 'jest', 'test-runner.ts'),
   // msw resolves responses on microtasks; faking them would stall every mocked request.
   fakeTimers: { doNotFake: ['queueMicrotask'] },
 };

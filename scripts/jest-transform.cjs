@@ -1,6 +1,6 @@
 /**
  * The repository's Jest transform: @swc/jest, and for the package's own files that run in the
- * sandbox (src/, matchers/, presets/) the prologue dist/sandbox.cjs starts with (see
+ * sandbox (src/, matchers/, the Jest setup file) the prologue dist/sandbox.cjs starts with (see
  * ./sandbox-prologue.cjs), so the tests and the bench run the sandbox code as users get it.
  */
 const { createHash } = require('node:crypto');
@@ -9,8 +9,9 @@ const swcJest = require('@swc/jest');
 const { PROLOGUE, withPrologue } = require('./sandbox-prologue.cjs');
 
 const root = resolve(__dirname, '..');
-const SANDBOX_DIRS = ['src', 'matchers', 'presets'].map((dir) => join(root, dir, '/'));
-const inSandbox = (path) => SANDBOX_DIRS.some((dir) => path.startsWith(dir));
+const SANDBOX_DIRS = ['src', 'matchers'].map((dir) => join(root, dir, '/'));
+const SANDBOX_FILES = [join(root, 'environment', 'jest', 'setup.ts')];
+const inSandbox = (path) => SANDBOX_DIRS.some((dir) => path.startsWith(dir)) || SANDBOX_FILES.includes(path);
 const salt = createHash('sha256').update(PROLOGUE).digest('hex').slice(0, 12);
 
 // What of a project's config the output depends on. Jest's default key holds the whole config,

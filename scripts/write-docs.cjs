@@ -145,7 +145,7 @@ if (require.main === module) {
   console.log('wrote the attribute table of docs/traces.md');
   const { scanImports, unitGraph } = require(join(root, '__tests__/architecture/imports.ts'));
   const file = join(root, 'docs/architecture.md');
-  const graph = unitGraph(scanImports(root, ['src', 'environment', 'matchers', 'presets']));
+  const graph = unitGraph(scanImports(root, ['src', 'environment', 'matchers']));
   writeFileSync(file, withGraph(readFileSync(file, 'utf8'), graph));
   console.log('wrote the import graph of docs/architecture.md');
 }

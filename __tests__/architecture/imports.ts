@@ -106,6 +106,51 @@ export function scanImports(root: string, dirs: readonly string[]): ImportEdge[]
   return edges;
 }
 
+/** A package a file imports by name (not a path), as written. */
+export interface PackageImport {
+  /** Repository-relative path, `/`-separated. */
+  file: string;
+  specifier: string;
+}
+
+const ANY_SOURCE = /\.(?:ts|mts|cts|js|cjs|mjs)$/;
+
+/** Every package the files under `dirs` name, ES modules (.mts, .mjs) included. */
+export function scanPackageImports(root: string, dirs: readonly string[]): PackageImport[] {
+  const found: PackageImport[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (ANY_SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts'))
+        for (const { specifier } of specifiersOf(readFileSync(join(root, path), 'utf8')))
+          if (!specifier.startsWith('.') && !specifier.startsWith('node:'))
+            found.push({ file: path, specifier });
+    }
+  };
+  for (const dir of dirs) walk(dir);
+  return found;
+}
+
+/** A test runner's own packages, and the one folder (its adapter) whose files may import them. */
+export interface RunnerRule {
+  runner: string;
+  packages: RegExp;
+  adapter: string;
+}
+
+/** Each import of a runner's package from outside its adapter, as a sentence naming the file and the rule. */
+export function runnerViolations(imports: readonly PackageImport[], rules: readonly RunnerRule[]): string[] {
+  const found: string[] = [];
+  for (const { file, specifier } of imports)
+    for (const { runner, packages, adapter } of rules)
+      if (packages.test(specifier) && !file.startsWith(adapter))
+        found.push(
+          `${file} imports "${specifier}": only ${adapter} (the ${runner} adapter) may import ${runner}`,
+        );
+  return found;
+}
+
 export interface LayerRules {
   /**
    * Bottom first. A unit may import units of lower layers only: not its peers, not above.

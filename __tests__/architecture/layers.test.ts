@@ -1,6 +1,6 @@
 /**
  * The dependency direction of docs/architecture.md, enforced: every import in src/,
- * environment/, matchers/ and presets/ points down the layers below (type-only imports
+ * environment/ and matchers/ points down the layers below (type-only imports
  * included), no file imports itself round a cycle, and the host realm (the environment, the
  * CLI, the reporter) reaches into the sandbox side only through the bridge contract.
  */
@@ -12,14 +12,17 @@ import {
   type ImportEdge,
   type LayerRules,
   layerViolations,
+  type RunnerRule,
+  runnerViolations,
   scanImports,
+  scanPackageImports,
   specifiersOf,
   unitGraph,
   unitOf,
 } from './imports';
 
 const root = join(__dirname, '..', '..');
-const SCANNED = ['src', 'environment', 'matchers', 'presets'];
+const SCANNED = ['src', 'environment', 'matchers'];
 
 /** Bottom first; docs/architecture.md's layer table is the same list (a test compares them). */
 const LAYERS: LayerRules['layers'] = [
@@ -50,17 +53,17 @@ const LAYERS: LayerRules['layers'] = [
   ['src/sweep'],
   ['src/understudy'],
   ['src/index'],
-  ['environment', 'src/cli', 'src/reporter'],
-  ['presets'],
+  ['src/cli', 'src/reporter'],
+  ['environment'],
 ];
 
 const RULES: LayerRules = {
   layers: LAYERS,
   forbidden: [
     {
-      // Vitest runs a test file in its worker's own realm: its session (environment/vitest) is
-      // where Jest's setup file is, and creates the runtime as that file does.
-      from: /^(environment\/(?!vitest\/)|src\/cli\/|src\/reporter\/|presets\/test-runner\.ts$)/,
+      // Jest's setup file runs in the test file's realm and creates the runtime there; Vitest
+      // runs a test file in its worker's own realm, where its session (environment/vitest) does the same.
+      from: /^(environment\/(?!vitest\/|jest\/setup\.ts$)|src\/cli\/|src\/reporter\/)/,
       to: /^src\/sandbox\//,
       unless: /^src\/sandbox\/bridge\.ts$/,
       reason:
@@ -74,6 +77,21 @@ const RULES: LayerRules = {
     },
   ],
 };
+
+/**
+ * Runner knowledge lives in the adapters: a runner's own packages are imported only from its
+ * folder. Jest's libraries that are not the runner (jest-matcher-utils, jest-diff, jest-snapshot,
+ * jest-docblock) are plain dependencies of the package and may be imported anywhere.
+ */
+const RUNNERS: readonly RunnerRule[] = [
+  {
+    runner: 'Jest',
+    packages:
+      /^@jest\/|^(jest|jest-circus|jest-config|jest-runner|jest-runtime|jest-environment-[\w-]+)(\/|$)/,
+    adapter: 'environment/jest/',
+  },
+  { runner: 'Vitest', packages: /^(vitest|vite|@vitest\/[\w-]+)(\/|$)/, adapter: 'environment/vitest/' },
+];
 
 /**
  * Inside src/world, bottom first (paths relative to src/world; a trailing `/` is a folder): a
@@ -155,6 +173,7 @@ function layerTable(doc: string): string[][] {
 }
 
 const edges = scanImports(root, SCANNED);
+const packageImports = scanPackageImports(root, SCANNED);
 
 describe('the layers of docs/architecture.md', () => {
   it('every import points down the layers (type-only imports count)', () => {
@@ -172,22 +191,8 @@ describe('the layers of docs/architecture.md', () => {
     expect([...listed].filter((unit) => !found.has(unit))).toEqual([]);
   });
 
-  it('nothing under src/ or matchers/ imports a test runner: runner knowledge lives in the adapters', () => {
-    // Jest's libraries that are not the runner (jest-matcher-utils, jest-diff, jest-snapshot,
-    // jest-docblock) are plain dependencies of the package and may be imported anywhere.
-    const RUNNER = /^(jest|vitest)(\/|$)|^@jest\/|^@vitest\//;
-    const found: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-        const path = `${dir}/${entry.name}`;
-        if (entry.isDirectory()) walk(path);
-        else if (/\.(ts|mts|cts)$/.test(entry.name))
-          for (const { specifier } of specifiersOf(readFileSync(join(root, path), 'utf8')))
-            if (RUNNER.test(specifier)) found.push(`${path} imports ${specifier}`);
-      }
-    };
-    for (const dir of ['src', 'matchers']) walk(dir);
-    expect(found).toEqual([]);
+  it("only a runner's adapter imports that runner: Jest's packages in environment/jest/, Vitest's in environment/vitest/", () => {
+    expect(runnerViolations(packageImports, RUNNERS)).toEqual([]);
   });
 
   it('the bridge is loaded in both realms, so it loads nothing itself (type imports only)', () => {
@@ -305,6 +310,33 @@ describe('the import checker', () => {
     expect(layerViolations([edge('environment/a.ts', 'src/sandbox/bridge.ts', 'x')], layered)).toEqual([]);
   });
 
+  it("names an import of a runner's package from outside its adapter, and lets its adapter and plain libraries through", () => {
+    const imports = [
+      { file: 'environment/options.ts', specifier: '@jest/types' },
+      { file: 'environment/vitest/session.ts', specifier: 'jest-environment-node' },
+      { file: 'environment/jest/index.ts', specifier: 'vitest' },
+      { file: 'src/run/context.ts', specifier: '@vitest/runner' },
+      { file: 'matchers/index.ts', specifier: 'jest-circus/runner' },
+      { file: 'environment/jest/index.ts', specifier: 'jest-environment-node' },
+      { file: 'environment/vitest/index.ts', specifier: 'vitest/config' },
+      { file: 'environment/vitest/session.ts', specifier: 'jest-docblock' },
+      { file: 'matchers/prompt.ts', specifier: 'jest-snapshot' },
+      { file: 'environment/jestish.ts', specifier: 'jest-matcher-utils' },
+    ];
+    expect(runnerViolations(imports, RUNNERS)).toEqual([
+      'environment/options.ts imports "@jest/types": only environment/jest/ (the Jest adapter) may import Jest',
+      'environment/vitest/session.ts imports "jest-environment-node": only environment/jest/ (the Jest adapter) may import Jest',
+      'environment/jest/index.ts imports "vitest": only environment/vitest/ (the Vitest adapter) may import Vitest',
+      'src/run/context.ts imports "@vitest/runner": only environment/vitest/ (the Vitest adapter) may import Vitest',
+      'matchers/index.ts imports "jest-circus/runner": only environment/jest/ (the Jest adapter) may import Jest',
+    ]);
+  });
+
+  it('scans every source the adapters have, ES modules included: the Vitest setup file imports vitest', () => {
+    expect(packageImports).toContainEqual({ file: 'environment/vitest/setup.mts', specifier: 'vitest' });
+    expect(packageImports).toContainEqual({ file: 'environment/jest/setup.ts', specifier: '@jest/globals' });
+  });
+
   it('finds cycles between files, and a file that imports itself', () => {
     expect(
       cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')]),
@@ -342,9 +374,13 @@ describe('the import checker', () => {
     ]);
   });
 
-  it('scans the real tree: the sandbox runtime is found where presets/setup.ts requires it lazily', () => {
+  it('scans the real tree: the sandbox runtime is found where environment/jest/setup.ts requires it lazily', () => {
     expect(edges).toContainEqual(
-      expect.objectContaining({ from: 'presets/setup.ts', to: 'src/sandbox/runtime.ts', typeOnly: false }),
+      expect.objectContaining({
+        from: 'environment/jest/setup.ts',
+        to: 'src/sandbox/runtime.ts',
+        typeOnly: false,
+      }),
     );
     expect(statSync(join(root, 'src/sandbox/runtime.ts')).isFile()).toBe(true);
   });

@@ -37,7 +37,6 @@ const INPUTS = [
   'src',
   'environment',
   'matchers',
-  'presets',
   'schemas',
   'scripts',
   'package.json',

@@ -1,5 +1,5 @@
 /**
- * Vitest's runner adapter: what the Jest environment (environment/index.ts) and the preset's setup
+ * Vitest's runner adapter: what the Jest environment (environment/jest/index.ts) and the preset's setup
  * file do around a test file, done from the setup file the plugin adds (./setup.mts), with Vitest's
  * hooks. It drives the file's session (src/sandbox/runtime.ts) through the runner-adapter contract
  * (`FileSession`, `RunnerServices`: src/sandbox/bridge.ts), exactly as Jest's adapter does.
@@ -11,6 +11,7 @@
  * This module takes Vitest's functions as arguments and imports nothing of Vitest itself.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { isUnderstudyError, markError } from '../../src/errors';
@@ -35,11 +36,11 @@ import { plainError } from '../../src/trace/plain';
 import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
 import { appendToError, titleTags, toError, traceNote } from '../failures';
-import { keepAsyncContextOfVi } from '../fake-timers';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
 import { TraceWriter, traceDirProblem } from '../traces';
+import { keepAsyncContextOfVi } from './fake-timers';
 import type { ProvidedSession } from './provided';
 
 /** The parts of a Vitest task the session reads. */
@@ -58,8 +59,7 @@ type Hook<A extends unknown[]> = (fn: (...args: A) => unknown) => void;
 
 /** Vitest's functions the session registers itself with (from `vitest` in the setup file). */
 export interface VitestApi {
-  beforeEach: Hook<[{ task: TaskLike; skip(note?: string): void }]>;
-  afterEach: Hook<[{ task: TaskLike }]>;
+  beforeEach: Hook<[{ task: TaskLike; skip(note?: string): void; onTestFinished(fn: () => unknown): void }]>;
   afterAll: Hook<[]>;
   /** Vitest 4.1 and later: runs a test (its beforeEach hooks too) inside the callback. */
   aroundEach?: (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => unknown) => void;
@@ -115,6 +115,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const secrets = new Set<string>();
   /** The data files the test file parsed, with digests of their text (the key of its history). */
   const sources = new Map<string, string>();
+  const fileRun = randomUUID();
   const secretsInUse = () => [...secrets, ...credentialVariables(process.env).map((v) => v.value)];
   const traces = new TraceWriter(options.traceDir, root, testPath, secretsInUse);
   if (options.traces !== 'off') traces.clean();
@@ -236,8 +237,6 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const tags: Record<string, string[]> = {};
   const skipped: Record<string, string> = {};
   let fileMeta: Record<string, unknown> | undefined;
-  /** Tests a tag selection skipped: they started and will not run. */
-  const tagSkipped = new WeakSet<TaskLike>();
 
   api.aroundEach?.((runTest, { task }) => {
     if (!task.concurrent) return runTest();
@@ -247,10 +246,11 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   });
 
   // Vitest's hooks become what the session is told (the bridge contract, src/sandbox/bridge.ts), as
-  // Jest's events do in environment/index.ts. This setup file's beforeEach runs before the file's
-  // own and its afterEach after them, so the test's phase spans its beforeEach and afterEach hooks:
+  // Jest's events do in environment/jest/index.ts. This setup file's beforeEach runs before the file's
+  // own; the test's `onTestFinished` runs after its afterEach hooks and the teardown of its fixtures
+  // (`test.extend`), whatever order the config gives hooks, so the test's phase spans all of them:
   // Vitest tells a setup file nothing of when the test function starts.
-  api.beforeEach(({ task, skip }) => {
+  api.beforeEach(({ task, skip, onTestFinished }) => {
     fileMeta ??= task.file?.meta;
     // What failed in beforeAll hooks or at file level is charged to the next test that ends.
     earlier.push(
@@ -268,12 +268,12 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     if (selectTags.length > 0 && !testTags.some((t) => selectTags.includes(t))) {
       skipped[shown] =
         `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
-      tagSkipped.add(task);
       if (!task.concurrent) bridge.session?.testStarted(name);
       bridge.session?.testSkipped();
       skip(skipped[shown]);
       return;
     }
+    onTestFinished(() => testEnded(task));
     // A concurrent test is not the test running: its body runs beside others, refused by the session.
     if (task.concurrent) {
       // Without aroundEach (before Vitest 4.1) its body cannot be told apart: it is refused whole.
@@ -290,8 +290,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     startedAt = performance.now();
   });
 
-  api.afterEach(({ task }) => {
-    if (tagSkipped.has(task)) return;
+  /** The test's end: what the agent swallowed fails it, and its trace is written. */
+  const testEnded = (task: TaskLike) => {
     if (task.concurrent) {
       // A refusal the body did not catch failed the test already: it is said once.
       const thrown = new Set((task.result?.errors ?? []).map((e) => (e as Error | undefined)?.message));
@@ -342,7 +342,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       }
     }
     throwAll(ours);
-  });
+  };
 
   /** This file's counts and traces, for the reporter (./reporter's `jest-understudy/vitest/reporter`). */
   const report = () => {
@@ -356,6 +356,10 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     const { quarantine, history, selectTags } = options;
     return structuredClone({
       ...stats,
+      // This file run's identity in the history: the merge of blob reports (--merge-reports) reports
+      // the run again, and its history record must be the one the shard wrote.
+      run: fileRun,
+      at: new Date().toISOString(),
       traces: [...traces.written],
       quarantine,
       ...(history && { history, code: codeKey(root, testPath, sources) }),

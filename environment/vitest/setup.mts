@@ -9,7 +9,6 @@ import session from './session.js';
 await session.startSession(
   {
     beforeEach: vitest.beforeEach,
-    afterEach: vitest.afterEach,
     afterAll: vitest.afterAll,
     aroundEach: (vitest as Record<string, unknown>).aroundEach,
     vi: vitest.vi,

@@ -72,10 +72,11 @@ export function readHistory(path: string): HistoryFile {
 const byTime = (a: HistoryRecord, b: HistoryRecord) =>
   a.at < b.at ? -1 : a.at > b.at ? 1 : a.run < b.run ? -1 : a.run > b.run ? 1 : 0;
 
-/** Each test file's latest `keep` records, in time order. */
+/** Each test file's latest `keep` records, in time order, each (run, file) once (the last given). */
 export function bounded(records: readonly HistoryRecord[], keep: number): HistoryRecord[] {
+  const once = new Map(records.map((r) => [`${r.run}\u0000${r.file}`, r]));
   const perFile = new Map<string, HistoryRecord[]>();
-  for (const r of [...records].sort(byTime)) {
+  for (const r of [...once.values()].sort(byTime)) {
     const list = perFile.get(r.file) ?? [];
     list.push(r);
     perFile.set(r.file, list);

@@ -23,7 +23,7 @@ export interface CassetteReport {
   kept: number;
 }
 
-/** What the environment reports per test file (see environment/index.ts). */
+/** What the environment reports per test file (see environment/jest/index.ts). */
 export interface FileReport {
   agentRuns: number;
   replayed: Record<string, number>;
@@ -40,6 +40,13 @@ export interface FileReport {
   code?: string;
   rootDir?: string;
   retryTimes?: number;
+  /**
+   * This file run's own identity and time in the history, from a runner that can report one file
+   * run twice (Vitest's `--merge-reports` reports what the shards ran): the record is then the
+   * shard's, and counts once. Otherwise the reporter's run and time stand for every file.
+   */
+  run?: string;
+  at?: string;
 }
 
 /** A test the summary names, with the file it is in. */
@@ -165,8 +172,8 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
       const entry = sum.history.get(r.history.path) ?? { ...r.history, records: [] };
       entry.records.push({
         format: HISTORY_FORMAT,
-        run,
-        at,
+        run: typeof r.run === 'string' && r.run !== '' ? r.run : run,
+        at: typeof r.at === 'string' && r.at !== '' ? r.at : at,
         file,
         ...(typeof r.code === 'string' && r.code !== '' && { code: r.code }),
         tests: ran.map(

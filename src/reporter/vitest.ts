@@ -3,7 +3,12 @@
  * Each test file's session puts its report on the file's task (`meta.understudy`), which Vitest
  * carries from its workers to the reporters, as Jest carries the test result's `understudy`; the
  * tests' statuses come from Vitest's own results. Duck-typed: it loads nothing of Vitest.
+ *
+ * Under `--merge-reports` the modules are the shards' (from their blob files, `meta` included), so
+ * the summary is the whole run's; a shard's history record is reported again as the one it wrote
+ * (./index.ts's `run`), into the merging checkout's history file.
  */
+import { isAbsolute, join, relative } from 'node:path';
 import { type FileReport, printSummary, type ReporterOptions } from './index';
 import { type AssertionLike, reportTests, type TestNotes, testNameOf } from './results';
 
@@ -23,10 +28,24 @@ interface TestCaseLike extends ParentLike {
 
 export interface TestModuleLike {
   moduleId: string;
+  /** The project here, in this checkout (under --merge-reports, the one the shard's project is named as). */
+  project?: { config?: { root?: string } };
   meta(): Record<string, unknown>;
   /** Errors of the module outside its tests (a failed import, an afterAll hook). */
   errors?(): readonly unknown[];
   children: { allTests(): Iterable<TestCaseLike>; allSuites?(): Iterable<{ errors?(): readonly unknown[] }> };
+}
+
+/**
+ * The report with its history file moved from the checkout that ran the file (a shard's, under
+ * --merge-reports) to the same place in this one.
+ */
+export function inThisCheckout(report: Partial<FileReport>, root: string | undefined): Partial<FileReport> {
+  const { history, rootDir } = report;
+  if (!root || !rootDir || rootDir === root || !history || typeof history.path !== 'string') return report;
+  const inside = relative(rootDir, history.path);
+  if (inside.startsWith('..') || isAbsolute(inside)) return report;
+  return { ...report, history: { ...history, path: join(root, inside) } };
 }
 
 /** One test as Jest's assertion result reads: the summary's core speaks that shape. */
@@ -60,11 +79,12 @@ export default class UnderstudyVitestReporter {
       for (const suite of module.children.allSuites?.() ?? []) unexcused += suite.errors?.().length ?? 0;
       const tests = [...module.children.allTests()].map(assertionOf);
       const failing = tests.filter((t) => t.status === 'failed').length;
-      const report = module.meta().understudy as (Partial<FileReport> & TestNotes) | undefined;
-      if (!report || typeof report !== 'object') {
+      const given = module.meta().understudy as (Partial<FileReport> & TestNotes) | undefined;
+      if (!given || typeof given !== 'object') {
         unexcused += failing;
         return { testFilePath: module.moduleId };
       }
+      const report = { ...given, ...inThisCheckout(given, module.project?.config?.root) };
       // A test that skipped itself with a note (`live()` outside live mode) says why, as the note.
       const skipped = { ...report.skipped };
       for (const test of module.children.allTests()) {

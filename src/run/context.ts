@@ -8,7 +8,7 @@
  * session above: the model server, the test's own msw handlers, the served port, the browser
  * routing). A part reads a sibling through it when it needs it, never while it is being built.
  *
- * It knows no test runner: the runner adapter (for Jest, environment/ and presets/setup.ts)
+ * It knows no test runner: the runner adapter (for Jest, environment/jest/)
  * tells the session (src/sandbox/runtime.ts) when a test starts, is skipped or finishes and which
  * phase runs, and lends it what only the runner has (`RunnerServices`); the session tells this.
  */

@@ -7,7 +7,7 @@
  * and counts of the file. It reads nothing of the runner's own state.
  *
  * For Jest, the adapter is the environment (the host realm: environment/) with the preset's setup
- * file (presets/setup.ts), and the two realms meet on a `Symbol.for` global, the `Bridge`: only
+ * file (environment/jest/setup.ts), and the two realms meet on a `Symbol.for` global, the `Bridge`: only
  * plain data and functions cross it, everything a test catches or compares is built on the
  * session's side. For Vitest, the adapter is the plugin's session (environment/vitest/session.ts),
  * which runs in the test file's own realm and sets the same `Bridge` on that realm's global. This
@@ -21,7 +21,7 @@ import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
 export type { ConcurrentTest, Failure, RunnerServices };
 
 export const BRIDGE_KEY = Symbol.for('jest-understudy.bridge');
-/** Set by the setup file (presets/setup.ts) once it registered the matchers, bridge or not. */
+/** Set by the setup file (environment/jest/setup.ts) once it registered the matchers, bridge or not. */
 export const SETUP_KEY = Symbol.for('jest-understudy.setup');
 
 /** The per-file session as a runner adapter drives it (src/sandbox/runtime.ts). */

@@ -3,7 +3,7 @@
  * is served by this file's model (plain and streamed, cross-origin readable), belongs to the run
  * the page was routed in, and reaches nothing else.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

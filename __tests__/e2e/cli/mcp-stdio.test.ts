@@ -4,7 +4,7 @@
  * package's tools, their calls as world operations of the run, errors as MCP errors.
  *
  * @understudy-world ../../../examples/python-agent/orders.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';

@@ -3,7 +3,7 @@
  * output on stdout, a failed operation's envelope on stderr, and each exit code.
  *
  * @understudy-world ../../../examples/python-agent/orders.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';

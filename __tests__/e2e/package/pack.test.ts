@@ -60,9 +60,9 @@ describe('the packed tarball', () => {
         'package.json',
         'README.md',
         'jest-preset.js',
-        'presets/jest-preset.js',
-        'dist/presets/setup.js',
-        'dist/presets/test-runner.js',
+        'environment/jest/jest-preset.js',
+        'dist/environment/jest/setup.js',
+        'dist/environment/jest/test-runner.js',
         'dist/src/reporter/index.js',
       ]),
     );
@@ -90,7 +90,7 @@ describe('the packed tarball', () => {
       /^dist\/sandbox\.cjs$/,
       ...ASSETS.map((asset) => new RegExp(`^dist/${asset.replace(/\./g, '\\.')}$`)),
       /^schemas\/[a-z]+\.(schema\.json|validate\.cjs)$/,
-      /^(package\.json|README\.md|jest-preset\.js|presets\/jest-preset\.js)$/,
+      /^(package\.json|README\.md|jest-preset\.js|environment\/jest\/jest-preset\.js)$/,
     ];
     expect(files.filter((f) => !allowed.some((pattern) => pattern.test(f)))).toEqual([]);
     expect(files.filter((f) => /^(__tests__|examples|bench|\.ci|scripts|docs|src)\//.test(f))).toEqual([]);
@@ -122,10 +122,10 @@ describe('packing a fresh clone', () => {
       expect.arrayContaining([
         'dist/src/index.js',
         'dist/src/index.d.ts',
-        'dist/environment/index.js',
-        'dist/environment/index.d.ts',
+        'dist/environment/jest/index.js',
+        'dist/environment/jest/index.d.ts',
         'dist/matchers/index.js',
-        'dist/presets/setup.js',
+        'dist/environment/jest/setup.js',
         ...ASSETS.map((asset) => `dist/${asset}`),
       ]),
     );

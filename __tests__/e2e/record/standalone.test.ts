@@ -1,4 +1,4 @@
-/** @jest-environment ./environment/index.ts */
+/** @jest-environment ./environment/jest/index.ts */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * their calls credited to the run that started them.
  *
  * @understudy-world ../../../examples/python-agent/orders.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
  * straight from the node:http request: the same bytes as an in-process call, streams event by
  * event, and every fault as the provider's connection would show it.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';

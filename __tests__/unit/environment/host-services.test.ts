@@ -3,7 +3,7 @@
  * schema validators. Each file still gets objects of its own realm, and data that JSON cannot
  * carry is parsed in the sandbox instead.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

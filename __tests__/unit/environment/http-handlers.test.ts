@@ -4,7 +4,7 @@
  * must fail a test (a request nothing answers, a handler reset after its test) runs from the
  * installed package: __tests__/installed/network-policy.test.ts.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import https from 'node:https';
 import { describe, expect, it } from '@jest/globals';

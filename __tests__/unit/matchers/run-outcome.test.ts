@@ -3,7 +3,7 @@
  * agent's error (name, message, top frames), whatever was thrown; building that message is not
  * the test looking at the run. End to end: __tests__/installed/truthful.test.ts.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { describe, expect, it } from '@jest/globals';
 import { type Run, understudy } from 'jest-understudy';

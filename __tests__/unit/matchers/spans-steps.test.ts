@@ -2,7 +2,7 @@
  * toHaveSpans and toHaveStepCount on real runs: a small agent on the OpenAI wire protocol
  * (plain fetch), under Jest's fake timers, so a fixture's latency is exact span time.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';

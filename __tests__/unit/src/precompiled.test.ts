@@ -3,7 +3,7 @@
  * code; both must be exactly what the TypeScript schema modules define, and the loaders must
  * use the precompiled code (compiling inside each test file's sandbox is what it saves).
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
  * The full containment, every transport against hosts that must not be reached, runs from the
  * installed package in a network namespace: __tests__/installed/containment.test.ts.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import dgram from 'node:dgram';

@@ -23,13 +23,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function fakeVitest(testPath: string) {
   const hooks: Record<string, Array<(...args: any[]) => unknown>> = {
     beforeEach: [],
-    afterEach: [],
     afterAll: [],
   };
   const vi = { useFakeTimers: () => vi, useRealTimers: () => vi, clearAllTimers: () => vi };
   const api = {
     beforeEach: (fn: () => unknown) => hooks.beforeEach.push(fn),
-    afterEach: (fn: () => unknown) => hooks.afterEach.push(fn),
     afterAll: (fn: () => unknown) => hooks.afterAll.push(fn),
     vi,
     expect: { extend: () => undefined, getState: () => ({ testPath }) },
@@ -75,14 +73,17 @@ describe('the Vitest session of one test file', () => {
     const suite: TaskLike = { name: 'agent', type: 'suite' };
     const task: TaskLike = { name: 'saves', type: 'test', suite, result: { state: 'pass', errors: [] } };
     const [beforeEach] = hooks.beforeEach;
-    const [afterEach] = hooks.afterEach;
     const [afterAll] = hooks.afterAll;
+    const finished: Array<() => unknown> = [];
+    const onTestFinished = (fn: () => unknown) => finished.push(fn);
 
     // A session created before the first test (a beforeAll hook) is told nothing yet.
     bridge.attach?.(session);
     expect(calls).toEqual([]);
-    beforeEach({ task, skip: () => undefined });
+    beforeEach({ task, skip: () => undefined, onTestFinished });
     expect(calls).toEqual([['drainFailures'], ['testStarted', 'agent > saves'], ['phaseChanged', 'test']]);
+    // The test ends when Vitest finishes it: after its afterEach hooks and fixtures' teardown.
+    expect(finished).toHaveLength(1);
 
     // A session created inside the test is told which test and phase run now.
     calls.length = 0;
@@ -107,7 +108,7 @@ describe('the Vitest session of one test file', () => {
     containment.hooks?.fail('GET https://example.com/ was refused');
     let thrown: unknown;
     try {
-      afterEach({ task });
+      finished[0]();
     } catch (error) {
       thrown = error;
     }
@@ -155,8 +156,13 @@ describe('the Vitest session of one test file', () => {
     bridge?.attach?.(session);
     const task: TaskLike = { name: 'untagged', type: 'test', result: { state: 'skip', errors: [] } };
     const notes: unknown[] = [];
-    hooks.beforeEach[0]({ task, skip: (note: string) => notes.push(note) });
-    hooks.afterEach[0]({ task });
+    const finished: unknown[] = [];
+    hooks.beforeEach[0]({
+      task,
+      skip: (note: string) => notes.push(note),
+      onTestFinished: (fn: unknown) => finished.push(fn),
+    });
+    expect(finished).toEqual([]);
     expect(calls).toEqual([['drainFailures'], ['testStarted', 'untagged'], ['testSkipped']]);
     expect(notes).toEqual(['not tagged @smoke (UNDERSTUDY_TAGS=smoke)']);
     bridge!.session = undefined;

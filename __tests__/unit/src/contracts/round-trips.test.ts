@@ -4,7 +4,7 @@
  * a rule, and the round trips the rules check really happen (the reasoning tokens the mock
  * issued come back on the next request).
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';

@@ -2,7 +2,7 @@
  * Embeddings through the official clients and the AI SDK: deterministic vectors of each model's
  * length (and `dimensions`), base64 or float, and aimock's embedding fixtures as overrides.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { join } from 'node:path';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';

@@ -3,7 +3,7 @@
  * from source: fixtures given in memory, hostile file shapes (deep nesting, YAML alias bombs,
  * circular aliases, keys written twice), and what the world loader must refuse.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';

@@ -4,7 +4,7 @@
  * hang, never partial state: a failed `use()` registers nothing, a failed world load keeps
  * the previous world. Seeded, so a failure reproduces (fast-check prints the seed and path).
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';

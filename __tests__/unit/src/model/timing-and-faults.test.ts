@@ -1,4 +1,4 @@
-/** @jest-environment ./environment/index.ts */
+/** @jest-environment ./environment/jest/index.ts */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';
 import OpenAI from 'openai';

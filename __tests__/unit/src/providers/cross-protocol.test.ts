@@ -1,6 +1,6 @@
 /**
  * @understudy-fixtures ./fixtures/travel.fixture.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 
 import Anthropic from '@anthropic-ai/sdk';

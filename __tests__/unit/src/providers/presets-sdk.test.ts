@@ -1,6 +1,6 @@
 /**
  * @jest-environment-options {"understudy": {"providers": {"ollama": true, "litellm": {"baseURL": "http://litellm.invalid:4000"}, "azure": {"baseURL": "https://llm.corp.invalid/openai"}}}}
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 
 /**

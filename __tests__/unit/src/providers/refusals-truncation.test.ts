@@ -3,7 +3,7 @@
  * length` with a tool call cut off mid-arguments, Anthropic's `pause_turn`), in each protocol's
  * own shape, through the official clients and the AI SDK, plain and streamed.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';

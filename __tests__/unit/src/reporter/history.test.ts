@@ -81,6 +81,19 @@ describe('the history file', () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
+  it("adds a file run the file holds already once (a shard's run, reported again by the merge of blob reports)", () => {
+    const path = join(folder(), 'history.jsonl');
+    const shard = record('s1', '2026-01-01T00:00:00Z', 'a.test.js', { x: 'passed' });
+    updateHistory(path, [shard], 5);
+    const again = updateHistory(
+      path,
+      [shard, record('s2', '2026-01-01T00:00:01Z', 'b.test.js', { y: 'passed' })],
+      5,
+    );
+    expect(again.records.map((r) => `${r.run} ${r.file}`)).toEqual(['s1 a.test.js', 's2 b.test.js']);
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
   it('leaves a file with lines it did not write as it is', () => {
     const path = join(folder(), 'history.jsonl');
     const theirs = `${jsonl([record('r1', '2026-01-01T00:00:00Z', 'a.test.js', { x: 'passed' })])}{"other":"tool"}\n`;

@@ -1,5 +1,11 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import UnderstudyVitestReporter, { type TestModuleLike } from '../../../../src/reporter/vitest';
+import UnderstudyVitestReporter, {
+  inThisCheckout,
+  type TestModuleLike,
+} from '../../../../src/reporter/vitest';
 
 interface FakeTest {
   name: string;
@@ -113,5 +119,46 @@ describe('the Vitest reporter', () => {
       'passed',
     );
     expect(written).toContain('live › asks the model (a.test.ts): live() runs only in live mode');
+  });
+
+  it("records a file run under the shard's own identity, in this checkout's history (--merge-reports)", () => {
+    const here = mkdtempSync(join(tmpdir(), 'understudy-merge-'));
+    const shard = {
+      ...report(),
+      rootDir: '/machine-1/project',
+      history: { path: '/machine-1/project/.understudy/history.jsonl', keep: 20, readyAfter: 10 },
+      code: 'sha256:abc',
+      run: 'shard-run-1',
+      at: '2026-01-01T00:00:00.000Z',
+    };
+    const merged = {
+      ...module([{ name: 'passes', state: 'passed' }], shard),
+      moduleId: '/machine-1/project/a.test.ts',
+      project: { config: { root: here } },
+    };
+    new UnderstudyVitestReporter().onTestRunEnd([merged], [], 'passed');
+    const records = readFileSync(join(here, '.understudy', 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(records.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ run: 'shard-run-1', at: '2026-01-01T00:00:00.000Z', file: 'a.test.ts' }),
+    ]);
+  });
+});
+
+describe('a report from another checkout', () => {
+  const history = { path: '/m1/p/.understudy/history.jsonl', keep: 20, readyAfter: 10 };
+
+  it('moves its history file to the same place under this root', () => {
+    expect(inThisCheckout({ rootDir: '/m1/p', history }, '/m3/q').history?.path).toBe(
+      join('/m3/q', '.understudy', 'history.jsonl'),
+    );
+  });
+
+  it('leaves a report of this checkout, or a history file outside the checkout, where it is', () => {
+    expect(inThisCheckout({ rootDir: '/m1/p', history }, '/m1/p').history?.path).toBe(history.path);
+    const outside = { ...history, path: '/shared/history.jsonl' };
+    expect(inThisCheckout({ rootDir: '/m1/p', history: outside }, '/m3/q').history?.path).toBe(outside.path);
+    expect(inThisCheckout({ rootDir: '/m1/p', history }, undefined).history?.path).toBe(history.path);
   });
 });

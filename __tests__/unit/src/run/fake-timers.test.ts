@@ -4,7 +4,7 @@
  * model calls to the run exactly as with real timers. Callbacks the fake clock runs keep the
  * async context of the code that scheduled them, as real timers do.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Anthropic from '@anthropic-ai/sdk';

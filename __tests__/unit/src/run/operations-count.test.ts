@@ -3,7 +3,7 @@
  * or a run's evidence (a copy with its timing) lists it. End to end: __tests__/installed/truthful.test.ts.
  *
  * @understudy-world ../../../../examples/python-agent/orders.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';

@@ -3,7 +3,7 @@
  * call without async context belongs to (src/run/scope.ts). The end-to-end behaviour (a test
  * failed at its end) is covered from the installed package in __tests__/installed/runs.test.ts.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 
 import { inspect } from 'node:util';

@@ -8,7 +8,7 @@
 
 import { describe, expect, it } from '@jest/globals';
 import type { Circus } from '@jest/types';
-import { ConcurrentTests } from '../../../../environment/concurrent';
+import { ConcurrentTests } from '../../../../environment/jest/concurrent';
 import { Owner, RunScope } from '../../../../src/run/scope';
 
 interface Failed {

@@ -1,7 +1,7 @@
 /**
  * Fault sweeps from source: the guards that keep a variant from passing for the wrong reason.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { describe, expect, it } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';

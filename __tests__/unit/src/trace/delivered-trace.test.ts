@@ -2,7 +2,7 @@
  * The trace and the timeline of a reply cut short on the wire show what was received, say the
  * reply was cut, and mark a tool call whose arguments never ended.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { describe, expect, it } from '@jest/globals';
 import { understudy } from 'jest-understudy';

@@ -4,7 +4,7 @@
  * its own (no environment hook) reads an uninstalled or replaced clock afterwards.
  *
  * @understudy-world ../../../../fixtures/worlds/records.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { understudy } from 'jest-understudy';

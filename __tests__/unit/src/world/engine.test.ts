@@ -3,7 +3,7 @@
  * faults (seeded), the world clock and Jest fake timers, scheduled events.
  *
  * @understudy-world ../../../../fixtures/worlds/records.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { type FaultDef, mockTool, runDrills, type ToolMockError, understudy } from 'jest-understudy';

@@ -1,7 +1,7 @@
 /**
  * Without a world (no option, no pragma): every world API says how to get one.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { expect, it } from '@jest/globals';
 import { runDrills, understudy, WorldError } from 'jest-understudy';

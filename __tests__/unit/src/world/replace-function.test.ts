@@ -2,7 +2,7 @@
  * "Replace an imported function": each rule of mockTool and module overrides, as a case.
  *
  * @understudy-world ../../../../fixtures/worlds/records.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { mockTool, runDrills, ToolMockError, understudy, WorldError } from 'jest-understudy';

@@ -2,7 +2,7 @@
  * "State, reset and evidence" and "Interception boundaries": each rule of the world, as a case.
  *
  * @understudy-world ../../../../fixtures/worlds/records.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { describe, expect, it } from '@jest/globals';
 import { type DrillSetup, mockTool, runDrills, ToolMockError, understudy } from 'jest-understudy';

@@ -2,7 +2,7 @@
  * What a failed mockTool call says: the code once, then the message when there is one.
  *
  * @understudy-world ../../../../fixtures/worlds/records.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { describe, expect, it } from '@jest/globals';
 import { mockTool, ToolMockError, understudy } from 'jest-understudy';

@@ -2,7 +2,7 @@
  * "Return a value or fail selected calls": each toolOverrides rule, as a case.
  *
  * @understudy-world ../../../../fixtures/worlds/records.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { describe, expect, it } from '@jest/globals';
 import {

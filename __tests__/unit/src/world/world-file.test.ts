@@ -3,7 +3,7 @@
  * file, the line where it can, the JSON path, what was expected and a likely fix; a world
  * with any problem is refused whole.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

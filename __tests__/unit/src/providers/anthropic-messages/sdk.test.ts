@@ -1,4 +1,4 @@
-/** @jest-environment ./environment/index.ts */
+/** @jest-environment ./environment/jest/index.ts */
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from '@jest/globals';

@@ -1,7 +1,7 @@
 /**
  * The AI SDK's Amazon Bedrock provider (Converse / ConverseStream) against the mock model.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { describe, expect, it } from '@jest/globals';

@@ -2,7 +2,7 @@
  * Amazon Bedrock Converse and ConverseStream through the official AWS SDK: plain and streamed
  * replies, a parallel tool-call loop, errors, and the replay credentials.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import {
   BedrockRuntimeClient,

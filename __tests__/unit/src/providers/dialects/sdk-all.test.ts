@@ -1,7 +1,7 @@
 /**
  * @jest-environment-options {"understudy": {"dialect": "all"}}
  * @understudy-fixtures ./fixtures/dialects.fixture.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 
 /**

@@ -3,7 +3,7 @@
  * a real provider or gateway sends, and the run must come out the same as on the canonical
  * stream (same calls with the same arguments, same answer).
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { describe, expect, it } from '@jest/globals';
 import { generateText, streamText } from 'ai';

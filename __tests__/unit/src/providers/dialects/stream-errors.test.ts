@@ -3,7 +3,7 @@
  * and the official clients surface it as the provider's error (fixture `streamError`, chaos
  * `streamErrorRate`). A plain request gets the same failure as an error response.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { ModelStreamErrorException, ThrottlingException } from '@aws-sdk/client-bedrock-runtime';

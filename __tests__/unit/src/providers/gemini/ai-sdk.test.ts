@@ -1,4 +1,4 @@
-/** @jest-environment ./environment/index.ts */
+/** @jest-environment ./environment/jest/index.ts */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { describe, expect, it } from '@jest/globals';
 import { APICallError, generateText, isStepCount, RetryError, streamText } from 'ai';

@@ -1,4 +1,4 @@
-/** @jest-environment ./environment/index.ts */
+/** @jest-environment ./environment/jest/index.ts */
 import { describe, expect, it } from '@jest/globals';
 import {
   type AIMessage,

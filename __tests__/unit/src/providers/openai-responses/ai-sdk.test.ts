@@ -1,4 +1,4 @@
-/** @jest-environment ./environment/index.ts */
+/** @jest-environment ./environment/jest/index.ts */
 import { createOpenAI } from '@ai-sdk/openai';
 import { describe, expect, it } from '@jest/globals';
 import { generateText, stepCountIs, streamText } from 'ai';

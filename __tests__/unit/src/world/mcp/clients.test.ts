@@ -8,7 +8,7 @@
  * the tool calls that caused them.
  *
  * @understudy-world ../../../../../fixtures/worlds/notes.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { createMCPClient } from '@ai-sdk/mcp';
 import { createOpenAI } from '@ai-sdk/openai';

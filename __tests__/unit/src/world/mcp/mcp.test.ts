@@ -5,7 +5,7 @@
  * by hand where the wire itself is the point. Every tools/call is one world engine call.
  *
  * @understudy-world ../../../../../fixtures/worlds/notes.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { request as httpsRequest } from 'node:https';
 import { afterEach, describe, expect, it } from '@jest/globals';

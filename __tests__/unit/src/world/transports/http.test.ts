@@ -3,7 +3,7 @@
  * method and path, through the environment's fetch and through msw (node:http / https).
  *
  * @understudy-world ../../../../../fixtures/worlds/records.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { request as httpsRequest } from 'node:https';
 import { describe, expect, it } from '@jest/globals';

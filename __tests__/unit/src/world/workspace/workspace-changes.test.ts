@@ -6,7 +6,7 @@
  * folder, and write_file through a link inside the folder naming the file it wrote.
  *
  * @understudy-world ../../../../../fixtures/worlds/workspace.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

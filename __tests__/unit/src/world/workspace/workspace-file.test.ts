@@ -3,7 +3,7 @@
  * file and the JSON path (a missing `from`, a file outside the tree, a link in the tree,
  * fields that belong elsewhere); a refused world is not loaded at all.
  *
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';

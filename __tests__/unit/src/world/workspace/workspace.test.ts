@@ -5,7 +5,7 @@
  * read the folder itself (so changes made around the tools count too).
  *
  * @understudy-world ../../../../../fixtures/worlds/workspace.world.yaml
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 import { createHash } from 'node:crypto';
 import {

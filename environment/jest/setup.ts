@@ -4,9 +4,9 @@
  * needs it (a model or tool request, `understudy.model`, config-level fixtures served to an agent).
  */
 import { expect } from '@jest/globals';
-import { lazyMatchers } from '../matchers/lazy';
-import { replaysCassette } from '../src/record/paths';
-import { BRIDGE_KEY, type Bridge, SETUP_KEY } from '../src/sandbox/bridge';
+import { lazyMatchers } from '../../matchers/lazy';
+import { replaysCassette } from '../../src/record/paths';
+import { BRIDGE_KEY, type Bridge, SETUP_KEY } from '../../src/sandbox/bridge';
 
 expect.extend(lazyMatchers);
 // Without the environment, this says the setup file is configured, so the message for a missing
@@ -15,7 +15,7 @@ expect.extend(lazyMatchers);
 const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
 if (bridge) {
   bridge.runner = { name: 'jest', globals: () => require('@jest/globals') };
-  bridge.loadSession = () => require('../src/sandbox/runtime').loadRuntime();
+  bridge.loadSession = () => require('../../src/sandbox/runtime').loadRuntime();
   // Every fixture source (a configured world or fixture file, the file's cassette) and the handlers
   // module are loaded now, so a broken one fails the file before its tests instead of failing a
   // request an agent may swallow.

@@ -8,8 +8,8 @@
  * and on every `--shard`, without files or globals shared between test files.
  */
 import { dirname } from 'node:path';
-import type { UnderstudyFileReport } from '../environment';
-import { type FileResultLike, reportTests } from '../src/reporter/results';
+import { type FileResultLike, reportTests } from '../../src/reporter/results';
+import type { UnderstudyFileReport } from './index';
 
 type Framework = (...args: unknown[]) => Promise<Record<string, unknown>>;
 

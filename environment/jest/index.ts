@@ -3,24 +3,24 @@ import { stripVTControlCharacters } from 'node:util';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
-import { isUnderstudyError, markError } from '../src/errors';
-import { urlOf } from '../src/fetch-input';
-import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../src/files/secrets';
-import { scrubForWriting } from '../src/files/write';
-import { HOST_SERVICES } from '../src/host-services';
-import { ciRefusal, noKeyMessage, realKeys } from '../src/record/mode';
-import { usageFileOf } from '../src/record/usage';
-import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../src/sandbox/bridge';
-import type { FileStats, Phase, PlainError } from '../src/trace/evidence';
-import { plainError } from '../src/trace/plain';
-import { codeKey } from './code-key';
+import { isUnderstudyError, markError } from '../../src/errors';
+import { urlOf } from '../../src/fetch-input';
+import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
+import { scrubForWriting } from '../../src/files/write';
+import { HOST_SERVICES } from '../../src/host-services';
+import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
+import { usageFileOf } from '../../src/record/usage';
+import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../../src/sandbox/bridge';
+import type { FileStats, Phase, PlainError } from '../../src/trace/evidence';
+import { plainError } from '../../src/trace/plain';
+import { codeKey } from '../code-key';
+import { appendToError, titleTags, toError, traceNote } from '../failures';
+import { hostServicesForWorker } from '../host-services';
+import { type Containment, contain } from '../network';
+import { resolveOptions } from '../options';
+import { TraceWriter, traceDirProblem } from '../traces';
 import { ConcurrentTests } from './concurrent';
-import { appendToError, titleTags, toError, traceNote } from './failures';
 import { keepAsyncContext } from './fake-timers';
-import { hostServicesForWorker } from './host-services';
-import { type Containment, contain } from './network';
-import { resolveOptions } from './options';
-import { TraceWriter, traceDirProblem } from './traces';
 
 /** What the environment reports about its test file (read by the reporter through the test result). */
 export interface UnderstudyFileReport extends FileStats {
@@ -137,7 +137,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
 
   /**
    * This file's counts and traces, for the reporter. The preset's test runner
-   * (presets/test-runner) attaches it to the file's test result as `understudy`.
+   * (environment/jest/test-runner) attaches it to the file's test result as `understudy`.
    */
   understudyReport(): UnderstudyFileReport {
     const stats = this.bridge.session?.fileStats() ?? {
@@ -429,6 +429,6 @@ function failedTests(block: Circus.DescribeBlock): number {
 
 const errorOf = (entry: CircusError): unknown => (Array.isArray(entry) ? entry[0] : entry);
 
-export { OptionsError } from './options';
+export { OptionsError } from '../options';
 export type { Phase };
 export { UnderstudyEnvironment as TestEnvironment };
