@@ -1,13 +1,14 @@
 /**
  * The installed case projects that share child runs. When a run of the installed suites starts,
- * the projects of the drivers it selected run together, each runner's in one child Jest
- * (__tests__/support/shared-runs.ts); a driver then reads its project's results with
- * `sharedRun(name, runner)`. A run that filters by test name (or by changed files, a shard…) runs
- * each project a driver asks for in a child of its own instead.
+ * the projects of the drivers it selected run together, in one child per runner (a Jest run of
+ * `projects`, a Vitest run of `test.projects`: __tests__/support/shared-runs.ts); a driver then
+ * reads its project's results with `sharedRun(name, runner)`. A run that filters by test name (or
+ * by changed files, a shard…) runs each project a driver asks for in a child of its own instead.
  *
  * A project here sets no process option (environment, arguments, the CLI, a network namespace),
- * starts from a fresh folder, and its driver reads only its files and its folder: the exit code
- * and the output of a shared child belong to every project in it.
+ * starts from a fresh folder, and its driver reads only its files, its folder and, of the output,
+ * what the runner printed under its own tests' names: the exit code and the rest of the output of
+ * a shared child belong to every project in it.
  */
 import type { InstalledProject, Runner } from '../support/installed';
 
@@ -99,7 +100,7 @@ export const SHARED = {
     cases: ['workspace-changes.case.js'],
     runners: ALL,
   },
-  // Cassettes that cannot be loaded (CONFLICTED: merge-conflict markers; a fixture file that is not valid).
+  // Cassettes that cannot be loaded: merge-conflict markers, a fixture file that is not valid.
   'validation-cassette': {
     driver: 'validation.test.ts',
     cases: [
@@ -127,8 +128,9 @@ export const SHARED = {
   },
   // Jest's own messages for a test file its environment does not run: without the preset (the bare
   // config), with the pair of options the message names, under a docblock `@jest-environment`.
-  // Jest's options and docblock mean nothing to Vitest, so Jest only: Vitest's counterparts (a
-  // file run without the plugin, the settings it refuses) are in vitest.test.ts and vitest-modes.test.ts.
+  // Jest's preset, options and docblock mean nothing to Vitest, so Jest only. Vitest's counterparts
+  // are in vitest.test.ts: a file run without the plugin (its ENVIRONMENT_MISSING message) and the
+  // settings the plugin refuses at start-up.
   'env-missing': {
     driver: 'modes-and-messages.test.ts',
     cases: ['env-missing.case.js'],
