@@ -1,12 +1,10 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 describe('request contracts from the installed package', () => {
-  it.each([
-    ['CommonJS, no flag', 'jest-cjs'],
-    ['with --experimental-vm-modules', 'jest-esm'],
-  ] as const)(
+  it.each(EACH_RUNNER)(
     "answer an unpaired tool call with OpenAI's 400 and fail the test, naming rule and message (%s)",
     async (_, runner) => {
       const run = await sharedRun('contracts', runner);

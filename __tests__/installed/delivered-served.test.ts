@@ -1,21 +1,19 @@
 /**
  * What was delivered, over the served port, from the installed package: an agent in another
  * process (each protocol's official client) is cut short on the wire or gives up mid-stream,
- * and the run holds what that process received (delivered-served.case.js), CommonJS without the
- * flag and ESM with it.
+ * and the run holds what that process received (delivered-served.case.js), under Jest (CommonJS
+ * and ESM) and Vitest.
  */
 import { describe, expect, it } from '@jest/globals';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
 import { fileOf } from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 const PROTOCOLS = ['openai.chat', 'openai.responses', 'anthropic.messages', 'gemini.generateContent'];
 
 describe('what was delivered, over the served port', () => {
-  it.each([
-    ['CommonJS, no flag', 'jest-cjs'],
-    ['with --experimental-vm-modules', 'jest-esm'],
-  ] as const)(
+  it.each(EACH_RUNNER)(
     'a client in another process, cut on the wire or giving up (%s)',
     async (_, runner) => {
       const run = await sharedRun('delivered-served', runner);

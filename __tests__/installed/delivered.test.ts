@@ -1,14 +1,16 @@
 /**
- * What was delivered, not what was scripted, from the installed package: a reply cut short on
- * the wire, or given up by the agent, is the run's evidence as far as it reached the agent, on
- * every protocol through its official client (delivered-inprocess.case.js), and paced streams
- * under Jest's fake timers (delivered-timers.case.js), CommonJS without the flag and ESM with it. Each "no false green" test asserts what the scripted reply would
+ * What was delivered, not what was scripted, from the installed package under Jest (CommonJS and
+ * ESM) and Vitest: a reply cut short on the wire, or given up by the agent, is the run's evidence
+ * as far as it reached the agent, on every protocol through its official client
+ * (delivered-inprocess.case.js), and paced streams under the runner's fake timers
+ * (delivered-timers.case.js). Each "no false green" test asserts what the scripted reply would
  * have let pass, and must fail.
  */
 import { describe, expect, it } from '@jest/globals';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
 import { fileOf } from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 const PROTOCOLS = [
   'openai.chat',
@@ -19,10 +21,7 @@ const PROTOCOLS = [
 ];
 
 describe('what was delivered, in process', () => {
-  it.each([
-    ['CommonJS, no flag', 'jest-cjs'],
-    ['with --experimental-vm-modules', 'jest-esm'],
-  ] as const)(
+  it.each(EACH_RUNNER)(
     'every protocol, cut on the wire or given up by the agent, and paced under fake timers (%s)',
     async (_, runner) => {
       const run = await sharedRun('delivered', runner);

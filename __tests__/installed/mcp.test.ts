@@ -1,15 +1,13 @@
 /**
- * MCP from the installed package, CommonJS without the flag and ESM with it: the SDK Client over
+ * MCP from the installed package, under Jest (CommonJS and ESM) and Vitest: the SDK Client over
  * Streamable HTTP and in-process drive an agent against a world package's MCP server.
  */
 import { describe, expect, it } from '@jest/globals';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 describe('MCP from the installed package', () => {
-  it.each([
-    ['CommonJS, no flag', 'jest-cjs'],
-    ['with --experimental-vm-modules', 'jest-esm'],
-  ] as const)(
+  it.each(EACH_RUNNER)(
     'serves a world package to the SDK Client over both transports (%s)',
     async (_, runner) => {
       const run = await sharedRun('mcp', runner);

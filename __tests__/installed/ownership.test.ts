@@ -1,5 +1,6 @@
 /**
- * Every request belongs to exactly one test and one run, from the installed package: a call made
+ * Every request belongs to exactly one test and one run, from the installed package under Jest
+ * (CommonJS and ESM) and Vitest: a call made
  * after its run ended (a timer, background work) is refused and fails the test that made the run
  * while it runs, else the file, never the test running when it arrives; a served child's late
  * calls too; test.concurrent tests are refused. A routed browser page's: ./ownership-browser.test.ts.
@@ -9,13 +10,14 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { fileOf, type InstalledProjectRun, messageOf, statuses } from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 const plain = (text: string) => stripVTControlCharacters(text);
 
-describe('calls made after their run ended, in process', () => {
+describe.each(EACH_RUNNER)('calls made after their run ended, in process (%s)', (_kind, runner) => {
   let file: ChildFile;
   beforeAll(async () => {
-    file = fileOf(await sharedRun('ownership-late', 'jest-cjs'), 'ownership-late.case.js');
+    file = fileOf(await sharedRun('ownership-late', runner), 'ownership-late.case.js');
   }, 120_000);
 
   it('fail the test that made the run while it runs, naming the call', () => {
@@ -76,10 +78,10 @@ describe('calls made after their run ended, in process', () => {
   });
 });
 
-describe("a served child's late calls", () => {
+describe.each(EACH_RUNNER)("a served child's late calls (%s)", (_kind, runner) => {
   let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await sharedRun('ownership-served', 'jest-cjs');
+    run = await sharedRun('ownership-served', runner);
   }, 120_000);
 
   it("a served child's late call fails the file, never the test running when it arrives", () => {
@@ -101,10 +103,7 @@ describe("a served child's late calls", () => {
   });
 });
 
-describe.each([
-  ['CommonJS', 'jest-cjs'],
-  ['ESM', 'jest-esm'],
-] as const)('test.concurrent (%s)', (_kind, runner) => {
+describe.each(EACH_RUNNER)('test.concurrent (%s)', (_kind, runner) => {
   let file: ChildFile;
   beforeAll(async () => {
     file = fileOf(await sharedRun('ownership-concurrent', runner), 'ownership-concurrent.case.js');

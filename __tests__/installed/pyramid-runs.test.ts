@@ -1,15 +1,16 @@
 /**
  * The scenario builder, fault sweeps, crash and resume and the provider matrix, as a consumer
- * project runs them from the installed package (CommonJS, no flag).
+ * project runs them from the installed package, under Jest (CommonJS and ESM) and Vitest.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fileOf, type InstalledProjectRun, messageOf, statuses } from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
-describe('the agent test pyramid from the installed package', () => {
+describe.each(EACH_RUNNER)('the agent test pyramid from the installed package (%s)', (_kind, runner) => {
   let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await sharedRun('pyramid-runs', 'jest-cjs');
+    run = await sharedRun('pyramid-runs', runner);
   }, 120_000);
 
   it('builds scenarios: tool fakes recorded, a world of their own, immutable, nothing left behind', () => {

@@ -1,19 +1,27 @@
 /**
- * Runs, as a consumer project runs them from the installed package (CommonJS, no flag): model
- * calls are credited to the right run under Jest's fake timers, an agent that throws fails its
- * test unless the test looks, state set in one test does not reach the next, and work a file
- * leaves running does not reach the next file in the same worker.
+ * Runs, as a consumer project runs them from the installed package under Jest (CommonJS and ESM)
+ * and Vitest: model calls are credited to the right run under the runner's fake timers, an agent
+ * that throws fails its test unless the test looks, state set in one test does not reach the
+ * next, and work a file leaves running does not reach the next file in the same Jest worker.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { fileOf, type InstalledProjectRun, messageOf, runInstalled, statuses } from '../support/installed';
+import {
+  fileOf,
+  type InstalledProjectRun,
+  messageOf,
+  RUNNERS,
+  runInstalled,
+  statuses,
+} from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 const NEVER_LOOKED = 'and the test never looked at how the run ended';
 
-describe('runs from the installed package', () => {
+describe.each(EACH_RUNNER)('runs from the installed package (%s)', (_kind, runner) => {
   let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await sharedRun('runs', 'jest-cjs');
+    run = await sharedRun('runs', runner);
   }, 120_000);
 
   it('credit every streamed call to its run under fake timers', () => {
@@ -120,37 +128,37 @@ describe('runs from the installed package', () => {
   });
 });
 
+// Jest only: Vitest runs each test file in a worker of its own (the plugin refuses `isolate:
+// false`), so no file of a Vitest run has a next file in its worker to reach.
 describe('a file that leaves a stream running', () => {
-  it('does not reach the next file in the same worker; its late fetch gets a rejected promise', async () => {
-    // Runs the two files in name order in one worker.
-    const sequencer = `const Sequencer = require('@jest/test-sequencer').default;
+  it.each(EACH_RUNNER.filter(([, runner]) => runner !== 'vitest'))(
+    'does not reach the next file in the same worker; its late fetch gets a rejected promise (%s)',
+    async (_kind, runner) => {
+      // Runs the two files in name order in one worker.
+      const sequencer = `const Sequencer = require('@jest/test-sequencer').default;
 module.exports = class extends Sequencer {
   sort(tests) { return [...tests].sort((a, b) => a.path.localeCompare(b.path)); }
 };\n`;
-    const run = await runInstalled({
-      cases: ['runs-leftover-a.case.js', 'runs-leftover-b.case.js'],
-      files: { 'sequencer.js': sequencer },
-      config: { testSequencer: '<rootDir>/sequencer.js' },
-      args: ['--runInBand'],
-    });
-    expect(run.files.map((f) => f.name.split('/').pop())).toEqual([
-      'runs-leftover-a.case.js',
-      'runs-leftover-b.case.js',
-    ]);
-    const b = fileOf(run, 'runs-leftover-b.case.js');
-    expect(b.message).toBe('');
-    expect(b.tests.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual([
-      ['is not reached by what the previous file left running', 'passed', ''],
-    ]);
-    expect(statuses(fileOf(run, 'runs-leftover-a.case.js'))).toEqual({ 'leaves a stream running': 'passed' });
-  }, 60_000);
-});
-
-describe('fake timers with --experimental-vm-modules', () => {
-  it('credit a streamed run to its run', async () => {
-    const run = await sharedRun('runs-fake-timers', 'jest-esm');
-    const file = fileOf(run, 'runs-fake-timers.case.js');
-    expect(statuses(file)['attributes a streamed run advanced with runAllTimersAsync']).toBe('passed');
-    expect(statuses(file)['keeps two concurrent streamed runs apart under fake timers']).toBe('passed');
-  }, 60_000);
+      const run = await runInstalled({
+        cases: ['runs-leftover-a.case.js', 'runs-leftover-b.case.js'],
+        files: { 'sequencer.js': sequencer },
+        config: { testSequencer: '<rootDir>/sequencer.js' },
+        args: ['--runInBand'],
+        ...RUNNERS[runner],
+      });
+      expect(run.files.map((f) => f.name.split('/').pop())).toEqual([
+        'runs-leftover-a.case.js',
+        'runs-leftover-b.case.js',
+      ]);
+      const b = fileOf(run, 'runs-leftover-b.case.js');
+      expect(b.message).toBe('');
+      expect(b.tests.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual([
+        ['is not reached by what the previous file left running', 'passed', ''],
+      ]);
+      expect(statuses(fileOf(run, 'runs-leftover-a.case.js'))).toEqual({
+        'leaves a stream running': 'passed',
+      });
+    },
+    60_000,
+  );
 });

@@ -1,13 +1,14 @@
 /**
  * The installed case projects that share child runs. When a run of the installed suites starts,
- * the projects of the drivers it selected run together, each runner's in one child Jest
- * (__tests__/support/shared-runs.ts); a driver then reads its project's results with
- * `sharedRun(name, runner)`. A run that filters by test name (or by changed files, a shard…) runs
- * each project a driver asks for in a child of its own instead.
+ * the projects of the drivers it selected run together, in one child per runner (a Jest run of
+ * `projects`, a Vitest run of `test.projects`: __tests__/support/shared-runs.ts); a driver then
+ * reads its project's results with `sharedRun(name, runner)`. A run that filters by test name (or
+ * by changed files, a shard…) runs each project a driver asks for in a child of its own instead.
  *
  * A project here sets no process option (environment, arguments, the CLI, a network namespace),
- * starts from a fresh folder, and its driver reads only its files and its folder: the exit code
- * and the output of a shared child belong to every project in it.
+ * starts from a fresh folder, and its driver reads only its files, its folder and, of the output,
+ * what the runner printed under its own tests' names: the exit code and the rest of the output of
+ * a shared child belong to every project in it.
  */
 import type { InstalledProject, Runner } from '../support/installed';
 
@@ -18,49 +19,48 @@ export interface SharedProject extends InstalledProject {
   runners: readonly Runner[];
 }
 
-const BOTH = ['jest-cjs', 'jest-esm'] as const;
-/** Jest CommonJS, Jest ESM and Vitest. */
+/** Jest CommonJS, Jest ESM and Vitest: every case runs under all three unless it says why not. */
 const ALL = ['jest-cjs', 'jest-esm', 'vitest'] as const;
-const CJS = ['jest-cjs'] as const;
-const ESM = ['jest-esm'] as const;
+/** Jest's own options or messages, which mean nothing to Vitest. */
+const JEST = ['jest-cjs', 'jest-esm'] as const;
 
 export const SHARED = {
   smoke: { driver: 'smoke.test.ts', cases: ['smoke.case.js'], runners: ALL },
-  errors: { driver: 'errors.test.ts', cases: ['errors.case.js'], runners: CJS },
-  contracts: { driver: 'contracts.test.ts', cases: ['contracts.case.js'], runners: BOTH },
-  mcp: { driver: 'mcp.test.ts', cases: ['mcp.case.js'], runners: BOTH },
+  errors: { driver: 'errors.test.ts', cases: ['errors.case.js'], runners: ALL },
+  contracts: { driver: 'contracts.test.ts', cases: ['contracts.case.js'], runners: ALL },
+  mcp: { driver: 'mcp.test.ts', cases: ['mcp.case.js'], runners: ALL },
   surface: {
     driver: 'surface.test.ts',
     cases: ['surface-bedrock.case.js', 'surface-dialects.case.js', 'surface-embeddings.case.js'],
-    runners: BOTH,
+    runners: ALL,
   },
   delivered: {
     driver: 'delivered.test.ts',
     cases: ['delivered-inprocess.case.js', 'delivered-timers.case.js'],
-    runners: BOTH,
+    runners: ALL,
   },
   'delivered-served': {
     driver: 'delivered-served.test.ts',
     cases: ['delivered-served.case.js'],
-    runners: BOTH,
+    runners: ALL,
   },
   'fidelity-requests': {
     driver: 'fidelity-requests.test.ts',
     cases: ['fidelity-requests.case.js'],
-    runners: CJS,
+    runners: ALL,
   },
-  'fidelity-tools': { driver: 'fidelity-tools.test.ts', cases: ['fidelity-tools.case.js'], runners: CJS },
-  'ownership-late': { driver: 'ownership.test.ts', cases: ['ownership-late.case.js'], runners: CJS },
-  'ownership-served': { driver: 'ownership.test.ts', cases: ['ownership-served.case.js'], runners: CJS },
+  'fidelity-tools': { driver: 'fidelity-tools.test.ts', cases: ['fidelity-tools.case.js'], runners: ALL },
+  'ownership-late': { driver: 'ownership.test.ts', cases: ['ownership-late.case.js'], runners: ALL },
+  'ownership-served': { driver: 'ownership.test.ts', cases: ['ownership-served.case.js'], runners: ALL },
   'ownership-concurrent': {
     driver: 'ownership.test.ts',
     cases: ['ownership-concurrent.case.js'],
-    runners: BOTH,
+    runners: ALL,
   },
   pyramid: {
     driver: 'pyramid.test.ts',
     cases: ['pyramid-matchers.case.js', 'pyramid-timeline.case.js'],
-    runners: CJS,
+    runners: ALL,
   },
   'pyramid-runs': {
     driver: 'pyramid-runs.test.ts',
@@ -70,7 +70,7 @@ export const SHARED = {
       'pyramid-crash.case.js',
       'pyramid-providers.case.js',
     ],
-    runners: CJS,
+    runners: ALL,
   },
   runs: {
     driver: 'runs.test.ts',
@@ -82,9 +82,8 @@ export const SHARED = {
       'runs-golden.case.js',
       'runs-leak.case.js',
     ],
-    runners: CJS,
+    runners: ALL,
   },
-  'runs-fake-timers': { driver: 'runs.test.ts', cases: ['runs-fake-timers.case.js'], runners: ESM },
   truthful: {
     driver: 'truthful.test.ts',
     cases: [
@@ -94,12 +93,7 @@ export const SHARED = {
       'truthful-names.case.js',
       'truthful-mcp.case.js',
     ],
-    runners: CJS,
-  },
-  'truthful-checks': {
-    driver: 'truthful.test.ts',
-    cases: ['truthful-called.case.js', 'truthful-looks.case.js', 'truthful-messages.case.js'],
-    runners: ESM,
+    runners: ALL,
   },
   'reported-outcomes': {
     driver: 'reported-outcomes.test.ts',
@@ -109,15 +103,49 @@ export const SHARED = {
   'workspace-changes': {
     driver: 'workspace-changes.test.ts',
     cases: ['workspace-changes.case.js'],
-    runners: BOTH,
+    runners: ALL,
   },
-  'validation-use': { driver: 'validation.test.ts', cases: ['validation-use.case.js'], runners: BOTH },
-  // Without the preset: the bare config, and the pair of options the message names.
+  // Cassettes that cannot be loaded: merge-conflict markers, a fixture file that is not valid.
+  'validation-cassette': {
+    driver: 'validation.test.ts',
+    cases: [
+      'validation-cassette.case.js',
+      'validation-cassette-invalid.case.js',
+      'validation-cassette-dir.case.js',
+      'validation-cassette-passwd.case.js',
+    ],
+    files: {
+      '__cassettes__/validation-cassette.case.js.cassette.json':
+        '<<<<<<< HEAD\n{ "fixtures": [] }\n=======\n{ "fixtures": [{ "match": {} }] }\n>>>>>>> main\n',
+      'recordings/invalid.cassette.json':
+        '{ "fixtures": [{ "match": {}, "response": { "toolCalls": "lookup" } }] }\n',
+    },
+    runners: ALL,
+  },
+  'validation-use': { driver: 'validation.test.ts', cases: ['validation-use.case.js'], runners: ALL },
+  // The parity scenarios (cases/vitest/parity-scenarios.cjs), written once for every runner.
+  parity: { driver: 'vitest.test.ts', cases: ['vitest/parity.case.js'], runners: ALL },
+  modes: { driver: 'modes-and-messages.test.ts', cases: ['modes.case.js'], runners: ALL },
+  'model-call-index': {
+    driver: 'modes-and-messages.test.ts',
+    cases: ['model-call-index.case.js'],
+    runners: ALL,
+  },
+  // Jest's own messages for a test file its environment does not run: without the preset (the bare
+  // config), with the pair of options the message names, under a docblock `@jest-environment`.
+  // Jest's preset, options and docblock mean nothing to Vitest, so Jest only. Vitest's counterparts
+  // are in vitest.test.ts: a file run without the plugin (its ENVIRONMENT_MISSING message) and the
+  // settings the plugin refuses at start-up.
   'env-missing': {
     driver: 'modes-and-messages.test.ts',
     cases: ['env-missing.case.js'],
     config: { preset: undefined },
-    runners: CJS,
+    runners: JEST,
+  },
+  'env-docblock': {
+    driver: 'modes-and-messages.test.ts',
+    cases: ['env-docblock.case.js'],
+    runners: JEST,
   },
   'env-pair': {
     driver: 'modes-and-messages.test.ts',
@@ -127,8 +155,19 @@ export const SHARED = {
       testEnvironment: 'jest-understudy/environment',
       setupFilesAfterEnv: ['jest-understudy/setup'],
     },
-    runners: CJS,
+    runners: JEST,
   },
 } satisfies Record<string, SharedProject>;
 
 export type SharedName = keyof typeof SHARED;
+
+/**
+ * The runners as a driver's `it.each` / `describe.each` rows: its title's words, then the runner.
+ * A driver checks the same statuses, messages and writes under each: the product says the same
+ * under both runners; where the runner's own output differs, the driver says why beside the check.
+ */
+export const EACH_RUNNER = [
+  ['Jest CommonJS, no flag', 'jest-cjs'],
+  ['Jest with --experimental-vm-modules', 'jest-esm'],
+  ['Vitest with the plugin', 'vitest'],
+] as const;

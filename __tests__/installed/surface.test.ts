@@ -1,12 +1,10 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 describe('dialects, Bedrock, embeddings and presets from the installed package', () => {
-  it.each([
-    ['CommonJS, no flag', 'jest-cjs'],
-    ['with --experimental-vm-modules', 'jest-esm'],
-  ] as const)(
+  it.each(EACH_RUNNER)(
     'replays them through the official clients, and fails a parser the dialects break (%s)',
     async (_, runner) => {
       const run = await sharedRun('surface', runner);

@@ -1,6 +1,6 @@
 /**
- * Results that tell the truth, from the installed package (CommonJS, and ESM where module loading
- * is involved), with real SDK clients driving whole agent loops:
+ * Results that tell the truth, from the installed package under Jest (CommonJS and ESM) and
+ * Vitest, with real SDK clients driving whole agent loops:
  * - "called" means the agent ran the call; the model's request is asserted with toHaveRequestedTool;
  *   an argument expectation refuses a call whose arguments were cut (truthful-called);
  * - only the test's own explicit look at a crashed run counts (truthful-looks);
@@ -18,6 +18,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { fileOf, type InstalledProjectRun, installedProject } from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 const NEVER_LOOKED = 'and the test never looked at how the run ended';
 
@@ -129,10 +130,10 @@ function calledChecks(run: () => InstalledProjectRun) {
   });
 }
 
-describe('truthful results from the installed package (CommonJS)', () => {
+describe.each(EACH_RUNNER)('truthful results from the installed package (%s)', (_kind, runner) => {
   let run: InstalledProjectRun;
   beforeAll(async () => {
-    run = await sharedRun('truthful', 'jest-cjs');
+    run = await sharedRun('truthful', runner);
   }, 240_000);
 
   calledChecks(() => run);
@@ -215,13 +216,4 @@ describe('truthful results from the installed package (CommonJS)', () => {
     }
     expect(file.tests).toHaveLength(2);
   });
-});
-
-describe('truthful results from the installed package (ESM)', () => {
-  let run: InstalledProjectRun;
-  beforeAll(async () => {
-    run = await sharedRun('truthful-checks', 'jest-esm');
-  }, 240_000);
-
-  calledChecks(() => run);
 });

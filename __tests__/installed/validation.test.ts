@@ -1,5 +1,6 @@
 /**
- * Bad input from the installed package, as a user meets it: a cassette that cannot be loaded
+ * Bad input from the installed package, as a user meets it under Jest (CommonJS and ESM) and
+ * Vitest: a cassette that cannot be loaded
  * fails its test file at start-up (instead of a connection error an agent swallows), fixtures
  * given in memory are checked like files, bad options name their path, and the CLI from the
  * installed bin reports every file and never runs the user's code.
@@ -7,58 +8,50 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import {
   freshFolder,
   type InstalledProjectRun,
   installedProject,
+  RUNNERS,
+  type Runner,
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
-const CONFLICTED =
-  '<<<<<<< HEAD\n{ "fixtures": [] }\n=======\n{ "fixtures": [{ "match": {} }] }\n>>>>>>> main\n';
-
-describe('a cassette that cannot be loaded fails the test file at start-up', () => {
-  it('merge-conflict markers, an invalid fixture file, a directory, /etc/passwd (CommonJS, no flag)', async () => {
-    const run = await runInstalled({
-      cases: [
-        'validation-cassette.case.js',
-        'validation-cassette-invalid.case.js',
-        'validation-cassette-dir.case.js',
-        'validation-cassette-passwd.case.js',
-      ],
-      files: {
-        '__cassettes__/validation-cassette.case.js.cassette.json': CONFLICTED,
-        'recordings/invalid.cassette.json':
-          '{ "fixtures": [{ "match": {}, "response": { "toolCalls": "lookup" } }] }\n',
-      },
-    });
-    const byName = (name: string) => {
-      const file = run.files.find((f) => f.name.endsWith(`/${name}`));
-      if (!file) throw new Error(`no result for ${name}: ${run.stderr}`);
-      // Nothing ran: no test could pass on a swallowed error.
-      expect(file.tests.filter((t) => t.status === 'passed')).toEqual([]);
-      return file.message;
-    };
-    const at = (path: string) => join(run.project, path);
-    expect(byName('validation-cassette.case.js')).toContain(
-      `${at('__cassettes__/validation-cassette.case.js.cassette.json')}:1:1 at $: invalid JSON`,
-    );
-    expect(byName('validation-cassette.case.js')).toContain('the file has merge-conflict markers');
-    expect(byName('validation-cassette-invalid.case.js')).toContain(
-      `${at('recordings/invalid.cassette.json')}:1:45 at $.fixtures[0].response.toolCalls: must be a non-empty list of { name, arguments, id? } (got the string "lookup")`,
-    );
-    expect(byName('validation-cassette-dir.case.js')).toContain(
-      `${at('recordings')} at $: this is a directory, not a file`,
-    );
-    expect(byName('validation-cassette-passwd.case.js')).toContain(
-      '/etc/passwd at $: the file name has no extension, so its format is unknown',
-    );
-    expect(run.code).toBe(1);
-  }, 90_000);
-});
+describe.each(EACH_RUNNER)(
+  'a cassette that cannot be loaded fails the test file at start-up (%s)',
+  (_kind, runner) => {
+    it('merge-conflict markers, an invalid fixture file, a directory, /etc/passwd', async () => {
+      // The exit code belongs to the shared run: that nothing in these files passed is what tells.
+      const run = await sharedRun('validation-cassette', runner);
+      const byName = (name: string) => {
+        const file = run.files.find((f) => f.name.endsWith(`/${name}`));
+        if (!file) throw new Error(`no result for ${name}: ${run.process.stderr}`);
+        // Nothing ran: no test could pass on a swallowed error.
+        expect(file.tests.filter((t) => t.status === 'passed')).toEqual([]);
+        return file.message;
+      };
+      const at = (path: string) => join(run.project, path);
+      expect(byName('validation-cassette.case.js')).toContain(
+        `${at('__cassettes__/validation-cassette.case.js.cassette.json')}:1:1 at $: invalid JSON`,
+      );
+      expect(byName('validation-cassette.case.js')).toContain('the file has merge-conflict markers');
+      expect(byName('validation-cassette-invalid.case.js')).toContain(
+        `${at('recordings/invalid.cassette.json')}:1:45 at $.fixtures[0].response.toolCalls: must be a non-empty list of { name, arguments, id? } (got the string "lookup")`,
+      );
+      expect(byName('validation-cassette-dir.case.js')).toContain(
+        `${at('recordings')} at $: this is a directory, not a file`,
+      );
+      expect(byName('validation-cassette-passwd.case.js')).toContain(
+        '/etc/passwd at $: the file name has no extension, so its format is unknown',
+      );
+    }, 90_000);
+  },
+);
 
 const BAD_OPTIONS: Array<[Record<string, unknown>, string[]]> = [
   [
@@ -79,24 +72,28 @@ const BAD_OPTIONS: Array<[Record<string, unknown>, string[]]> = [
   ],
 ];
 
-// The bad options, each a project of its own (its own folder and options), in one child Jest.
-let projects: Record<string, InstalledProjectRun>;
+// Under Jest, the bad options, each a project of its own (its own folder and options), in one
+// child Jest per runner: each fails its file.
+const JEST_RUNNERS = EACH_RUNNER.filter(([, runner]) => runner !== 'vitest');
+const projects: Partial<Record<Runner, Record<string, InstalledProjectRun>>> = {};
 beforeAll(async () => {
-  projects = await runInstalledProjects({
-    ...Object.fromEntries(
-      BAD_OPTIONS.map(([understudy], i) => [
-        `options-${i}`,
-        { cases: ['validation-options.case.js'], understudy },
-      ]),
-    ),
-  });
-}, 90_000);
+  await Promise.all(
+    JEST_RUNNERS.map(async ([, runner]) => {
+      projects[runner] = await runInstalledProjects(
+        Object.fromEntries(
+          BAD_OPTIONS.map(([understudy], i) => [
+            `options-${i}`,
+            { cases: ['validation-options.case.js'], understudy },
+          ]),
+        ),
+        RUNNERS[runner],
+      );
+    }),
+  );
+}, 120_000);
 
 describe('fixtures given in memory are checked like a fixture file', () => {
-  it.each([
-    ['CommonJS, no flag', 'jest-cjs'],
-    ['with --experimental-vm-modules', 'jest-esm'],
-  ] as const)(
+  it.each(EACH_RUNNER)(
     'each bad one fails its test with the path from the argument (%s)',
     async (_, runner) => {
       const run = await sharedRun('validation-use', runner);
@@ -127,11 +124,12 @@ describe('fixtures given in memory are checked like a fixture file', () => {
   );
 });
 
-describe('bad options name the option path', () => {
+describe.each(JEST_RUNNERS)('bad options name the option path (%s)', (_kind, runner) => {
   it.each(BAD_OPTIONS.map(([understudy, messages], i) => [understudy, messages, `options-${i}`] as const))(
     '%j',
     (_, messages, name) => {
-      const run = projects[name];
+      const run = projects[runner]?.[name];
+      if (!run) throw new Error(`no run of ${name} under ${runner}`);
       expect(run.files).toHaveLength(1);
       expect(run.files[0].tests.filter((t) => t.status === 'passed')).toEqual([]);
       const text = run.files[0].message;
@@ -140,6 +138,41 @@ describe('bad options name the option path', () => {
       );
       for (const message of messages) expect(text).toContain(message);
     },
+  );
+});
+
+// Under Vitest the plugin refuses bad options at start-up: Vitest runs no file and exits non-zero,
+// with the texts Jest gives. The config is the file a user writes (NaN stays NaN: no JSON on the
+// way, so no word of Jest's workers).
+describe('bad options name the option path (Vitest with the plugin)', () => {
+  const literal = (options: Record<string, unknown>) =>
+    JSON.stringify(options, (_, v) => (Number.isNaN(v) ? '<NaN>' : v)).replace('"<NaN>"', 'NaN');
+  it.each(BAD_OPTIONS.map(([understudy, messages]) => [understudy, messages] as const))(
+    '%j',
+    async (understudy, messages) => {
+      const config = [
+        "import understudy from 'jest-understudy/vitest';",
+        `export default { plugins: [understudy(${literal(understudy)})], test: { globals: true, include: ['validation-options.case.js'] } };`,
+        '',
+      ].join('\n');
+      const run = await runInstalled({
+        cases: ['validation-options.case.js'],
+        files: { 'bad-options.config.mjs': config },
+        args: ['--config', 'bad-options.config.mjs'],
+        ...RUNNERS.vitest,
+      });
+      expect(run.code).not.toBe(0);
+      expect(run.files).toEqual([]);
+      const text = stripVTControlCharacters(run.stdout + run.stderr);
+      expect(text).toContain(
+        `jest-understudy: invalid testEnvironmentOptions.understudy: ${messages.length} problems`,
+      );
+      for (const message of messages)
+        expect(text).toContain(
+          message.replace(/\(got null\) — NaN and Infinity turn into null .*$/, '(got NaN)'),
+        );
+    },
+    60_000,
   );
 });
 

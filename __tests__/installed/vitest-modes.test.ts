@@ -2,7 +2,8 @@
  * Record, replay and live modes under Vitest from the packed tarball: `understudy record` finds
  * Vitest from the project's config and runs it in record mode against a stand-in provider; the
  * cassette it wrote answers the replay; live() is skipped with the reason outside live mode and
- * runs in it; describeGoldenTasks declares its tests on Vitest's describe and it.
+ * runs in it. (describeGoldenTasks on Vitest's describe and it: runs-golden.case.js, under every
+ * runner in ./runs.test.ts.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,7 +49,7 @@ describe('modes under Vitest', () => {
       env: env({ CI: 'true' }),
     });
     runs.liveReplay = await runInstalledVitest({
-      cases: ['live.test.mjs', 'golden.test.mjs'],
+      cases: ['live.test.mjs'],
       understudy,
       env: env(key),
     });
@@ -93,17 +94,6 @@ describe('modes under Vitest', () => {
       'a plain test still runs': 'passed',
     });
     expect(stripVTControlCharacters(runs.live.stderr)).toContain('understudy live: running vitest');
-  });
-
-  it("declares golden tasks on Vitest's describe and it: a crash the task does not accept fails", () => {
-    expect(statusOf(runs.liveReplay, 'golden.test.mjs')).toEqual({
-      'accepts-the-crash': 'passed',
-      'ignores-the-crash': 'failed',
-    });
-    const failure = runs.liveReplay.files
-      .find((f) => f.name.endsWith('/golden.test.mjs'))
-      ?.tests.find((t) => t.title === 'ignores-the-crash')?.failureMessages[0];
-    expect(failure).toContain('the golden agent crashed');
   });
 
   it("keeps prompt snapshots in Vitest's snapshot files: a changed prompt fails on CI", async () => {

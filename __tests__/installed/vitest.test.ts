@@ -1,8 +1,9 @@
 /**
  * The Vitest plugin from the packed tarball (`jest-understudy/vitest`), in a Vitest consumer
  * project: whole tool loops on real SDKs, the matchers, and the failures an agent may swallow,
- * each written once (cases/vitest/parity-scenarios.cjs) and run under Jest and Vitest with the
- * same results and the same messages; the settings the plugin refuses, refused at start-up.
+ * each written once (cases/vitest/parity-scenarios.cjs, run by one case file) and run under Jest
+ * CommonJS, Jest ESM and Vitest with the same results and the same messages; the settings the
+ * plugin refuses, refused at start-up.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +11,13 @@ import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { root } from '../support/child-jest';
-import { runInstalled } from '../support/installed';
+import { fileOf, RUNNERS, type Runner, runInstalled } from '../support/installed';
 import { runInstalledVitest, type VitestRun } from '../support/installed-vitest';
+import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
+
+/** The parity scenarios' one case file, under every runner. */
+const PARITY = ['vitest/parity.case.js'];
 
 const scenarios: Record<string, [unknown, boolean]> = require('./cases/vitest/parity-scenarios.cjs');
 
@@ -65,33 +71,39 @@ function recordsExample(): Record<string, string> {
   return files;
 }
 
-function only(run: VitestRun): ChildFile {
-  if (run.files.length !== 1) throw new Error(`expected one file's results:\n${run.stdout}\n${run.stderr}`);
-  return run.files[0];
-}
+describe('the parity scenarios, one case file under each runner', () => {
+  const runs: Partial<Record<Runner, ChildFile>> = {};
+  beforeAll(async () => {
+    for (const [, runner] of EACH_RUNNER)
+      runs[runner] = fileOf(await sharedRun('parity', runner), 'parity.case.js');
+  }, 180_000);
 
-describe('the Vitest plugin', () => {
-  it('runs whole tool loops and fails wrong agents as Jest does, with the same messages', async () => {
-    const [vitest, jest] = await Promise.all([
-      runInstalledVitest({ cases: ['parity.test.mjs'] }),
-      runInstalled({ cases: ['vitest/parity.case.js'] }),
-    ]);
-    const file = only(vitest);
-    expect(statusOf(file)).toEqual(expected);
-    expect(statusOf(jest.files[0])).toEqual(expected);
-    // Nothing failed the file itself (the session's own hooks, its teardown).
+  it.each(EACH_RUNNER)(
+    'run whole tool loops and fail wrong agents, with the same messages as Jest CommonJS (%s)',
+    (_kind, runner) => {
+      const file = runs[runner] as ChildFile;
+      const reference = runs['jest-cjs'] as ChildFile;
+      expect(statusOf(file)).toEqual(expected);
+      for (const [title, says] of Object.entries(SAYS)) {
+        expect(message(file, title)).toContain(says);
+        expect(message(file, title)).toBe(message(reference, title));
+      }
+    },
+  );
+
+  it('under Vitest, nothing fails the file itself, and a failure names its trace', () => {
+    const file = runs.vitest as ChildFile;
+    // The session's own hooks and its teardown. (Jest's file message repeats its tests' failures.)
     expect(file.message).toBe('');
-    expect(vitest.code).toBe(1);
-    for (const [title, says] of Object.entries(SAYS)) {
-      expect(message(file, title)).toContain(says);
-      expect(message(file, title)).toBe(message(jest.files[0], title));
-    }
     // Vitest prints the trace of a failed test where it prints the failure.
     expect(file.tests.find((t) => t.status === 'failed')?.failureMessages[0]).toContain('Understudy trace:');
-  }, 120_000);
+  });
+});
 
+describe('the Vitest plugin', () => {
   it("runs on Vitest's threads pool as on its forks pool", async () => {
-    const file = only(await runInstalledVitest({ cases: ['parity.test.mjs'], args: ['--pool=threads'] }));
+    const run = await runInstalled({ cases: PARITY, args: ['--pool=threads'], ...RUNNERS.vitest });
+    const file = fileOf(run, 'parity.case.js');
     expect(statusOf(file)).toEqual(expected);
     expect(message(file, 'a blocked connection the agent swallowed fails the test')).toContain(
       SAYS['a blocked connection the agent swallowed fails the test'],
@@ -102,21 +114,21 @@ describe('the Vitest plugin', () => {
     it.each([
       [
         'isolate: false in the config',
-        { test: { isolate: false } },
+        { vitestConfig: { isolate: false } },
         'with `isolate: false` (or `--no-isolate`)',
       ],
       ['--no-isolate', { args: ['--no-isolate'] }, 'with `isolate: false` (or `--no-isolate`)'],
       ['the vmThreads pool', { args: ['--pool=vmThreads'] }, 'with the `vmThreads` pool'],
-      ['the vmForks pool', { test: { pool: 'vmForks' } }, 'with the `vmForks` pool'],
+      ['the vmForks pool', { vitestConfig: { pool: 'vmForks' } }, 'with the `vmForks` pool'],
       [
         'browser mode',
-        { test: { browser: { enabled: true, instances: [{ browser: 'chromium' }] } } },
+        { vitestConfig: { browser: { enabled: true, instances: [{ browser: 'chromium' }] } } },
         'with browser mode (`browser.enabled`)',
       ],
     ])(
       '%s',
       async (_, options, reason) => {
-        const run = await runInstalledVitest({ cases: ['parity.test.mjs'], ...options });
+        const run = await runInstalled({ cases: PARITY, ...options, ...RUNNERS.vitest });
         expect(run.code).not.toBe(0);
         expect(run.files).toEqual([]);
         const output = stripVTControlCharacters(run.stdout + run.stderr);
@@ -131,8 +143,8 @@ describe('the Vitest plugin', () => {
   it('refuses bad options at start-up with the texts Jest gives', async () => {
     const understudy = { traces: 'sometimes', timeScale: -1 };
     const [vitest, jest] = await Promise.all([
-      runInstalledVitest({ cases: ['parity.test.mjs'], understudy }),
-      runInstalled({ cases: ['vitest/parity.case.js'], understudy }),
+      runInstalled({ cases: PARITY, understudy, ...RUNNERS.vitest }),
+      runInstalled({ cases: PARITY, understudy }),
     ]);
     expect(vitest.code).not.toBe(0);
     expect(vitest.files).toEqual([]);
@@ -170,7 +182,7 @@ describe('the Vitest plugin', () => {
     expect(records.message + harness.message).toBe('');
   }, 120_000);
 
-  describe('fake timers, test.concurrent, pragmas and traces', () => {
+  describe('pragmas and traces', () => {
     let run: VitestRun;
     const file = (name: string) => {
       const found = run.files.find((f) => f.name.endsWith(`/${name}`));
@@ -179,46 +191,9 @@ describe('the Vitest plugin', () => {
     };
     beforeAll(async () => {
       run = await runInstalledVitest({
-        cases: ['timers.test.mjs', 'concurrent.test.mjs', 'pragmas.test.mjs', 'bad-pragma.test.mjs'],
+        cases: ['pragmas.test.mjs', 'bad-pragma.test.mjs'],
       });
     }, 120_000);
-
-    it('credits every streamed call to its run under vi.useFakeTimers()', () => {
-      expect(statusOf(file('timers.test.mjs'))).toEqual({
-        'attributes a streamed run advanced with runAllTimersAsync': 'passed',
-        'attributes a streamed run with latency advanced with advanceTimersByTimeAsync': 'passed',
-        'no false green: not.toHaveCalledTool fails when the streamed agent called the tool': 'failed',
-        'keeps two concurrent streamed runs apart under fake timers': 'passed',
-      });
-      expect(
-        message(
-          file('timers.test.mjs'),
-          'no false green: not.toHaveCalledTool fails when the streamed agent called the tool',
-        ),
-      ).toContain('Received: 1 such call');
-    });
-
-    it('refuses test.concurrent as under Jest, each refusal failing its own test', () => {
-      const concurrent = file('concurrent.test.mjs');
-      expect(statusOf(concurrent)).toEqual({
-        'a concurrent test that registers its fixtures and runs the agent': 'failed',
-        'a concurrent agent that swallows its refused model call': 'failed',
-        'a concurrent test whose request to a host nothing serves is refused': 'failed',
-        'a concurrent test that does not use jest-understudy': 'passed',
-        'a test after them uses the model as usual': 'passed',
-      });
-      expect(
-        message(concurrent, 'a concurrent test that registers its fixtures and runs the agent'),
-      ).toContain(
-        '[CONCURRENT_TEST]: jest-understudy: the concurrent test "a concurrent test that registers its fixtures and runs the agent" (test.concurrent) used jest-understudy',
-      );
-      expect(message(concurrent, 'a concurrent agent that swallows its refused model call')).toContain(
-        '(test.concurrent) made a openai.chat model call',
-      );
-      expect(
-        message(concurrent, 'a concurrent test whose request to a host nothing serves is refused'),
-      ).toContain('[UNHANDLED_REQUEST]: GET https://tracker.invalid/collect');
-    });
 
     it('takes the world and fixtures of the docblock pragmas, and sets placeholder keys', () => {
       expect(statusOf(file('pragmas.test.mjs'))).toEqual({
@@ -253,11 +228,16 @@ describe('the Vitest plugin', () => {
   });
 
   it('a test file run without the plugin fails saying to add the plugin', async () => {
-    const run = await runInstalledVitest({
-      cases: ['parity.test.mjs'],
-      configText: "export default { test: { include: ['parity.test.mjs'] } };\n",
+    // The test globals on (the case takes its runner's API from them), and no plugin.
+    const run = await runInstalled({
+      cases: PARITY,
+      files: {
+        'no-plugin.config.mjs': `export default { test: { globals: true, include: ${JSON.stringify(PARITY)} } };\n`,
+      },
+      args: ['--config', 'no-plugin.config.mjs'],
+      ...RUNNERS.vitest,
     });
-    const file = only(run);
+    const file = fileOf(run, 'parity.case.js');
     expect(file.tests.find((t) => t.title === 'openai tool loop meets the trajectory matchers')?.status).toBe(
       'failed',
     );

@@ -1,6 +1,6 @@
 /**
- * A workspace's changes as `git status` sees them, from the installed package (CommonJS without
- * the flag, ESM with it): new symbolic links (`config.local -> /etc/passwd`), mode changes
+ * A workspace's changes as `git status` sees them, from the installed package (Jest CommonJS and
+ * ESM, Vitest): new symbolic links (`config.local -> /etc/passwd`), mode changes
  * (chmod 755 / 644), deletions, renames and type changes (file ↔ link, file → folder, folder →
  * link) made with the agent's own fs show in run.files, toHaveChangedFiles and a drill's
  * criteria, and run.files lists exactly the paths git itself lists for the same folder.
@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { InstalledProjectRun } from '../support/installed';
 import { sharedRun } from '../support/shared-runs';
+import { EACH_RUNNER } from './shared';
 
 const SEES = (what: string) => `no false green: toHaveChangedFiles sees ${what}`;
 const DRILL = (what: string) => `no false green: the drill sees ${what}`;
@@ -44,10 +45,7 @@ const UNEXPECTED: Record<string, string[]> = {
   [DRILL('a rename out of src')]: ['changed outside: lib/util.js (added)'],
 };
 
-describe.each([
-  ['CommonJS, no flag', 'jest-cjs'],
-  ['with --experimental-vm-modules', 'jest-esm'],
-] as const)('workspace changes as git status sees them (%s)', (_, runner) => {
+describe.each(EACH_RUNNER)('workspace changes as git status sees them (%s)', (_, runner) => {
   let run: InstalledProjectRun;
   const test = (title: string) => {
     const found = run.files[0]?.tests.find((t) => t.title === title);

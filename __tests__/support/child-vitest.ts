@@ -50,11 +50,31 @@ export interface VitestSpawn {
   prefix?: string[];
 }
 
+/**
+ * A reporter that writes every error of each test file (moduleId → each as Vitest prints its first
+ * line: name, then message): Vitest's JSON reporter gives the message of a file's first error
+ * alone, where Jest's file message has them all, each under its first line.
+ */
+const fileErrorsReporter = (out: string) => `import { writeFileSync } from 'node:fs';
+export default class FileErrors {
+  onTestRunEnd(modules) {
+    const errors = Object.fromEntries(
+      modules.map((m) => [m.moduleId, m.errors().map((e) => (e.name ? e.name + ': ' : '') + e.message)]),
+    );
+    writeFileSync(${JSON.stringify(out)}, JSON.stringify(errors));
+  }
+}
+`;
+
 /** Runs `vitest run` (or the CLI over it) in `cwd` and reads its JSON results. */
 export async function spawnVitest(options: VitestSpawn): Promise<ChildRun> {
   const out = join(options.cwd, 'results.json');
+  const errorsOut = join(options.cwd, 'file-errors.json');
+  const reporter = join(options.cwd, 'file-errors.reporter.mjs');
   // A results file of an earlier run in the same folder must not pass for this run's.
   writeFileSync(out, '');
+  writeFileSync(errorsOut, '{}');
+  writeFileSync(reporter, fileErrorsReporter(errorsOut));
   const argv = [
     ...(options.cli
       ? [
@@ -65,6 +85,7 @@ export async function spawnVitest(options: VitestSpawn): Promise<ChildRun> {
       : [join(options.base, 'node_modules', 'vitest', 'vitest.mjs'), 'run']),
     '--reporter=default',
     '--reporter=json',
+    `--reporter=${reporter}`,
     `--outputFile.json=${out}`,
     ...(options.args ?? []),
   ];
@@ -73,6 +94,8 @@ export async function spawnVitest(options: VitestSpawn): Promise<ChildRun> {
   let files: ChildRun['files'] = [];
   try {
     files = filesOf(JSON.parse(readFileSync(out, 'utf8')));
+    const errors: Record<string, string[]> = JSON.parse(readFileSync(errorsOut, 'utf8'));
+    for (const file of files) if (errors[file.name]?.length) file.message = errors[file.name].join('\n\n');
   } catch {
     // No results (Vitest refused to start): the exit code and the output tell why.
   }

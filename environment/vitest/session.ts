@@ -40,6 +40,7 @@ import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
 import { TraceWriter, traceDirProblem } from '../traces';
+import { withCodeInName } from './coded-name';
 import { keepAsyncContextOfVi } from './fake-timers';
 import type { ProvidedSession } from './provided';
 
@@ -96,21 +97,23 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const g = globalThis as unknown as Record<symbol, unknown>;
   const testPath = api.expect.getState().testPath;
   if (!provided || !testPath)
-    throw toError(
-      'ENVIRONMENT_MISSING',
-      "jest-understudy: its Vitest setup file runs without the plugin's settings: add the plugin " +
-        "(`plugins: [understudy()]` from 'jest-understudy/vitest') to the Vitest config instead of naming the setup file.",
+    throw withCodeInName(
+      toError(
+        'ENVIRONMENT_MISSING',
+        "jest-understudy: its Vitest setup file runs without the plugin's settings: add the plugin " +
+          "(`plugins: [understudy()]` from 'jest-understudy/vitest') to the Vitest config instead of naming the setup file.",
+      ),
     );
   const { root } = provided;
   const options = resolveOptions(provided.options, pragmasOf(testPath), root, testPath, process.env);
   options.usageFile = usageFileOf(root, testPath, provided.project);
   const problem = traceDirProblem(options.traceDir, root, testPath);
-  if (problem) throw toError('OPTIONS_INVALID', problem);
+  if (problem) throw withCodeInName(toError('OPTIONS_INVALID', problem));
   const { mode } = options;
   const refusal = ciRefusal(mode, `UNDERSTUDY_MODE=${mode}`, process.env);
-  if (refusal) throw toError('RECORD_REFUSED', refusal);
+  if (refusal) throw withCodeInName(toError('RECORD_REFUSED', refusal));
   if ((mode === 'record' || mode === 'live') && realKeys(process.env).length === 0)
-    throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
+    throw withCodeInName(toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file')));
 
   const secrets = new Set<string>();
   /** The data files the test file parsed, with digests of their text (the key of its history). */
@@ -299,6 +302,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       const own = [...earlier.splice(0), ...(slot ? slot.failures.splice(0) : [])]
         .map(asError)
         .filter((error) => !thrown.has(error.message));
+      for (const error of [...(task.result?.errors ?? []), ...own]) withCodeInName(error);
       throwAll(own);
       return;
     }
@@ -341,6 +345,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         else process.stderr.write(`${message}\n`);
       }
     }
+    // After the trace: it keeps the errors as both runners hand them over.
+    for (const error of [...theirs, ...ours]) withCodeInName(error);
     throwAll(ours);
   };
 
@@ -387,7 +393,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       if (fileMeta) fileMeta.understudy = report();
       await teardown();
     }
-    throwAll(failures.map(asError));
+    throwAll(failures.map((failure) => withCodeInName(asError(failure))));
   });
 }
 

@@ -38,8 +38,10 @@ function child(protocol, mode, stop) {
   });
 }
 
-// Paced (the port writes an unpaced reply in one go: its client has it all before reading).
-const PACED = { chunkDelay: 15 };
+// Paced (the port writes an unpaced reply in one go: its client has it all before reading), slow
+// enough that the other process's abort reaches the port before the rest of the reply is written,
+// on a loaded machine too (three runners' child runs at once).
+const PACED = { chunkDelay: 40 };
 const CUTS = {
   truncated: { shaping: { truncateAfterChunks: 6 }, reason: 'truncated' },
   disconnected: { shaping: { disconnect: true }, reason: 'disconnected' },
@@ -64,7 +66,7 @@ for (const protocol of ['openai.chat', 'openai.responses', 'anthropic.messages',
         // event to go: the pause before it must outlast the other process's abort reaching the
         // port, or the whole reply is written first, on a loaded machine as well.
         const betweenCalls = protocol === 'gemini.generateContent' && cut.stop?.calls;
-        understudy.model.use(reply(betweenCalls ? { chunkDelay: 250 } : cut.shaping));
+        understudy.model.use(reply(betweenCalls ? { chunkDelay: 500 } : cut.shaping));
         const run = await understudy.run(() => child(protocol, 'stream', cut.stop));
         expectReceived(run, run.output, cut.reason, { overSocket: cut.stop !== undefined });
       }, 30_000);

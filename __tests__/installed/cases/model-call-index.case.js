@@ -1,9 +1,11 @@
 /**
  * A tool call's modelCallIndex is its position in run.modelCalls, whichever tests of the file run;
- * fileModelCallIndex counts the file's model calls. Each test appends what it saw to $INDEX_OUT.
+ * fileModelCallIndex counts the file's model calls. Each test appends what it saw to $INDEX_OUT
+ * (calls.jsonl beside this file without it).
  * @understudy-world ./pyramid.world.yaml
  */
 const { appendFileSync } = require('node:fs');
+const { join } = require('node:path');
 const { expect, it } = require('./runner-globals.cjs');
 const { understudy, script } = require('jest-understudy');
 const { agent } = require('./pyramid-agent');
@@ -37,7 +39,7 @@ it('points each tool call at the model call that requested it', async () => {
     expect(asking.index).toBe(call.fileModelCallIndex);
   }
   appendFileSync(
-    process.env.INDEX_OUT,
+    process.env.INDEX_OUT ?? join(__dirname, 'calls.jsonl'),
     `${JSON.stringify(run.toolCalls.map(({ modelCallIndex, fileModelCallIndex }) => ({ modelCallIndex, fileModelCallIndex })))}\n`,
   );
 });

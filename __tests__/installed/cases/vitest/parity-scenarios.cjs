@@ -1,7 +1,7 @@
-// Test bodies written once and run under both runners (parity.case.js under Jest,
-// parity.test.mjs under Vitest): each takes the runner's `expect`. Agents on the official
-// OpenAI and Anthropic SDKs run whole tool loops; a wrong agent (one that drops the tool calls,
-// swallows a refused request, leaves a crash unread) must fail with the same message on both.
+// Test bodies written once and run by one case file (parity.case.js) under Jest CommonJS, Jest
+// ESM and Vitest: each takes the runner's `expect`. Agents on the official OpenAI and Anthropic
+// SDKs run whole tool loops; a wrong agent (one that drops the tool calls, swallows a refused
+// request, leaves a crash unread) must fail with the same message under each.
 const Anthropic = require('@anthropic-ai/sdk');
 const OpenAI = require('openai');
 const { script, understudy } = require('jest-understudy');

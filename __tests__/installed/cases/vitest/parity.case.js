@@ -1,4 +1,4 @@
-// The parity scenarios under Jest (see parity-scenarios.cjs).
+// The parity scenarios under every runner (see parity-scenarios.cjs).
 const { expect, it } = require('../runner-globals.cjs');
 const scenarios = require('./parity-scenarios.cjs');
 

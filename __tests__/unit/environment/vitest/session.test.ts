@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { ContainmentHooks } from '../../../../environment/network';
+import { withCodeInName } from '../../../../environment/vitest/coded-name';
 import { startSession, type TaskLike, type VitestApi } from '../../../../environment/vitest/session';
 import { BRIDGE_KEY, type Bridge, type FileSession } from '../../../../src/sandbox/bridge';
 
@@ -167,5 +168,57 @@ describe('the Vitest session of one test file', () => {
     expect(notes).toEqual(['not tagged @smoke (UNDERSTUDY_TAGS=smoke)']);
     bridge!.session = undefined;
     await hooks.afterAll[0]();
+  });
+  it('names the code on the first line Vitest prints of each failure, after the trace is written', async () => {
+    const testPath = join(dir, 'codes.test.mjs');
+    writeFileSync(testPath, "import { test } from 'vitest';\n");
+    const { api, hooks } = fakeVitest(testPath);
+    await startSession(api, { options: { traces: 'off' }, root: dir, project: '' });
+    const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
+    const failures: Array<{ code: string; message: string }> = [];
+    const session = {
+      testStarted: () => undefined,
+      phaseChanged: () => undefined,
+      testFinished: () => undefined,
+      drainFailures: () => failures.splice(0),
+      fileFinished: async () => [{ code: 'RUN_ENDED', message: 'a call arrived after its test' }],
+      fileStats: () => ({ agentRuns: 0, replayed: {}, operations: 0, unmatched: 0, staleCassettes: [] }),
+    } as unknown as FileSession;
+    bridge?.attach?.(session);
+    // What the test body threw, as Vitest serialised it: one of ours, Node's, and a plain error.
+    const errors = [
+      { name: 'UnderstudyError', code: 'CONTRACT_BREACH', message: 'breaks the contract' },
+      { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE', message: 'not a string' },
+      { name: 'Error', message: 'the agent crashed' },
+    ];
+    const task: TaskLike = { name: 'breaks', type: 'test', result: { state: 'fail', errors } };
+    hooks.beforeEach[0]({ task, skip: () => undefined });
+    failures.push({ code: 'MODEL_UNMATCHED', message: 'no fixture matched the request' });
+    const thrown = (() => {
+      try {
+        hooks.afterEach[0]({ task });
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect([thrown?.name, thrown?.message]).toEqual([
+      'UnderstudyError [MODEL_UNMATCHED]',
+      'no fixture matched the request',
+    ]);
+    expect(errors.map((e) => e.name)).toEqual(['UnderstudyError [CONTRACT_BREACH]', 'TypeError', 'Error']);
+    // Said once: a second look (Vitest's retry of the hook's errors) adds nothing.
+    withCodeInName(errors[0]);
+    expect(errors[0].name).toBe('UnderstudyError [CONTRACT_BREACH]');
+    await expect(hooks.afterAll[0]()).rejects.toMatchObject({
+      name: 'UnderstudyError [RUN_ENDED]',
+      message: expect.stringContaining('a call arrived after its test'),
+    });
+  });
+
+  it('leaves an error it cannot rename as it is', () => {
+    const frozen = Object.freeze({ name: 'UnderstudyError', code: 'RUN_ENDED', message: 'm' });
+    expect(withCodeInName(frozen).name).toBe('UnderstudyError');
+    expect(withCodeInName(null)).toBeNull();
+    expect(withCodeInName('RUN_ENDED')).toBe('RUN_ENDED');
   });
 });
