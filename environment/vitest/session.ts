@@ -52,7 +52,13 @@ export interface TaskLike {
   suite?: TaskLike;
   tasks?: TaskLike[];
   result?: { state?: string; errors?: unknown[] };
+  /** The test's `retry` option (its own, its suite's or the config's): a count, or `{ count }`. */
+  retry?: number | { count?: number };
 }
+
+/** How many times Vitest retries a test that fails, from its `retry` option. */
+const retriesOf = (task: TaskLike): number =>
+  typeof task.retry === 'number' ? task.retry : (task.retry?.count ?? 0);
 
 type Hook<A extends unknown[]> = (fn: (...args: A) => unknown) => void;
 
@@ -238,6 +244,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   let fileMeta: Record<string, unknown> | undefined;
   /** Tests a tag selection skipped: they started and will not run. */
   const tagSkipped = new WeakSet<TaskLike>();
+  /** The most retries a test of the file has: the reporter warns that retries mask the flake rate. */
+  let retries = 0;
 
   api.aroundEach?.((runTest, { task }) => {
     if (!task.concurrent) return runTest();
@@ -252,6 +260,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   // Vitest tells a setup file nothing of when the test function starts.
   api.beforeEach(({ task, skip }) => {
     fileMeta ??= task.file?.meta;
+    retries = Math.max(retries, retriesOf(task));
     // What failed in beforeAll hooks or at file level is charged to the next test that ends.
     earlier.push(
       ...drain().map((f) => ({
@@ -362,7 +371,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       rootDir: root,
       tags,
       skipped,
-      retryTimes: 0,
+      retryTimes: retries,
       selectTags,
     });
   };

@@ -126,6 +126,36 @@ describe('the Vitest session of one test file', () => {
     expect((globalThis as Record<symbol, unknown>)[BRIDGE_KEY]).toBeUndefined();
   });
 
+  it.each([
+    ['a count', 2, 2],
+    ['an object with a count', { count: 3 }, 3],
+    ['none', undefined, 0],
+  ])(
+    "reports the file's retries from the tests' retry option (%s), for the reporter",
+    async (_, retry, expected) => {
+      const testPath = join(dir, `retry-${expected}.test.mjs`);
+      writeFileSync(testPath, "import { test } from 'vitest';\n");
+      const { api, hooks } = fakeVitest(testPath);
+      await startSession(api, { options: { traces: 'off' }, root: dir, project: '' });
+      const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
+      bridge!.session = undefined;
+      const meta: Record<string, any> = {};
+      const plain: TaskLike = {
+        name: 'plain',
+        type: 'test',
+        file: { meta },
+        result: { state: 'pass', errors: [] },
+      };
+      const retried: TaskLike = { ...plain, name: 'retried', ...(retry !== undefined && { retry }) };
+      for (const task of [plain, retried, plain]) {
+        hooks.beforeEach[0]({ task, skip: () => undefined });
+        hooks.afterEach[0]({ task });
+      }
+      await hooks.afterAll[0]();
+      expect(meta.understudy.retryTimes).toBe(expected);
+    },
+  );
+
   it('tells the session a test a tag selection skips started and will not run, and finishes nothing', async () => {
     const testPath = join(dir, 'tags.test.mjs');
     writeFileSync(testPath, "import { test } from 'vitest';\n");
