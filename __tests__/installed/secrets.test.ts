@@ -1,5 +1,5 @@
 /**
- * Secrets by rule, from the installed package: credentials that no list names (query values
+ * Secrets by rule, from the installed package under Jest (CommonJS and ESM) and Vitest: credentials that no list names (query values
  * named client_secret / password / secret / appid, a presigned URL's X-Amz-Signature, a gateway
  * key in x-portkey-api-key, a Basic header's password, the base64 of a key in use) never reach
  * what the product writes: a failing test's trace and HTML timeline, the history, a recorded
@@ -10,7 +10,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
-import { freshFolder, type InstalledRun, installedProject, runInstalled } from '../support/installed';
+import {
+  freshFolder,
+  type InstalledRun,
+  installedProject,
+  RUNNERS,
+  runInstalled,
+} from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -59,10 +66,7 @@ const LOOKED_FOR: Record<string, string> = {
   "the child's Basic pair": b64(`svc-child:${SECRETS.PLANTED_SERVED_BASIC_VALUE}`).replace(/=+$/, ''),
 };
 
-describe.each([
-  ['CommonJS, no flag', false],
-  ['with --experimental-vm-modules', true],
-])('secrets by rule in a failing test (%s)', (_, esm) => {
+describe.each(ALL_RUNNERS)('secrets by rule in a failing test (%s)', (runner) => {
   let run: InstalledRun;
   let trace: string;
   let html: string;
@@ -71,7 +75,7 @@ describe.each([
   beforeAll(async () => {
     run = await runInstalled({
       cases: ['secrets-trace.case.js'],
-      esm,
+      ...RUNNERS[runner],
       env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY },
     });
     const folder = join(run.project, '.understudy', 'traces', 'secrets-trace.case.js');
@@ -149,7 +153,7 @@ describe.each([
   });
 });
 
-describe('a recorded cassette, by rule', () => {
+describe.each(ALL_RUNNERS)('a recorded cassette, by rule (%s)', (runner) => {
   const KEY = 'sk-test-SECRETS0123456789abcdefXYZ';
   let upstream: FakeUpstream;
   let run: InstalledRun;
@@ -158,6 +162,7 @@ describe('a recorded cassette, by rule', () => {
     upstream = await startFakeUpstream({ openai: KEY, anthropic: 'unused', gemini: 'unused' });
     run = await runInstalled({
       cases: ['secrets-record.case.js'],
+      ...RUNNERS[runner],
       understudy: {
         providers: { openai: { baseURL: `${upstream.url}/openai/v1` } },
         cassetteDir: 'cassettes',
@@ -192,12 +197,13 @@ describe('a recorded cassette, by rule', () => {
   });
 });
 
-describe('writeFixtures, by rule', () => {
+describe.each(ALL_RUNNERS)('writeFixtures, by rule (%s)', (runner) => {
   let run: InstalledRun;
 
   beforeAll(async () => {
     run = await runInstalled({
       cases: ['secrets-write-fixtures.case.js'],
+      ...RUNNERS[runner],
       env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY },
     });
   }, 90_000);

@@ -1,6 +1,6 @@
 /**
- * What the installed package writes and deletes in a consumer project (plain CommonJS,
- * no --experimental-vm-modules): no file or file name holds a key in use; nothing of the
+ * What the installed package writes and deletes in a consumer project, under Jest (CommonJS and
+ * ESM) and Vitest: no file or file name holds a key in use; nothing of the
  * user's is deleted; record mode writes its cassette and replay serves it on CI without a
  * key; a test after thousands of calls keeps its memory and its trace within bounds.
  */
@@ -22,9 +22,11 @@ import {
   CASES,
   type InstalledProjectRun,
   type InstalledRun,
+  RUNNERS,
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -51,66 +53,67 @@ const messagesOf = (run: InstalledRun) =>
     run.files.flatMap((f) => [f.message, ...f.tests.flatMap((t) => t.failureMessages)]).join('\n'),
   );
 
-describe.each([
-  ['CommonJS, no flag', false],
-  ['with --experimental-vm-modules', true],
-])('secrets (%s): no file or file name the product writes holds a key in use', (_, esm) => {
-  // A gateway key in a provider variable, of no shape a pattern knows, and one only a request header carries.
-  const KEY = 'corp-gateway-secret-XYZ987';
-  const HEADER_KEY = 'gw-header-only-Q7W8E9R0';
-  let run: InstalledRun;
+describe.each(ALL_RUNNERS)(
+  'secrets (%s): no file or file name the product writes holds a key in use',
+  (runner) => {
+    // A gateway key in a provider variable, of no shape a pattern knows, and one only a request header carries.
+    const KEY = 'corp-gateway-secret-XYZ987';
+    const HEADER_KEY = 'gw-header-only-Q7W8E9R0';
+    let run: InstalledRun;
 
-  beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['writes-secrets.case.js'],
-      esm,
-      env: { ANTHROPIC_API_KEY: KEY, WRITES_HEADER: HEADER_KEY },
+    beforeAll(async () => {
+      run = await runInstalled({
+        cases: ['writes-secrets.case.js'],
+        ...RUNNERS[runner],
+        env: { ANTHROPIC_API_KEY: KEY, WRITES_HEADER: HEADER_KEY },
+      });
+    }, 60_000);
+
+    it('fails the test, and the test saw the keys everywhere it planted them', () => {
+      const [test] = run.files[0].tests;
+      expect(test.status).toBe('failed');
+      // The assertion's own message (Jest's output, not a file of ours) shows the planted key.
+      expect(test.failureMessages.join('\n')).toContain(`another ${KEY}`);
     });
-  }, 60_000);
 
-  it('fails the test, and the test saw the keys everywhere it planted them', () => {
-    const [test] = run.files[0].tests;
-    expect(test.status).toBe('failed');
-    // The assertion's own message (Jest's output, not a file of ours) shows the planted key.
-    expect(test.failureMessages.join('\n')).toContain(`another ${KEY}`);
-  });
+    it('writes the trace and the timeline with every key blanked, their names too', () => {
+      const traces = join(run.project, '.understudy', 'traces');
+      const written = filesBelow(traces);
+      expect(written).toEqual(
+        expect.arrayContaining([
+          join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
+          join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.html'),
+        ]),
+      );
+      const trace = readFileSync(
+        join(traces, 'writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
+        'utf8',
+      );
+      // What was there is still there, with the keys blanked and the text around them whole.
+      for (const kept of [
+        'Our gateway key is [REDACTED].',
+        'look the order up with [REDACTED]',
+        'use [REDACTED] with [REDACTED]',
+        'the gateway refused (key: [REDACTED]) then gave up; header [REDACTED].',
+        'unmatched [REDACTED] [REDACTED]',
+        'another [REDACTED]',
+      ])
+        expect(trace).toContain(JSON.stringify(kept).slice(1, -1));
+      expect(hitsBelow(join(run.project, '.understudy'), [KEY, HEADER_KEY])).toEqual([]);
+    });
 
-  it('writes the trace and the timeline with every key blanked, their names too', () => {
-    const traces = join(run.project, '.understudy', 'traces');
-    const written = filesBelow(traces);
-    expect(written).toEqual(
-      expect.arrayContaining([
-        join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
-        join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.html'),
-      ]),
-    );
-    const trace = readFileSync(
-      join(traces, 'writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
-      'utf8',
-    );
-    // What was there is still there, with the keys blanked and the text around them whole.
-    for (const kept of [
-      'Our gateway key is [REDACTED].',
-      'look the order up with [REDACTED]',
-      'use [REDACTED] with [REDACTED]',
-      'the gateway refused (key: [REDACTED]) then gave up; header [REDACTED].',
-      'unmatched [REDACTED] [REDACTED]',
-      'another [REDACTED]',
-    ])
-      expect(trace).toContain(JSON.stringify(kept).slice(1, -1));
-    expect(hitsBelow(join(run.project, '.understudy'), [KEY, HEADER_KEY])).toEqual([]);
-  });
+    it('says where the trace is without the key in its path', () => {
+      const message = run.files[0].tests[0].failureMessages.join('\n');
+      expect(message).toContain(
+        'Understudy trace:    .understudy/traces/writes-secrets.case.js/fails with the key [REDACTED] in its name.trace.json',
+      );
+      expect(message).not.toMatch(/No fixture matched[^\n]*corp-gateway/);
+    });
+  },
+);
 
-  it('says where the trace is without the key in its path', () => {
-    const message = run.files[0].tests[0].failureMessages.join('\n');
-    expect(message).toContain(
-      'Understudy trace:    .understudy/traces/writes-secrets.case.js/fails with the key [REDACTED] in its name.trace.json',
-    );
-    expect(message).not.toMatch(/No fixture matched[^\n]*corp-gateway/);
-  });
-});
-
-describe('record mode in a plain CommonJS project', () => {
+describe.each(ALL_RUNNERS)('record mode (%s)', (runner) => {
+  const runnerOptions = RUNNERS[runner];
   const KEYS = { openai: 'sk-test-WRITES0123456789abcdefXYZ', anthropic: 'unused', gemini: 'unused' };
   const out = mkdtempSync(join(tmpdir(), 'understudy-writes-record-'));
   let upstream: FakeUpstream;
@@ -131,12 +134,13 @@ describe('record mode in a plain CommonJS project', () => {
     });
     const cases = ['writes-record.case.js'];
     // 1. Replay before anything is recorded: no cassette, so the request fails the test.
-    runs.before = await runInstalled({ cases, understudy, env: env('before') });
+    runs.before = await runInstalled({ cases, understudy, ...runnerOptions, env: env('before') });
     const project = runs.before.project;
     // 2. `understudy record`, with the key, against the stand-in provider on loopback.
     runs.record = await runInstalled({
       cases,
       understudy,
+      ...runnerOptions,
       project,
       cli: ['record'],
       env: env('record', { OPENAI_API_KEY: KEYS.openai }),
@@ -146,13 +150,20 @@ describe('record mode in a plain CommonJS project', () => {
     writeFileSync(join(blocked, 'cassettes'), 'a file where the cassette folder would go\n');
     runs.blocked = await runInstalled({
       cases,
+      ...runnerOptions,
       understudy: { ...understudy, cassetteDir: join(blocked, 'cassettes') },
       cli: ['record'],
       env: env('blocked', { OPENAI_API_KEY: KEYS.openai }),
     });
     await upstream.close();
     // 4. Replay of what was recorded, in the same project: on CI, no key, the provider gone.
-    runs.replay = await runInstalled({ cases, understudy, project, env: { ...env('replay'), CI: 'true' } });
+    runs.replay = await runInstalled({
+      cases,
+      understudy,
+      ...runnerOptions,
+      project,
+      env: { ...env('replay'), CI: 'true' },
+    });
   }, 150_000);
 
   afterAll(() => upstream?.close());
@@ -195,7 +206,7 @@ describe('record mode in a plain CommonJS project', () => {
   });
 });
 
-describe('traceDir: the product deletes only what it wrote', () => {
+describe.each(ALL_RUNNERS)('traceDir: the product deletes only what it wrote (%s)', (runner) => {
   const own = readFileSync(join(CASES, 'writes-trace.case.js'), 'utf8');
   const userFiles = {
     'tests/writes-trace.case.js': own,
@@ -227,7 +238,7 @@ describe('traceDir: the product deletes only what it wrote', () => {
         ),
         first: { cases, files: userFiles },
       },
-      { env: { WRITES_FAIL: '1' } },
+      { ...RUNNERS[runner], env: { WRITES_FAIL: '1' } },
     );
   }, 90_000);
 
@@ -263,7 +274,7 @@ describe('traceDir: the product deletes only what it wrote', () => {
     writeFileSync(join(traces, 'other.test.js', 'old.trace.json'), '{}\n');
 
     // The same project again, now passing: the first run's traces go, the rest stays.
-    const again = await runInstalled({ cases, files: userFiles, project: first.project });
+    const again = await runInstalled({ cases, files: userFiles, project: first.project, ...RUNNERS[runner] });
     expect(again.files[0].tests.map((t) => t.status)).toEqual(['passed', 'passed']);
     expect(readdirSync(folder)).toEqual(['mine.txt']);
     expect(readFileSync(join(traces, 'other.test.js', 'old.trace.json'), 'utf8')).toBe('{}\n');
@@ -272,11 +283,15 @@ describe('traceDir: the product deletes only what it wrote', () => {
   }, 90_000);
 });
 
-describe('memory: thousands of calls in one test', () => {
+describe.each(ALL_RUNNERS)('memory: thousands of calls in one test (%s)', (runner) => {
   let run: InstalledRun;
 
   beforeAll(async () => {
-    run = await runInstalled({ cases: ['writes-memory.case.js'], env: { WRITES_CALLS: '1500' } });
+    run = await runInstalled({
+      cases: ['writes-memory.case.js'],
+      ...RUNNERS[runner],
+      env: { WRITES_CALLS: '1500' },
+    });
   }, 120_000);
 
   it('lets the evidence of earlier calls go on model.reset()', () => {
