@@ -69,6 +69,9 @@ describe.each(ALL_RUNNERS)('cassettes from the installed package (%s)', (runner)
   afterAll(() => upstream?.close());
 
   it('records both tests, grouped by test', () => {
+    // The CLI found the project's runner from its config file.
+    const found = runner === 'vitest' ? 'vitest (a vitest.config file)' : 'jest (a jest.config file)';
+    expect(output(runs.record)).toContain(`understudy record: running ${found} in record mode`);
     expect(statuses(runs.record)).toEqual([
       ['checks a refund', 'passed'],
       ['answers a note', 'passed'],

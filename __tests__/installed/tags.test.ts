@@ -99,6 +99,7 @@ describe.each(ALL_RUNNERS)('tags from the installed package (%s)', (runner) => {
       'answers a note @cassette-v3': 'passed',
       'answers a greeting': 'passed',
     });
+    expect(stderr(runs.replay)).toContain('jest-understudy\n  2 agent runs\n  2 model calls replayed (openai 2)');
   });
 
   it('reports the skipped test with the reason, and groups results by tag', () => {
@@ -151,6 +152,9 @@ describe.each(ALL_RUNNERS)('tags from the installed package (%s)', (runner) => {
 
   it('live() runs in live mode with a key, off CI, against the provider', () => {
     expect(runs.live.code).toBe(0);
+    expect(stderr(runs.live)).toContain(
+      `understudy live: running ${runner === 'vitest' ? 'vitest' : 'jest'} (a`,
+    );
     expect(statuses(runs.live)).toEqual({
       'asks the real model @provider': 'passed',
       'a plain test still runs': 'passed',
