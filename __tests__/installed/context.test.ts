@@ -4,16 +4,10 @@
  * leaves waiting keeps the test process from ending.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  fileOf,
-  type InstalledRun,
-  RUNNERS,
-  type Runner,
-  runInstalled,
-  statuses,
-} from '../support/installed';
+import { fileOf, type InstalledRun, RUNNERS, runInstalled, statuses } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
-describe.each(Object.keys(RUNNERS) as Runner[])('one door for every tool call (%s)', (runner) => {
+describe.each(ALL_RUNNERS)('one door for every tool call (%s)', (runner) => {
   let run: InstalledRun;
   beforeAll(async () => {
     run = await runInstalled({ cases: ['context-crash.case.js'], ...RUNNERS[runner] });

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { python } from '../../examples/support/child';
-import { RUNNERS, type Runner, runInstalled } from '../support/installed';
+import { RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const files = {
@@ -18,7 +19,7 @@ const files = {
 };
 
 describe('serve mode from the installed package', () => {
-  it.each(Object.keys(RUNNERS) as Runner[])(
+  it.each(ALL_RUNNERS)(
     'agents in other processes on the served port (%s)',
     async (runner) => {
       const run = await runInstalled({

@@ -99,7 +99,9 @@ describe.each(ALL_RUNNERS)('tags from the installed package (%s)', (runner) => {
       'answers a note @cassette-v3': 'passed',
       'answers a greeting': 'passed',
     });
-    expect(stderr(runs.replay)).toContain('jest-understudy\n  2 agent runs\n  2 model calls replayed (openai 2)');
+    expect(stderr(runs.replay)).toContain(
+      'jest-understudy\n  2 agent runs\n  2 model calls replayed (openai 2)',
+    );
   });
 
   it('reports the skipped test with the reason, and groups results by tag', () => {

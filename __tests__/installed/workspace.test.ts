@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
-import { RUNNERS, type Runner, runInstalled } from '../support/installed';
+import { RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 describe('workspace packages from the installed package', () => {
-  it.each(Object.keys(RUNNERS) as Runner[])(
+  it.each(ALL_RUNNERS)(
     'an agent edits a workspace; the drill, the matcher and the timeline judge the files (%s)',
     async (runner) => {
       // The child's temp folder: the workspace folders go there, beside a file of "the user's".
