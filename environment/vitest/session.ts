@@ -13,7 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { isUnderstudyError, markError } from '../../src/errors';
+import { type ErrorCode, isUnderstudyError, markError } from '../../src/errors';
 import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
 import { scrubForWriting } from '../../src/files/write';
@@ -34,13 +34,24 @@ import type { Phase, PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
 import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
-import { appendToError, titleTags, toError, traceNote } from '../failures';
+import { appendToError, toError as errorOf, titleTags, traceNote } from '../failures';
 import { keepAsyncContextOfVi } from '../fake-timers';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
 import { TraceWriter, traceDirProblem } from '../traces';
 import type { ProvidedSession } from './provided';
+
+/**
+ * A failure as Vitest gets it: as under Jest, with its code in its name too. Vitest prints a
+ * file's failure (a hook's, the file's own) as its name and message, not its stack, where the
+ * code is: so every failure shows `UnderstudyError [CODE]: …`, as Jest prints it.
+ */
+function toError(code: ErrorCode, message: string): Error {
+  const error = errorOf(code, message);
+  error.name = `${error.name} [${code}]`;
+  return error;
+}
 
 /** The parts of a Vitest task the session reads. */
 export interface TaskLike {

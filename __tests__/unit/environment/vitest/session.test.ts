@@ -44,6 +44,9 @@ describe('the Vitest session of one test file', () => {
     await expect(startSession(api, undefined)).rejects.toThrow(
       "add the plugin (`plugins: [understudy()]` from 'jest-understudy/vitest')",
     );
+    await expect(startSession(api, undefined)).rejects.toMatchObject({
+      name: 'UnderstudyError [ENVIRONMENT_MISSING]',
+    });
   });
 
   it("drives the session through the runner-adapter contract from Vitest's hooks, as Jest's adapter does", async () => {
@@ -113,6 +116,11 @@ describe('the Vitest session of one test file', () => {
     }
     expect(String(thrown)).toContain('no fixture matched the request');
     expect(String(thrown)).toContain('GET https://example.com/ was refused');
+    // Vitest prints a file's failure as name and message: the code is in the name, as Jest prints it.
+    expect((thrown as AggregateError).errors.map((e: Error) => [e.name, e.stack?.split(':')[0]])).toEqual([
+      ['UnderstudyError [MODEL_UNMATCHED]', 'UnderstudyError [MODEL_UNMATCHED]'],
+      ['UnderstudyError [UNHANDLED_REQUEST]', 'UnderstudyError [UNHANDLED_REQUEST]'],
+    ]);
     expect(calls).toEqual([
       ['lateFailure', 'UNHANDLED_REQUEST'],
       ['testFinished'],
