@@ -12,10 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import {
   freshFolder,
+  type InstalledProjectRun,
   type InstalledRun,
   installedProject,
   RUNNERS,
+  type Runner,
   runInstalled,
+  runInstalledProjects,
 } from '../support/installed';
 import { ALL_RUNNERS } from '../support/runner-output';
 
@@ -66,24 +69,39 @@ const LOOKED_FOR: Record<string, string> = {
   "the child's Basic pair": b64(`svc-child:${SECRETS.PLANTED_SERVED_BASIC_VALUE}`).replace(/=+$/, ''),
 };
 
+/**
+ * The failing tests' and writeFixtures' cases, which share their process (the planted values),
+ * run as two projects of one child per runner.
+ */
+const byRule = new Map<Runner, Promise<Record<'trace' | 'fixtures', InstalledProjectRun>>>();
+function runByRule(runner: Runner) {
+  const started =
+    byRule.get(runner) ??
+    runInstalledProjects(
+      {
+        trace: { cases: ['secrets-trace.case.js'] },
+        fixtures: { cases: ['secrets-write-fixtures.case.js'] },
+      },
+      { ...RUNNERS[runner], env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY } },
+    );
+  byRule.set(runner, started);
+  return started;
+}
+
 describe.each(ALL_RUNNERS)('secrets by rule in a failing test (%s)', (runner) => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
   let trace: string;
   let html: string;
   let servedTrace = '';
 
   beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['secrets-trace.case.js'],
-      ...RUNNERS[runner],
-      env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY },
-    });
+    run = (await runByRule(runner)).trace;
     const folder = join(run.project, '.understudy', 'traces', 'secrets-trace.case.js');
     const written = filesBelow(folder);
     const base = written.find((f) => f.startsWith('leaks nothing from') && f.endsWith('.trace.json'));
     const served = written.find((f) => f.startsWith('leaks nothing a child') && f.endsWith('.trace.json'));
     if (served) servedTrace = readFileSync(join(folder, served), 'utf8');
-    if (!base) throw new Error(`no trace written: ${written.join(', ')}\n${run.stderr}`);
+    if (!base) throw new Error(`no trace written: ${written.join(', ')}\n${run.process.stderr}`);
     trace = readFileSync(join(folder, base), 'utf8');
     html = readFileSync(join(folder, base.replace(/\.json$/, '.html')), 'utf8');
   }, 90_000);
@@ -198,14 +216,10 @@ describe.each(ALL_RUNNERS)('a recorded cassette, by rule (%s)', (runner) => {
 });
 
 describe.each(ALL_RUNNERS)('writeFixtures, by rule (%s)', (runner) => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
 
   beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['secrets-write-fixtures.case.js'],
-      ...RUNNERS[runner],
-      env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY },
-    });
+    run = (await runByRule(runner)).fixtures;
   }, 90_000);
 
   it('blanks credentials a rule recognises, and refuses a file holding the base64 of a key in use', () => {

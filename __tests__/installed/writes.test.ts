@@ -23,6 +23,7 @@ import {
   type InstalledProjectRun,
   type InstalledRun,
   RUNNERS,
+  type Runner,
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
@@ -53,21 +54,64 @@ const messagesOf = (run: InstalledRun) =>
     run.files.flatMap((f) => [f.message, ...f.tests.flatMap((t) => t.failureMessages)]).join('\n'),
   );
 
+// A gateway key in a provider variable, of no shape a pattern knows, and one only a request header carries.
+const KEY = 'corp-gateway-secret-XYZ987';
+const HEADER_KEY = 'gw-header-only-Q7W8E9R0';
+
+const USER_FILES = {
+  'tests/writes-trace.case.js': readFileSync(join(CASES, 'writes-trace.case.js'), 'utf8'),
+  'tests/runner-globals.cjs': readFileSync(join(CASES, 'runner-globals.cjs'), 'utf8'),
+  'tests/notes.md': '# my notes\n',
+  'src/app.js': 'module.exports = 1;\n',
+  'README.md': '# app\n',
+};
+const TRACE_CASES = ['tests/writes-trace.case.js'];
+const REFUSED: Array<[string, string]> = [
+  ['.', "the project's rootDir"],
+  ['', "the project's rootDir"],
+  ['..', "a folder above the project's rootDir"],
+  ['tests', 'a folder that holds test files (tests/writes-trace.case.js)'],
+  ['tests/traces', 'inside tests, a folder that holds test files (tests/writes-trace.case.js)'],
+];
+
+/**
+ * The secrets case, each refused traceDir, the first run of the clean-up check and the memory case:
+ * each a project of its own (its own folder and options) in one child per runner. They share its
+ * environment; each case reads only its own variables.
+ */
+const batches = new Map<Runner, Promise<Record<string, InstalledProjectRun>>>();
+function runBatch(runner: Runner) {
+  const started =
+    batches.get(runner) ??
+    runInstalledProjects(
+      {
+        secrets: { cases: ['writes-secrets.case.js'] },
+        ...Object.fromEntries(
+          REFUSED.map(([traceDir], i) => [
+            `refused-${i}`,
+            { cases: TRACE_CASES, understudy: { traceDir }, files: USER_FILES },
+          ]),
+        ),
+        first: { cases: TRACE_CASES, files: USER_FILES },
+        memory: { cases: ['writes-memory.case.js'] },
+      },
+      {
+        ...RUNNERS[runner],
+        env: { ANTHROPIC_API_KEY: KEY, WRITES_HEADER: HEADER_KEY, WRITES_FAIL: '1', WRITES_CALLS: '1500' },
+      },
+    );
+  batches.set(runner, started);
+  return started;
+}
+
 describe.each(ALL_RUNNERS)(
   'secrets (%s): no file or file name the product writes holds a key in use',
   (runner) => {
-    // A gateway key in a provider variable, of no shape a pattern knows, and one only a request header carries.
-    const KEY = 'corp-gateway-secret-XYZ987';
-    const HEADER_KEY = 'gw-header-only-Q7W8E9R0';
-    let run: InstalledRun;
+    let run: InstalledProjectRun;
 
     beforeAll(async () => {
-      run = await runInstalled({
-        cases: ['writes-secrets.case.js'],
-        ...RUNNERS[runner],
-        env: { ANTHROPIC_API_KEY: KEY, WRITES_HEADER: HEADER_KEY },
-      });
-    }, 60_000);
+      run = (await runBatch(runner)).secrets;
+    }, 180_000);
 
     it('fails the test, and the test saw the keys everywhere it planted them', () => {
       const [test] = run.files[0].tests;
@@ -104,8 +148,14 @@ describe.each(ALL_RUNNERS)(
 
     it('says where the trace is without the key in its path', () => {
       const message = run.files[0].tests[0].failureMessages.join('\n');
-      expect(message).toContain(
-        'Understudy trace:    .understudy/traces/writes-secrets.case.js/fails with the key [REDACTED] in its name.trace.json',
+      // The path is relative to where the run started when the trace is below it; the project's folder
+      // is beside the folder of this run of several projects, so the path is absolute here.
+      const where = message
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => line.startsWith('Understudy trace:'));
+      expect(where).toBe(
+        `Understudy trace:    ${join(run.project, '.understudy/traces/writes-secrets.case.js/fails with the key [REDACTED] in its name.trace.json')}`,
       );
       expect(message).not.toMatch(/No fixture matched[^\n]*corp-gateway/);
     });
@@ -207,40 +257,11 @@ describe.each(ALL_RUNNERS)('record mode (%s)', (runner) => {
 });
 
 describe.each(ALL_RUNNERS)('traceDir: the product deletes only what it wrote (%s)', (runner) => {
-  const own = readFileSync(join(CASES, 'writes-trace.case.js'), 'utf8');
-  const userFiles = {
-    'tests/writes-trace.case.js': own,
-    'tests/runner-globals.cjs': readFileSync(join(CASES, 'runner-globals.cjs'), 'utf8'),
-    'tests/notes.md': '# my notes\n',
-    'src/app.js': 'module.exports = 1;\n',
-    'README.md': '# app\n',
-  };
-  const cases = ['tests/writes-trace.case.js'];
-  const REFUSED: Array<[string, string]> = [
-    ['.', "the project's rootDir"],
-    ['', "the project's rootDir"],
-    ['..', "a folder above the project's rootDir"],
-    ['tests', 'a folder that holds test files (tests/writes-trace.case.js)'],
-    ['tests/traces', 'inside tests, a folder that holds test files (tests/writes-trace.case.js)'],
-  ];
-  // Each refused traceDir, and the first run of the clean-up check, is a project of its own
-  // (its own folder and options) in one child Jest.
   let runs: Record<string, InstalledProjectRun>;
 
   beforeAll(async () => {
-    runs = await runInstalledProjects(
-      {
-        ...Object.fromEntries(
-          REFUSED.map(([traceDir], i) => [
-            `refused-${i}`,
-            { cases, understudy: { traceDir }, files: userFiles },
-          ]),
-        ),
-        first: { cases, files: userFiles },
-      },
-      { ...RUNNERS[runner], env: { WRITES_FAIL: '1' } },
-    );
-  }, 90_000);
+    runs = await runBatch(runner);
+  }, 180_000);
 
   it.each(REFUSED.map(([traceDir, why], i) => [traceDir, why, `refused-${i}`]))(
     'refuses traceDir %j at start-up, and every file of the project stays',
@@ -251,7 +272,7 @@ describe.each(ALL_RUNNERS)('traceDir: the product deletes only what it wrote (%s
       const message = stripVTControlCharacters(run.files[0].message);
       expect(message).toContain('jest-understudy: testEnvironmentOptions.understudy.traceDir is');
       expect(message).toContain(why);
-      for (const [path, text] of Object.entries(userFiles))
+      for (const [path, text] of Object.entries(USER_FILES))
         expect(readFileSync(join(run.project, path), 'utf8')).toBe(text);
       expect(existsSync(join(run.project, 'tests', 'writes-trace.case.js.trace.json'))).toBe(false);
     },
@@ -274,25 +295,26 @@ describe.each(ALL_RUNNERS)('traceDir: the product deletes only what it wrote (%s
     writeFileSync(join(traces, 'other.test.js', 'old.trace.json'), '{}\n');
 
     // The same project again, now passing: the first run's traces go, the rest stays.
-    const again = await runInstalled({ cases, files: userFiles, project: first.project, ...RUNNERS[runner] });
+    const again = await runInstalled({
+      cases: TRACE_CASES,
+      files: USER_FILES,
+      project: first.project,
+      ...RUNNERS[runner],
+    });
     expect(again.files[0].tests.map((t) => t.status)).toEqual(['passed', 'passed']);
     expect(readdirSync(folder)).toEqual(['mine.txt']);
     expect(readFileSync(join(traces, 'other.test.js', 'old.trace.json'), 'utf8')).toBe('{}\n');
-    for (const [path, text] of Object.entries(userFiles))
+    for (const [path, text] of Object.entries(USER_FILES))
       expect(readFileSync(join(first.project, path), 'utf8')).toBe(text);
   }, 90_000);
 });
 
 describe.each(ALL_RUNNERS)('memory: thousands of calls in one test (%s)', (runner) => {
-  let run: InstalledRun;
+  let run: InstalledProjectRun;
 
   beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['writes-memory.case.js'],
-      ...RUNNERS[runner],
-      env: { WRITES_CALLS: '1500' },
-    });
-  }, 120_000);
+    run = (await runBatch(runner)).memory;
+  }, 180_000);
 
   it('lets the evidence of earlier calls go on model.reset()', () => {
     const test = run.files[0].tests.find((t) => t.title.startsWith('lets the evidence'));
