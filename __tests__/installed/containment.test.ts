@@ -1,8 +1,9 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildTest } from '../support/child-jest';
-import { runInstalled } from '../support/installed';
+import { RUNNERS, runInstalled } from '../support/installed';
 import { type Counts, isolatedNetwork } from '../support/netns';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 /** Each blocked case, with what its failure must name: transport, host and port. */
 const BLOCKED: Array<
@@ -123,63 +124,67 @@ const SERVED = [
 
 const HOSTS = [...new Set(BLOCKED.map(([, , host]) => host).filter((host) => host !== 'dns.invalid'))];
 
-describe('replay contains every transport (in a network namespace with only loopback)', () => {
-  let tests: ChildTest[] = [];
-  let counts: Counts;
-  let stderr = '';
-  beforeAll(async () => {
-    // dns.invalid stays out of /etc/hosts: a lookup of it that got out would reach the DNS trap.
-    const network = isolatedNetwork(HOSTS);
-    const run = await runInstalled({
-      cases: ['containment-blocked.case.js', 'containment-served.case.js', 'containment-world.case.js'],
-      understudy: { traces: 'off' },
-      prefix: network.prefix,
-    });
-    tests = run.files.flatMap((file) => file.tests);
-    counts = network.counts();
-    stderr = run.stderr;
-  }, 120_000);
+describe.each(ALL_RUNNERS)(
+  'replay contains every transport (in a network namespace with only loopback; %s)',
+  (runner) => {
+    let tests: ChildTest[] = [];
+    let counts: Counts;
+    let stderr = '';
+    beforeAll(async () => {
+      // dns.invalid stays out of /etc/hosts: a lookup of it that got out would reach the DNS trap.
+      const network = isolatedNetwork(HOSTS);
+      const run = await runInstalled({
+        ...RUNNERS[runner],
+        cases: ['containment-blocked.case.js', 'containment-served.case.js', 'containment-world.case.js'],
+        understudy: { traces: 'off' },
+        prefix: network.prefix,
+      });
+      tests = run.files.flatMap((file) => file.tests);
+      counts = network.counts();
+      stderr = run.stderr;
+    }, 120_000);
 
-  const test = (title: string) => {
-    const found = tests.find((t) => t.title === title);
-    if (!found) throw new Error(`no test titled ${title}:\n${stderr}`);
-    return { ...found, messages: found.failureMessages.map((m) => stripVTControlCharacters(m)) };
-  };
+    const test = (title: string) => {
+      const found = tests.find((t) => t.title === title);
+      if (!found) throw new Error(`no test titled ${title}:\n${stderr}`);
+      return { ...found, messages: found.failureMessages.map((m) => stripVTControlCharacters(m)) };
+    };
 
-  it.each(BLOCKED)(
-    '%s: fails the test, naming the transport, host and port',
-    (title, transport, host, port, subject) => {
-      const t = test(title);
-      expect(t.status).toBe('failed');
-      // The agent swallowed its error and its own assertions passed: jest-understudy alone failed the test.
-      expect(t.messages).toHaveLength(1);
-      const where = [
-        `transport: ${transport}`,
-        `host: ${host}`,
-        ...(port === undefined ? [] : [`port: ${port}`]),
-      ];
-      expect(t.messages[0]).toContain(
-        `${subject} reached the network layer, but nothing mocks it (${where.join(', ')})`,
-      );
-    },
-  );
-
-  it.each(SERVED)('%s', (title) => {
-    const t = test(title);
-    expect(t.messages).toEqual([]);
-    expect(t.status).toBe('passed');
-  });
-
-  it('nothing reached the listeners on loopback or the DNS server, which do see the same attempts from a plain process', () => {
-    // The control proves the traps catch a connection, a UDP datagram, a lookup and a DNS query.
-    expect(counts.control).toEqual(
-      expect.objectContaining({
-        'tcp:5432': expect.any(Number),
-        'udp:5353': 1,
-        'udp:53': expect.any(Number),
-      }),
+    it.each(BLOCKED)(
+      '%s: fails the test, naming the transport, host and port',
+      (title, transport, host, port, subject) => {
+        const t = test(title);
+        expect(t.status).toBe('failed');
+        // The agent swallowed its error and its own assertions passed: jest-understudy alone failed the test.
+        expect(t.messages).toHaveLength(1);
+        const where = [
+          `transport: ${transport}`,
+          `host: ${host}`,
+          ...(port === undefined ? [] : [`port: ${port}`]),
+        ];
+        expect(t.messages[0]).toContain(
+          `${subject} reached the network layer, but nothing mocks it (${where.join(', ')})`,
+        );
+      },
     );
-    expect(counts.control?.['udp:53']).toBeGreaterThanOrEqual(2);
-    expect(counts.test).toBeUndefined();
-  });
-});
+
+    it.each(SERVED)('%s', (title) => {
+      const t = test(title);
+      expect(t.messages).toEqual([]);
+      expect(t.status).toBe('passed');
+    });
+
+    it('nothing reached the listeners on loopback or the DNS server, which do see the same attempts from a plain process', () => {
+      // The control proves the traps catch a connection, a UDP datagram, a lookup and a DNS query.
+      expect(counts.control).toEqual(
+        expect.objectContaining({
+          'tcp:5432': expect.any(Number),
+          'udp:5353': 1,
+          'udp:53': expect.any(Number),
+        }),
+      );
+      expect(counts.control?.['udp:53']).toBeGreaterThanOrEqual(2);
+      expect(counts.test).toBeUndefined();
+    });
+  },
+);

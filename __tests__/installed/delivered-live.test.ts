@@ -1,5 +1,6 @@
 /**
- * What was delivered, in live mode, from the installed package: the provider's stream (a
+ * What was delivered, in live mode, from the installed package under Jest (CommonJS and ESM) and
+ * Vitest: the provider's stream (a
  * stand-in on loopback) is teed to the agent and the recorder, and the run holds what the agent
  * read of it when the provider cuts the stream or the agent gives up (delivered-live.case.js).
  */
@@ -12,7 +13,8 @@ import type { ProviderCodec } from '../../src/providers/codec';
 import { openaiChat } from '../../src/providers/openai-chat';
 import { createConversationStore } from '../../src/providers/store';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
-import { fileOf, runInstalled } from '../support/installed';
+import { fileOf, RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 const KEYS = {
   OPENAI_API_KEY: 'sk-test-DELIVERED0123456789abcdef',
@@ -87,33 +89,38 @@ describe('what was delivered, in live mode', () => {
     upstream.server.close();
   });
 
-  it('a teed provider stream, cut by the provider or given up by the agent', async () => {
-    const run = await runInstalled({
-      cases: ['delivered-live.case.js'],
-      understudy: {
-        providers: {
-          openai: { baseURL: `${upstream.url}/openai/v1` },
-          anthropic: { baseURL: `${upstream.url}/anthropic` },
+  it.each(ALL_RUNNERS)(
+    'a teed provider stream, cut by the provider or given up by the agent (%s)',
+    async (runner) => {
+      const run = await runInstalled({
+        ...RUNNERS[runner],
+        cases: ['delivered-live.case.js'],
+        understudy: {
+          providers: {
+            openai: { baseURL: `${upstream.url}/openai/v1` },
+            anthropic: { baseURL: `${upstream.url}/anthropic` },
+          },
         },
-      },
-      env: { CI: undefined, UNDERSTUDY_MODE: 'live', DELIVERED_UPSTREAM: upstream.url, ...KEYS },
-    });
-    const file = fileOf(run, 'delivered-live.case.js');
-    const falseGreens = expectOnlyFalseGreensFailed(file);
-    expect(falseGreens).toHaveLength(4);
-    for (const protocol of ['openai.chat', 'anthropic.messages']) {
-      expect(
-        failureOf(
-          file,
-          `${protocol} no false green: toHaveFinalMessage on the text of a stream the agent gave up on`,
-        ),
-      ).toContain('toHaveFinalMessage');
-      expect(
-        failureOf(
-          file,
-          `${protocol} no false green: toHaveRequestedTool with the arguments of a call the provider cut`,
-        ),
-      ).toContain('toHaveRequestedTool');
-    }
-  }, 180_000);
+        env: { CI: undefined, UNDERSTUDY_MODE: 'live', DELIVERED_UPSTREAM: upstream.url, ...KEYS },
+      });
+      const file = fileOf(run, 'delivered-live.case.js');
+      const falseGreens = expectOnlyFalseGreensFailed(file);
+      expect(falseGreens).toHaveLength(4);
+      for (const protocol of ['openai.chat', 'anthropic.messages']) {
+        expect(
+          failureOf(
+            file,
+            `${protocol} no false green: toHaveFinalMessage on the text of a stream the agent gave up on`,
+          ),
+        ).toContain('toHaveFinalMessage');
+        expect(
+          failureOf(
+            file,
+            `${protocol} no false green: toHaveRequestedTool with the arguments of a call the provider cut`,
+          ),
+        ).toContain('toHaveRequestedTool');
+      }
+    },
+    180_000,
+  );
 });

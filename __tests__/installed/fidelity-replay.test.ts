@@ -1,5 +1,6 @@
 /**
- * Replay gives back what was recorded, from the installed package: each protocol's official SDK
+ * Replay gives back what was recorded, from the installed package under Jest (CommonJS and ESM)
+ * and Vitest: each protocol's official SDK
  * runs a tool loop against a stand-in provider whose answers carry what real ones do (see
  * ../support/realistic-upstream.ts), plain and streamed, in record mode; then the provider is
  * gone and the same loops replay the cassette at once, on CI with strict cassettes, in process
@@ -12,8 +13,9 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, runInstalled } from '../support/installed';
+import { fileOf, RUNNERS, runInstalled } from '../support/installed';
 import { type RealisticUpstream, startRealisticUpstream } from '../support/realistic-upstream';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 const KEYS = {
   OPENAI_API_KEY: 'sk-proj-RECORDINGfidelity0123456789abcdefXYZ',
@@ -23,56 +25,59 @@ const KEYS = {
   AWS_SECRET_ACCESS_KEY: 'recordingFidelitySecret0123456789abcdefghij',
 };
 
-const out = mkdtempSync(join(tmpdir(), 'understudy-fidelity-'));
-let upstream: RealisticUpstream;
-let recorded: ChildFile;
-let replayed: ChildFile;
-let cassette: { fixtures: Array<Record<string, any>> };
-let requestsRecorded = 0;
-
 const failures = (file: ChildFile) =>
   stripVTControlCharacters([file.message, ...file.tests.flatMap((t) => t.failureMessages)].join('\n'));
-
-beforeAll(async () => {
-  upstream = await startRealisticUpstream();
-  const understudy = {
-    providers: {
-      openai: { baseURL: `${upstream.url}/openai/v1` },
-      anthropic: { baseURL: `${upstream.url}/anthropic` },
-      gemini: { baseURL: `${upstream.url}/gemini` },
-      bedrock: { baseURL: `${upstream.url}/bedrock` },
-    },
-  };
-  const env = { UPSTREAM_URL: upstream.url, RUN_OUT: out, CI: undefined, AWS_REGION: 'us-east-1' };
-  const record = await runInstalled({
-    cases: ['fidelity-replay.case.js'],
-    understudy,
-    env: { ...env, ...KEYS, UNDERSTUDY_MODE: 'record', PHASE: 'record' },
-  });
-  recorded = fileOf(record, 'fidelity-replay.case.js');
-  requestsRecorded = upstream.requests.length;
-  await upstream.close();
-  const path = join(record.project, '__cassettes__', 'fidelity-replay.case.js.cassette.json');
-  if (existsSync(path)) cassette = JSON.parse(readFileSync(path, 'utf8'));
-  const replay = await runInstalled({
-    project: record.project,
-    cases: ['fidelity-replay.case.js'],
-    understudy: { ...understudy, strictCassettes: true },
-    env: { ...env, CI: 'true', PHASE: 'replay' },
-  });
-  replayed = fileOf(replay, 'fidelity-replay.case.js');
-}, 240_000);
-
-afterAll(() => upstream?.close());
 
 /** Each protocol plain and streamed, in process and (Bedrock is not served there) over the served port. */
 const NAMES = ['chat', 'responses', 'anthropic', 'gemini', 'bedrock'].flatMap((p) =>
   ['plain', 'streamed'].flatMap((s) => [`${p}-${s}`, ...(p === 'bedrock' ? [] : [`${p}-${s}-served`])]),
 );
-const read = (phase: string, name: string) =>
-  JSON.parse(readFileSync(join(out, phase, `${name}.json`), 'utf8'));
 
-describe('record against a stand-in provider, then replay at once', () => {
+describe.each(ALL_RUNNERS)('record against a stand-in provider, then replay at once (%s)', (runner) => {
+  const out = mkdtempSync(join(tmpdir(), 'understudy-fidelity-'));
+  let upstream: RealisticUpstream;
+  let recorded: ChildFile;
+  let replayed: ChildFile;
+  let cassette: { fixtures: Array<Record<string, any>> };
+  let requestsRecorded = 0;
+
+  const read = (phase: string, name: string) =>
+    JSON.parse(readFileSync(join(out, phase, `${name}.json`), 'utf8'));
+
+  beforeAll(async () => {
+    upstream = await startRealisticUpstream();
+    const understudy = {
+      providers: {
+        openai: { baseURL: `${upstream.url}/openai/v1` },
+        anthropic: { baseURL: `${upstream.url}/anthropic` },
+        gemini: { baseURL: `${upstream.url}/gemini` },
+        bedrock: { baseURL: `${upstream.url}/bedrock` },
+      },
+    };
+    const env = { UPSTREAM_URL: upstream.url, RUN_OUT: out, CI: undefined, AWS_REGION: 'us-east-1' };
+    const record = await runInstalled({
+      ...RUNNERS[runner],
+      cases: ['fidelity-replay.case.js'],
+      understudy,
+      env: { ...env, ...KEYS, UNDERSTUDY_MODE: 'record', PHASE: 'record' },
+    });
+    recorded = fileOf(record, 'fidelity-replay.case.js');
+    requestsRecorded = upstream.requests.length;
+    await upstream.close();
+    const path = join(record.project, '__cassettes__', 'fidelity-replay.case.js.cassette.json');
+    if (existsSync(path)) cassette = JSON.parse(readFileSync(path, 'utf8'));
+    const replay = await runInstalled({
+      ...RUNNERS[runner],
+      project: record.project,
+      cases: ['fidelity-replay.case.js'],
+      understudy: { ...understudy, strictCassettes: true },
+      env: { ...env, CI: 'true', PHASE: 'replay' },
+    });
+    replayed = fileOf(replay, 'fidelity-replay.case.js');
+  }, 240_000);
+
+  afterAll(() => upstream?.close());
+
   it('records every loop from the provider, and writes the cassette', () => {
     expect(failures(recorded)).toBe('');
     expect(recorded.tests.map((t) => t.status)).toEqual(Array(NAMES.length).fill('passed'));

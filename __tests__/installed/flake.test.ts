@@ -1,15 +1,18 @@
 /**
- * Flake tracking and the quarantine from the installed package (CommonJS, no flag): a
+ * Flake tracking and the quarantine from the installed package, under Jest (CommonJS and ESM) and
+ * Vitest: a
  * quarantined test still runs and is reported failed but does not fail the run (a test that is
  * not quarantined still does); the history in .understudy/history.jsonl is bounded, holds no
  * secret, leaves a file with lines it did not write as it is, and gives the flake rate; a
- * quarantined test that keeps passing is reported ready to leave; Jest's retryTimes is reported.
+ * quarantined test that keeps passing is reported ready to leave; retries (Jest's retryTimes,
+ * Vitest's retry option) are reported.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { type InstalledRun, runInstalled } from '../support/installed';
+import { type InstalledRun, RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 const KEY = 'sk-test-FLAKEHISTORY0123456789abcdef';
 const cases = ['flake-quarantine.case.js', 'flake-retry.case.js'];
@@ -27,25 +30,28 @@ const lines = (run: InstalledRun) =>
     .split('\n')
     .map((l) => JSON.parse(l));
 
-describe('flake tracking and quarantine from the installed package', () => {
+describe.each(ALL_RUNNERS)('flake tracking and quarantine from the installed package (%s)', (runner) => {
+  const runnerOptions = RUNNERS[runner];
   const runs: InstalledRun[] = [];
   beforeAll(async () => {
     const env = (extra: Record<string, string>) => ({ CI: undefined, OPENAI_API_KEY: KEY, ...extra });
-    runs.push(await runInstalled({ cases, understudy, env: env({ FLAKY_FAIL: '1' }) }));
+    runs.push(await runInstalled({ cases, understudy, ...runnerOptions, env: env({ FLAKY_FAIL: '1' }) }));
     const project = runs[0].project;
-    runs.push(await runInstalled({ cases, understudy, project, env: env({}) }));
-    runs.push(await runInstalled({ cases, understudy, project, env: env({}) }));
-    runs.push(await runInstalled({ cases, understudy, project, env: env({ REGULAR_FAIL: '1' }) }));
+    runs.push(await runInstalled({ cases, understudy, ...runnerOptions, project, env: env({}) }));
+    runs.push(await runInstalled({ cases, understudy, ...runnerOptions, project, env: env({}) }));
+    runs.push(
+      await runInstalled({ cases, understudy, ...runnerOptions, project, env: env({ REGULAR_FAIL: '1' }) }),
+    );
   }, 240_000);
 
   it('runs a quarantined test and reports it failed, without failing the run', () => {
     expect(runs[1].code).toBe(0);
     expect(statuses(runs[1])).toMatchObject({ 'always fails': 'failed', 'passes now': 'passed' });
-    expect(
-      runs[1].files
-        .find((f) => f.name.endsWith('flake-quarantine.case.js'))
-        ?.tests[0].failureMessages.join(''),
-    ).toContain('"fixed"');
+    // The assertion's own message is the runner's: Jest quotes "fixed", Vitest 'fixed'.
+    const message = runs[1].files
+      .find((f) => f.name.endsWith('flake-quarantine.case.js'))
+      ?.tests[0].failureMessages.join('');
+    expect(message).toMatch(/["']fixed["']/);
     expect(stderr(runs[1])).toContain('2 quarantined tests: 1 failed (not failing the run)');
     expect(stderr(runs[1])).toContain('✕ quarantine › always fails (flake-quarantine.case.js) failed');
   });
@@ -74,10 +80,11 @@ describe('flake tracking and quarantine from the installed package', () => {
     expect(stderr(runs[1])).not.toContain('always fails (flake-quarantine.case.js) failed: passed');
   });
 
-  it('reports retryTimes and counts a pass on a retry as flaky', () => {
+  // The warning names the runner's own retry API.
+  it('reports the retries and counts a pass on a retry as flaky', () => {
     expect(statuses(runs[0])['passes on the second attempt']).toBe('passed');
     expect(stderr(runs[0])).toContain(
-      'retries mask the flake rate: jest.retryTimes in 1 file, 1 test passed only on a retry',
+      `retries mask the flake rate: ${runner === 'vitest' ? "Vitest's retry option" : 'jest.retryTimes'} in 1 file, 1 test passed only on a retry`,
     );
     expect(stderr(runs[0])).toContain('passes on the second attempt (flake-retry.case.js)');
     const retry = lines(runs[3]).filter((r) => r.file === 'flake-retry.case.js');
@@ -107,7 +114,7 @@ describe('flake tracking and quarantine from the installed package', () => {
     const project = runs[0].project;
     const theirs = `${readFileSync(historyOf(runs[3]), 'utf8')}<<<<<<< HEAD\n`;
     writeFileSync(historyOf(runs[3]), theirs);
-    const run = await runInstalled({ cases, understudy, project, env: { CI: undefined } });
+    const run = await runInstalled({ cases, understudy, ...runnerOptions, project, env: { CI: undefined } });
     expect(readFileSync(historyOf(run), 'utf8')).toBe(theirs);
     expect(stderr(run)).toContain('history not updated:');
     expect(stderr(run)).toContain('has 1 line jest-understudy did not write');
@@ -117,6 +124,7 @@ describe('flake tracking and quarantine from the installed package', () => {
     const run = await runInstalled({
       cases: ['flake-retry.case.js'],
       understudy: { history: { keep: 3, readyAfter: 5 } },
+      ...runnerOptions,
     });
     expect(run.code).toBe(1);
     expect(stripVTControlCharacters(run.files[0]?.message ?? run.stderr)).toContain(

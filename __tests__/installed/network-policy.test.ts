@@ -1,8 +1,9 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildTest } from '../support/child-jest';
-import { type InstalledOptions, runInstalled } from '../support/installed';
+import { type InstalledOptions, RUNNERS, type Runner, runInstalled } from '../support/installed';
 import { type Counts, isolatedNetwork } from '../support/netns';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 const OPTION = 'testEnvironmentOptions.understudy.network.allow';
 
@@ -48,70 +49,76 @@ function passes(t: { status: string; messages: string[] }) {
 }
 
 /**
- * How the msw cases run: msw 3, and msw 2 through its ES-module-only dependency rettime, load only
- * as ES modules, which Jest's CommonJS runtime requires only under --experimental-vm-modules on
- * Node 24.9 or later (vm's synchronous module evaluation). On an older Node, msw cannot load in a
- * Jest test file at all, with or without jest-understudy, so there is nothing to run.
+ * The runners the msw cases run under: msw 3, and msw 2 through its ES-module-only dependency
+ * rettime, load only as ES modules, which Jest's CommonJS runtime requires only under
+ * --experimental-vm-modules on Node 24.9 or later (vm's synchronous module evaluation). Under Jest
+ * without the flag, or on an older Node, msw cannot load in a Jest test file at all, with or
+ * without jest-understudy, so there is nothing to run there. Vitest loads ES modules itself.
  */
-const MSW_MODES: Array<[string, boolean]> = (() => {
+const MSW_RUNNERS: Runner[] = (() => {
   const [major, minor] = process.versions.node.split('.').map(Number);
-  return major > 24 || (major === 24 && minor >= 9) ? [['ESM', true]] : [];
+  return major > 24 || (major === 24 && minor >= 9) ? ['jest-esm', 'vitest'] : ['vitest'];
 })();
 
-describe('the network policy on loopback (in a network namespace whose other processes listen on loopback)', () => {
-  const { test, counts } = contained(
-    {
-      cases: ['network-policy.case.js'],
-      understudy: { traces: 'off', network: { allow: ['localhost:6379', '*.allowed.invalid:443'] } },
-    },
-    ['api.allowed.invalid'],
-  );
-
-  it.each([
-    'supertest against an express app in the test',
-    'an express app the test started, reached by fetch, undici, node:http and net',
-    'a server a worker thread started, reached from the test, and one the test started, reached from a worker',
-    'network.allow lets localhost:6379 through to the other process',
-    'network.allow lets *.allowed.invalid:443 through, name lookup included',
-  ])('passes: %s', (title) => passes(test(title)));
-
-  it("fails a connection to another process's loopback port, naming it and the option that allows it", () => {
-    failsWith(
-      test('a loopback port another process listens on (a database): net.connect to 127.0.0.1:5432'),
-      'a connection to 127.0.0.1:5432 reached the network layer, but nothing mocks it (transport: net, host: 127.0.0.1, port: 5432).',
-      'No server of this test process listens on port 5432: loopback passes only to those',
-      `To let it through untouched, add "127.0.0.1:5432" to ${OPTION}.`,
+describe.each(ALL_RUNNERS)(
+  'the network policy on loopback (in a network namespace whose other processes listen on loopback; %s)',
+  (runner) => {
+    const { test, counts } = contained(
+      {
+        ...RUNNERS[runner],
+        cases: ['network-policy.case.js'],
+        understudy: { traces: 'off', network: { allow: ['localhost:6379', '*.allowed.invalid:443'] } },
+      },
+      ['api.allowed.invalid'],
     );
-  });
 
-  it('fails a request to a local model server that is not listed as a provider, saying how to serve it', () => {
-    failsWith(
-      test('a local model server another process runs: fetch to localhost:8080'),
-      'POST http://localhost:8080/v1/chat/completions reached the network layer, but nothing mocks it (transport: fetch, host: localhost, port: 8080).',
-      'A local model server is a provider, and served when listed: testEnvironmentOptions.understudy.providers.ollama: true for Ollama on localhost:11434',
-      `add "localhost:8080" to ${OPTION}`,
-    );
-  });
+    it.each([
+      'supertest against an express app in the test',
+      'an express app the test started, reached by fetch, undici, node:http and net',
+      'a server a worker thread started, reached from the test, and one the test started, reached from a worker',
+      'network.allow lets localhost:6379 through to the other process',
+      'network.allow lets *.allowed.invalid:443 through, name lookup included',
+    ])('passes: %s', (title) => passes(test(title)));
 
-  it('only what network.allow names reached the other processes', () => {
-    // The control proves the traps count a connection to each port.
-    expect(counts()?.control).toEqual(expect.objectContaining({ 'tcp:5432': expect.any(Number) }));
-    expect(counts()?.test).toEqual({ 'tcp:6379': 2, 'tcp:443': 1 });
-  });
-});
+    it("fails a connection to another process's loopback port, naming it and the option that allows it", () => {
+      failsWith(
+        test('a loopback port another process listens on (a database): net.connect to 127.0.0.1:5432'),
+        'a connection to 127.0.0.1:5432 reached the network layer, but nothing mocks it (transport: net, host: 127.0.0.1, port: 5432).',
+        'No server of this test process listens on port 5432: loopback passes only to those',
+        `To let it through untouched, add "127.0.0.1:5432" to ${OPTION}.`,
+      );
+    });
+
+    it('fails a request to a local model server that is not listed as a provider, saying how to serve it', () => {
+      failsWith(
+        test('a local model server another process runs: fetch to localhost:8080'),
+        'POST http://localhost:8080/v1/chat/completions reached the network layer, but nothing mocks it (transport: fetch, host: localhost, port: 8080).',
+        'A local model server is a provider, and served when listed: testEnvironmentOptions.understudy.providers.ollama: true for Ollama on localhost:11434',
+        `add "localhost:8080" to ${OPTION}`,
+      );
+    });
+
+    it('only what network.allow names reached the other processes', () => {
+      // The control proves the traps count a connection to each port.
+      expect(counts()?.control).toEqual(expect.objectContaining({ 'tcp:5432': expect.any(Number) }));
+      expect(counts()?.test).toEqual({ 'tcp:6379': 2, 'tcp:443': 1 });
+    });
+  },
+);
 
 const REFUSED = (request: string, host: string) => [
   `${request} reached the network layer, but nothing mocks it (transport: fetch, host: ${host}, port: 443).`,
   `To let it through untouched, add "${host}:443" to ${OPTION}.`,
 ];
 
-for (const [mode, esm] of MSW_MODES)
-  describe(`an existing msw setupServer setup file, unchanged (${mode})`, () => {
+for (const runner of MSW_RUNNERS)
+  describe(`an existing msw setupServer setup file, unchanged (${runner})`, () => {
     const { test } = contained({
       cases: ['msw-setup.case.js'],
       config: { setupFilesAfterEnv: ['<rootDir>/msw/setup.js'] },
+      vitestConfig: { setupFiles: ['msw/setup.js'] },
       understudy: { traces: 'off' },
-      esm,
+      ...RUNNERS[runner],
     });
 
     it.each([
@@ -135,12 +142,12 @@ for (const [mode, esm] of MSW_MODES)
     });
   });
 
-for (const [mode, esm] of MSW_MODES)
-  describe(`understudy.http.use and the handlers option (${mode})`, () => {
+for (const runner of MSW_RUNNERS)
+  describe(`understudy.http.use and the handlers option (${runner})`, () => {
     const { test } = contained({
       cases: ['http-use.case.js'],
       understudy: { traces: 'off', handlers: 'msw/handlers.js' },
-      esm,
+      ...RUNNERS[runner],
     });
 
     it.each([
@@ -157,8 +164,9 @@ for (const [mode, esm] of MSW_MODES)
     });
   });
 
-describe('one gateway host listed for two providers (CommonJS)', () => {
+describe.each(ALL_RUNNERS)('one gateway host listed for two providers (%s)', (runner) => {
   const { test } = contained({
+    ...RUNNERS[runner],
     cases: ['gateway.case.js'],
     understudy: {
       traces: 'off',

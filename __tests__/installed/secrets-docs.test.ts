@@ -9,16 +9,18 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type RunnableBlock, runnableSections } from '../docs/markdown';
-import { type InstalledRun, runInstalled } from '../support/installed';
+import { type InstalledRun, RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS, SKIPPED } from '../support/runner-output';
 
-describe.each([
-  ['CommonJS, no flag', false],
-  ['with --experimental-vm-modules', true],
-])('a live test guarded by the key variable, in replay mode (%s)', (_, esm) => {
+describe.each(ALL_RUNNERS)('a live test guarded by the key variable, in replay mode (%s)', (runner) => {
   let run: InstalledRun;
 
   beforeAll(async () => {
-    run = await runInstalled({ cases: ['secrets-docs-live-guard.case.js'], esm, env: { CI: undefined } });
+    run = await runInstalled({
+      cases: ['secrets-docs-live-guard.case.js'],
+      ...RUNNERS[runner],
+      env: { CI: undefined },
+    });
   }, 60_000);
 
   it('runs (the guard reads the placeholder) and fails saying why, pointing to live()', () => {
@@ -37,7 +39,7 @@ describe.each([
 
   it('live() skips it, saying why', () => {
     const test = run.files[0].tests.find((t) => t.title.includes('(live())'));
-    expect(test?.status).toBe('pending');
+    expect(test?.status).toBe(SKIPPED[runner]);
     expect(stripVTControlCharacters(run.stderr)).toContain('live() runs only in live mode');
   });
 });
@@ -75,7 +77,12 @@ test('the page: jest.spyOn cannot redefine a module function under @swc/jest', (
 `,
 };
 
-describe("docs/world.md's example, run as written (TypeScript with @swc/jest)", () => {
+// The page's example is a Jest project's (its config names @swc/jest, its tests call jest.mocked and
+// jest.spyOn on what @swc/jest compiles): it runs under Jest, CommonJS and ESM.
+describe.each([
+  ['CommonJS, no flag', false],
+  ['with --experimental-vm-modules', true],
+])("docs/world.md's example, run as written (TypeScript with @swc/jest, %s)", (_, esm) => {
   let run: InstalledRun;
 
   beforeAll(async () => {
@@ -95,6 +102,7 @@ describe("docs/world.md's example, run as written (TypeScript with @swc/jest)", 
         transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' } } }] },
       },
       understudy: { world: 'records.world.yaml' },
+      esm,
     });
   }, 60_000);
 

@@ -1,5 +1,5 @@
 /**
- * Secrets by rule, from the installed package: credentials that no list names (query values
+ * Secrets by rule, from the installed package under Jest (CommonJS and ESM) and Vitest: credentials that no list names (query values
  * named client_secret / password / secret / appid, a presigned URL's X-Amz-Signature, a gateway
  * key in x-portkey-api-key, a Basic header's password, the base64 of a key in use) never reach
  * what the product writes: a failing test's trace and HTML timeline, the history, a recorded
@@ -10,7 +10,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
-import { freshFolder, type InstalledRun, installedProject, runInstalled } from '../support/installed';
+import {
+  freshFolder,
+  type InstalledProjectRun,
+  type InstalledRun,
+  installedProject,
+  RUNNERS,
+  type Runner,
+  runInstalled,
+  runInstalledProjects,
+} from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -59,27 +69,39 @@ const LOOKED_FOR: Record<string, string> = {
   "the child's Basic pair": b64(`svc-child:${SECRETS.PLANTED_SERVED_BASIC_VALUE}`).replace(/=+$/, ''),
 };
 
-describe.each([
-  ['CommonJS, no flag', false],
-  ['with --experimental-vm-modules', true],
-])('secrets by rule in a failing test (%s)', (_, esm) => {
-  let run: InstalledRun;
+/**
+ * The failing tests' and writeFixtures' cases, which share their process (the planted values),
+ * run as two projects of one child per runner.
+ */
+const byRule = new Map<Runner, Promise<Record<'trace' | 'fixtures', InstalledProjectRun>>>();
+function runByRule(runner: Runner) {
+  const started =
+    byRule.get(runner) ??
+    runInstalledProjects(
+      {
+        trace: { cases: ['secrets-trace.case.js'] },
+        fixtures: { cases: ['secrets-write-fixtures.case.js'] },
+      },
+      { ...RUNNERS[runner], env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY } },
+    );
+  byRule.set(runner, started);
+  return started;
+}
+
+describe.each(ALL_RUNNERS)('secrets by rule in a failing test (%s)', (runner) => {
+  let run: InstalledProjectRun;
   let trace: string;
   let html: string;
   let servedTrace = '';
 
   beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['secrets-trace.case.js'],
-      esm,
-      env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY },
-    });
+    run = (await runByRule(runner)).trace;
     const folder = join(run.project, '.understudy', 'traces', 'secrets-trace.case.js');
     const written = filesBelow(folder);
     const base = written.find((f) => f.startsWith('leaks nothing from') && f.endsWith('.trace.json'));
     const served = written.find((f) => f.startsWith('leaks nothing a child') && f.endsWith('.trace.json'));
     if (served) servedTrace = readFileSync(join(folder, served), 'utf8');
-    if (!base) throw new Error(`no trace written: ${written.join(', ')}\n${run.stderr}`);
+    if (!base) throw new Error(`no trace written: ${written.join(', ')}\n${run.process.stderr}`);
     trace = readFileSync(join(folder, base), 'utf8');
     html = readFileSync(join(folder, base.replace(/\.json$/, '.html')), 'utf8');
   }, 90_000);
@@ -149,7 +171,7 @@ describe.each([
   });
 });
 
-describe('a recorded cassette, by rule', () => {
+describe.each(ALL_RUNNERS)('a recorded cassette, by rule (%s)', (runner) => {
   const KEY = 'sk-test-SECRETS0123456789abcdefXYZ';
   let upstream: FakeUpstream;
   let run: InstalledRun;
@@ -158,6 +180,7 @@ describe('a recorded cassette, by rule', () => {
     upstream = await startFakeUpstream({ openai: KEY, anthropic: 'unused', gemini: 'unused' });
     run = await runInstalled({
       cases: ['secrets-record.case.js'],
+      ...RUNNERS[runner],
       understudy: {
         providers: { openai: { baseURL: `${upstream.url}/openai/v1` } },
         cassetteDir: 'cassettes',
@@ -192,14 +215,11 @@ describe('a recorded cassette, by rule', () => {
   });
 });
 
-describe('writeFixtures, by rule', () => {
-  let run: InstalledRun;
+describe.each(ALL_RUNNERS)('writeFixtures, by rule (%s)', (runner) => {
+  let run: InstalledProjectRun;
 
   beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['secrets-write-fixtures.case.js'],
-      env: { ...SECRETS, ANTHROPIC_API_KEY: GATEWAY },
-    });
+    run = (await runByRule(runner)).fixtures;
   }, 90_000);
 
   it('blanks credentials a rule recognises, and refuses a file holding the base64 of a key in use', () => {

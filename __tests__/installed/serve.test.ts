@@ -1,5 +1,5 @@
 /**
- * Serve mode from the installed package, CommonJS without the flag and ESM with it: agents in
+ * Serve mode from the installed package, under Jest (CommonJS and ESM) and Vitest: agents in
  * other processes (Python, a shell script using `understudy tool call`, an agent spawning
  * `understudy mcp stdio`) against the file's model and world, and the port's faults on the wire.
  */
@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { python } from '../../examples/support/child';
-import { runInstalled } from '../support/installed';
+import { RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const files = {
@@ -18,15 +19,12 @@ const files = {
 };
 
 describe('serve mode from the installed package', () => {
-  it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+  it.each(ALL_RUNNERS)(
     'agents in other processes on the served port (%s)',
-    async (_, esm) => {
+    async (runner) => {
       const run = await runInstalled({
         cases: ['serve-*.case.js'],
-        esm,
+        ...RUNNERS[runner],
         files,
         env: { UNDERSTUDY_PYTHON: python() },
       });

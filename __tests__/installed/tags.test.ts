@@ -1,5 +1,5 @@
 /**
- * Tags and live() from the installed package (CommonJS, no flag): `understudy record --tag`
+ * Tags and live() from the installed package, under Jest (CommonJS and ESM) and Vitest: `understudy record --tag`
  * re-records only the tagged tests and keeps the others' fixtures, the reporter groups results by
  * tag, and a live() test runs only in live mode with a key, never on CI, and is otherwise
  * reported as skipped with the reason.
@@ -9,14 +9,16 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
-import { type InstalledRun, runInstalled } from '../support/installed';
+import { type InstalledRun, RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS, SKIPPED } from '../support/runner-output';
 
 const KEYS = { openai: 'sk-test-INSTALLEDTAGS0123456789abcd', anthropic: 'unused', gemini: 'unused' };
 const statuses = (run: InstalledRun) =>
   Object.fromEntries(run.files.flatMap((f) => f.tests.map((t) => [t.title, t.status])));
 const stderr = (run: InstalledRun) => stripVTControlCharacters(run.stderr);
 
-describe('tags from the installed package', () => {
+describe.each(ALL_RUNNERS)('tags from the installed package (%s)', (runner) => {
+  const runnerOptions = RUNNERS[runner];
   let upstream: FakeUpstream;
   const runs: Record<string, InstalledRun> = {};
   let before: Array<{ match: { userMessage?: string }; metadata: { test: string } }>;
@@ -38,11 +40,12 @@ describe('tags from the installed package', () => {
     });
     const key = { OPENAI_API_KEY: KEYS.openai };
     const cases = ['tags-record.case.js'];
-    runs.record = await runInstalled({ cases, understudy, cli: ['record'], env: env(key) });
+    runs.record = await runInstalled({ cases, understudy, ...runnerOptions, cli: ['record'], env: env(key) });
     before = cassette(runs.record);
     runs.tagged = await runInstalled({
       cases,
       understudy,
+      ...runnerOptions,
       project: runs.record.project,
       cli: ['record', '--tag', 'cassette-v3'],
       env: env({ ...key, TAGS_NOTE: 'Thanks a lot!' }),
@@ -50,13 +53,25 @@ describe('tags from the installed package', () => {
     runs.replay = await runInstalled({
       cases,
       understudy,
+      ...runnerOptions,
       project: runs.record.project,
       env: env({ CI: 'true', TAGS_NOTE: 'Thanks a lot!' }),
     });
     const live = ['tags-live.case.js'];
-    runs.liveReplay = await runInstalled({ cases: live, understudy, env: env(key) });
-    runs.liveCI = await runInstalled({ cases: live, understudy, env: env({ ...key, CI: 'true' }) });
-    runs.live = await runInstalled({ cases: live, understudy, cli: ['live'], env: env(key) });
+    runs.liveReplay = await runInstalled({ cases: live, understudy, ...runnerOptions, env: env(key) });
+    runs.liveCI = await runInstalled({
+      cases: live,
+      understudy,
+      ...runnerOptions,
+      env: env({ ...key, CI: 'true' }),
+    });
+    runs.live = await runInstalled({
+      cases: live,
+      understudy,
+      ...runnerOptions,
+      cli: ['live'],
+      env: env(key),
+    });
   }, 240_000);
 
   afterAll(() => upstream?.close());
@@ -69,7 +84,7 @@ describe('tags from the installed package', () => {
     expect(runs.tagged.code).toBe(0);
     expect(statuses(runs.tagged)).toEqual({
       'answers a note @cassette-v3': 'passed',
-      'answers a greeting': 'pending',
+      'answers a greeting': SKIPPED[runner],
     });
     expect(stderr(runs.tagged)).toContain('only tests tagged @cassette-v3');
     const after = cassette(runs.tagged);
@@ -84,6 +99,9 @@ describe('tags from the installed package', () => {
       'answers a note @cassette-v3': 'passed',
       'answers a greeting': 'passed',
     });
+    expect(stderr(runs.replay)).toContain(
+      'jest-understudy\n  2 agent runs\n  2 model calls replayed (openai 2)',
+    );
   });
 
   it('reports the skipped test with the reason, and groups results by tag', () => {
@@ -95,20 +113,26 @@ describe('tags from the installed package', () => {
     expect(out).toMatch(/by tag\n\s+@agent\s+1 passed, 1 skipped\n\s+@cassette-v3\s+1 passed\n/);
   });
 
-  it('refuses a --tag that is not a tag, before Jest starts', async () => {
-    // The child writes no results: Jest never started.
-    await expect(
-      runInstalled({
-        cases: ['tags-record.case.js'],
-        cli: ['record', '--tag', 'a b'],
-        env: { CI: undefined, OPENAI_API_KEY: KEYS.openai },
-      }),
-    ).rejects.toThrow('(exit 2):\nunderstudy record: --tag "a b" is not a tag');
+  it('refuses a --tag that is not a tag, before the runner starts', async () => {
+    const refused = runInstalled({
+      cases: ['tags-record.case.js'],
+      ...runnerOptions,
+      cli: ['record', '--tag', 'a b'],
+      env: { CI: undefined, OPENAI_API_KEY: KEYS.openai },
+    });
+    // The child writes no results: the runner never started. The Jest driver throws on a run
+    // without results; the Vitest driver gives the run back, its exit code and output.
+    const outcome = await refused.then(
+      (run) => `(exit ${run.code}):\n${run.stderr}|${run.files.length} files`,
+      (error: Error) => error.message,
+    );
+    expect(outcome).toContain('(exit 2):\nunderstudy record: --tag "a b" is not a tag');
+    if (runner === 'vitest') expect(outcome).toMatch(/\|0 files$/);
   }, 60_000);
 
   it('live() is skipped in replay mode, with a key, and says why', () => {
     expect(statuses(runs.liveReplay)).toEqual({
-      'asks the real model @provider': 'pending',
+      'asks the real model @provider': SKIPPED[runner],
       'a plain test still runs': 'passed',
     });
     expect(stderr(runs.liveReplay)).toContain(
@@ -121,7 +145,7 @@ describe('tags from the installed package', () => {
 
   it('live() never runs on CI, even with a key', () => {
     expect(statuses(runs.liveCI)).toEqual({
-      'asks the real model @provider': 'pending',
+      'asks the real model @provider': SKIPPED[runner],
       'a plain test still runs': 'passed',
     });
     expect(stderr(runs.liveCI)).toContain('live() never runs on CI (CI="true")');
@@ -130,6 +154,9 @@ describe('tags from the installed package', () => {
 
   it('live() runs in live mode with a key, off CI, against the provider', () => {
     expect(runs.live.code).toBe(0);
+    expect(stderr(runs.live)).toContain(
+      `understudy live: running ${runner === 'vitest' ? 'vitest' : 'jest'} (a`,
+    );
     expect(statuses(runs.live)).toEqual({
       'asks the real model @provider': 'passed',
       'a plain test still runs': 'passed',

@@ -1,13 +1,15 @@
 /**
- * The reporter's summary and flake history from the installed package (CommonJS): one world
+ * The reporter's summary and flake history from the installed package, under Jest (CommonJS and
+ * ESM) and Vitest: one world
  * operation inside understudy.run counts once, and a test is flaky only when it failed and passed
  * on the same code (its test file and the fixtures it loaded), not when it was edited in between.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { fileOf, type InstalledRun, runInstalled } from '../support/installed';
+import { fileOf, type InstalledRun, RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
-describe('the summary and the flake history from the installed package', () => {
+describe.each(ALL_RUNNERS)('the summary and the flake history from the installed package (%s)', (runner) => {
   const runs: InstalledRun[] = [];
   const cases = [
     'truthful-count.case.js',
@@ -18,17 +20,20 @@ describe('the summary and the flake history from the installed package', () => {
   // The edits a developer makes between run 1 and run 2: the test itself, and another test's fixture.
   const edited = {
     'truthful-flake-edit.case.js':
-      "// Edited: the test passes now.\nconst { expect, it } = require('@jest/globals');\n\nit('is written test-first', () => {\n  expect(process.env.TRUTHFUL_FAIL).toBeUndefined();\n});\n",
+      "// Edited: the test passes now.\nconst { expect, it } = require('./runner-globals.cjs');\n\nit('is written test-first', () => {\n  expect(process.env.TRUTHFUL_FAIL).toBeUndefined();\n});\n",
     'truthful-flake.fixture.json':
       '{ "fixtures": [{ "match": { "userMessage": "hello" }, "response": { "content": "hello again" } }] }\n',
   };
   const stderr = (run: InstalledRun) => stripVTControlCharacters(run.stderr);
   beforeAll(async () => {
     const fail = { TRUTHFUL_FAIL: '1', CI: undefined };
-    runs.push(await runInstalled({ cases, env: fail }));
+    const runnerOptions = RUNNERS[runner];
+    runs.push(await runInstalled({ cases, env: fail, ...runnerOptions }));
     const project = runs[0].project;
-    runs.push(await runInstalled({ cases, project, files: edited, env: { CI: undefined } }));
-    runs.push(await runInstalled({ cases, project, files: edited, env: fail }));
+    runs.push(
+      await runInstalled({ cases, project, files: edited, env: { CI: undefined }, ...runnerOptions }),
+    );
+    runs.push(await runInstalled({ cases, project, files: edited, env: fail, ...runnerOptions }));
   }, 240_000);
 
   it('counts one world operation inside understudy.run once', () => {

@@ -1,5 +1,5 @@
 /**
- * Workspace packages from the installed package, CommonJS without the flag and ESM with it:
+ * Workspace packages from the installed package, under Jest (CommonJS and ESM) and Vitest:
  * an OpenAI agent edits a fixture workspace through the world's file tools; drills and
  * toHaveChangedFiles judge the files. The counter-tests must fail, with messages that show
  * the diff, and the timeline of a failed test shows it too. The temporary folders are
@@ -10,20 +10,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
-import { runInstalled } from '../support/installed';
+import { RUNNERS, runInstalled } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 describe('workspace packages from the installed package', () => {
-  it.each([
-    ['CommonJS, no flag', false],
-    ['with --experimental-vm-modules', true],
-  ])(
+  it.each(ALL_RUNNERS)(
     'an agent edits a workspace; the drill, the matcher and the timeline judge the files (%s)',
-    async (_, esm) => {
+    async (runner) => {
       // The child's temp folder: the workspace folders go there, beside a file of "the user's".
       const temp = mkdtempSync(join(tmpdir(), 'understudy-installed-tmp-'));
       writeFileSync(join(temp, 'users-file.txt'), 'keep me');
       try {
-        const run = await runInstalled({ cases: ['workspace.case.js'], esm, env: { TMPDIR: temp } });
+        const run = await runInstalled({
+          cases: ['workspace.case.js'],
+          ...RUNNERS[runner],
+          env: { TMPDIR: temp },
+        });
         const [file] = run.files;
         expect(file.tests.map((t) => [t.title, t.status])).toEqual([
           ['the drill passes when the agent fixes the file through the workspace tools', 'passed'],

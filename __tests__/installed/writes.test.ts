@@ -1,6 +1,6 @@
 /**
- * What the installed package writes and deletes in a consumer project (plain CommonJS,
- * no --experimental-vm-modules): no file or file name holds a key in use; nothing of the
+ * What the installed package writes and deletes in a consumer project, under Jest (CommonJS and
+ * ESM) and Vitest: no file or file name holds a key in use; nothing of the
  * user's is deleted; record mode writes its cassette and replay serves it on CI without a
  * key; a test after thousands of calls keeps its memory and its trace within bounds.
  */
@@ -22,9 +22,12 @@ import {
   CASES,
   type InstalledProjectRun,
   type InstalledRun,
+  RUNNERS,
+  type Runner,
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
+import { ALL_RUNNERS } from '../support/runner-output';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -51,66 +54,116 @@ const messagesOf = (run: InstalledRun) =>
     run.files.flatMap((f) => [f.message, ...f.tests.flatMap((t) => t.failureMessages)]).join('\n'),
   );
 
-describe.each([
-  ['CommonJS, no flag', false],
-  ['with --experimental-vm-modules', true],
-])('secrets (%s): no file or file name the product writes holds a key in use', (_, esm) => {
-  // A gateway key in a provider variable, of no shape a pattern knows, and one only a request header carries.
-  const KEY = 'corp-gateway-secret-XYZ987';
-  const HEADER_KEY = 'gw-header-only-Q7W8E9R0';
-  let run: InstalledRun;
+// A gateway key in a provider variable, of no shape a pattern knows, and one only a request header carries.
+const KEY = 'corp-gateway-secret-XYZ987';
+const HEADER_KEY = 'gw-header-only-Q7W8E9R0';
 
-  beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['writes-secrets.case.js'],
-      esm,
-      env: { ANTHROPIC_API_KEY: KEY, WRITES_HEADER: HEADER_KEY },
+const USER_FILES = {
+  'tests/writes-trace.case.js': readFileSync(join(CASES, 'writes-trace.case.js'), 'utf8'),
+  'tests/runner-globals.cjs': readFileSync(join(CASES, 'runner-globals.cjs'), 'utf8'),
+  'tests/notes.md': '# my notes\n',
+  'src/app.js': 'module.exports = 1;\n',
+  'README.md': '# app\n',
+};
+const TRACE_CASES = ['tests/writes-trace.case.js'];
+const REFUSED: Array<[string, string]> = [
+  ['.', "the project's rootDir"],
+  ['', "the project's rootDir"],
+  ['..', "a folder above the project's rootDir"],
+  ['tests', 'a folder that holds test files (tests/writes-trace.case.js)'],
+  ['tests/traces', 'inside tests, a folder that holds test files (tests/writes-trace.case.js)'],
+];
+
+/**
+ * The secrets case, each refused traceDir, the first run of the clean-up check and the memory case:
+ * each a project of its own (its own folder and options) in one child per runner. They share its
+ * environment; each case reads only its own variables.
+ */
+const batches = new Map<Runner, Promise<Record<string, InstalledProjectRun>>>();
+function runBatch(runner: Runner) {
+  const started =
+    batches.get(runner) ??
+    runInstalledProjects(
+      {
+        secrets: { cases: ['writes-secrets.case.js'] },
+        ...Object.fromEntries(
+          REFUSED.map(([traceDir], i) => [
+            `refused-${i}`,
+            { cases: TRACE_CASES, understudy: { traceDir }, files: USER_FILES },
+          ]),
+        ),
+        first: { cases: TRACE_CASES, files: USER_FILES },
+        memory: { cases: ['writes-memory.case.js'] },
+      },
+      {
+        ...RUNNERS[runner],
+        env: { ANTHROPIC_API_KEY: KEY, WRITES_HEADER: HEADER_KEY, WRITES_FAIL: '1', WRITES_CALLS: '1500' },
+      },
+    );
+  batches.set(runner, started);
+  return started;
+}
+
+describe.each(ALL_RUNNERS)(
+  'secrets (%s): no file or file name the product writes holds a key in use',
+  (runner) => {
+    let run: InstalledProjectRun;
+
+    beforeAll(async () => {
+      run = (await runBatch(runner)).secrets;
+    }, 180_000);
+
+    it('fails the test, and the test saw the keys everywhere it planted them', () => {
+      const [test] = run.files[0].tests;
+      expect(test.status).toBe('failed');
+      // The assertion's own message (Jest's output, not a file of ours) shows the planted key.
+      expect(test.failureMessages.join('\n')).toContain(`another ${KEY}`);
     });
-  }, 60_000);
 
-  it('fails the test, and the test saw the keys everywhere it planted them', () => {
-    const [test] = run.files[0].tests;
-    expect(test.status).toBe('failed');
-    // The assertion's own message (Jest's output, not a file of ours) shows the planted key.
-    expect(test.failureMessages.join('\n')).toContain(`another ${KEY}`);
-  });
+    it('writes the trace and the timeline with every key blanked, their names too', () => {
+      const traces = join(run.project, '.understudy', 'traces');
+      const written = filesBelow(traces);
+      expect(written).toEqual(
+        expect.arrayContaining([
+          join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
+          join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.html'),
+        ]),
+      );
+      const trace = readFileSync(
+        join(traces, 'writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
+        'utf8',
+      );
+      // What was there is still there, with the keys blanked and the text around them whole.
+      for (const kept of [
+        'Our gateway key is [REDACTED].',
+        'look the order up with [REDACTED]',
+        'use [REDACTED] with [REDACTED]',
+        'the gateway refused (key: [REDACTED]) then gave up; header [REDACTED].',
+        'unmatched [REDACTED] [REDACTED]',
+        'another [REDACTED]',
+      ])
+        expect(trace).toContain(JSON.stringify(kept).slice(1, -1));
+      expect(hitsBelow(join(run.project, '.understudy'), [KEY, HEADER_KEY])).toEqual([]);
+    });
 
-  it('writes the trace and the timeline with every key blanked, their names too', () => {
-    const traces = join(run.project, '.understudy', 'traces');
-    const written = filesBelow(traces);
-    expect(written).toEqual(
-      expect.arrayContaining([
-        join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
-        join('writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.html'),
-      ]),
-    );
-    const trace = readFileSync(
-      join(traces, 'writes-secrets.case.js', 'fails with the key [REDACTED] in its name.trace.json'),
-      'utf8',
-    );
-    // What was there is still there, with the keys blanked and the text around them whole.
-    for (const kept of [
-      'Our gateway key is [REDACTED].',
-      'look the order up with [REDACTED]',
-      'use [REDACTED] with [REDACTED]',
-      'the gateway refused (key: [REDACTED]) then gave up; header [REDACTED].',
-      'unmatched [REDACTED] [REDACTED]',
-      'another [REDACTED]',
-    ])
-      expect(trace).toContain(JSON.stringify(kept).slice(1, -1));
-    expect(hitsBelow(join(run.project, '.understudy'), [KEY, HEADER_KEY])).toEqual([]);
-  });
+    it('says where the trace is without the key in its path', () => {
+      const message = run.files[0].tests[0].failureMessages.join('\n');
+      // The path is relative to where the run started when the trace is below it; the project's folder
+      // is beside the folder of this run of several projects, so the path is absolute here.
+      const where = message
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => line.startsWith('Understudy trace:'));
+      expect(where).toBe(
+        `Understudy trace:    ${join(run.project, '.understudy/traces/writes-secrets.case.js/fails with the key [REDACTED] in its name.trace.json')}`,
+      );
+      expect(message).not.toMatch(/No fixture matched[^\n]*corp-gateway/);
+    });
+  },
+);
 
-  it('says where the trace is without the key in its path', () => {
-    const message = run.files[0].tests[0].failureMessages.join('\n');
-    expect(message).toContain(
-      'Understudy trace:    .understudy/traces/writes-secrets.case.js/fails with the key [REDACTED] in its name.trace.json',
-    );
-    expect(message).not.toMatch(/No fixture matched[^\n]*corp-gateway/);
-  });
-});
-
-describe('record mode in a plain CommonJS project', () => {
+describe.each(ALL_RUNNERS)('record mode (%s)', (runner) => {
+  const runnerOptions = RUNNERS[runner];
   const KEYS = { openai: 'sk-test-WRITES0123456789abcdefXYZ', anthropic: 'unused', gemini: 'unused' };
   const out = mkdtempSync(join(tmpdir(), 'understudy-writes-record-'));
   let upstream: FakeUpstream;
@@ -131,12 +184,13 @@ describe('record mode in a plain CommonJS project', () => {
     });
     const cases = ['writes-record.case.js'];
     // 1. Replay before anything is recorded: no cassette, so the request fails the test.
-    runs.before = await runInstalled({ cases, understudy, env: env('before') });
+    runs.before = await runInstalled({ cases, understudy, ...runnerOptions, env: env('before') });
     const project = runs.before.project;
     // 2. `understudy record`, with the key, against the stand-in provider on loopback.
     runs.record = await runInstalled({
       cases,
       understudy,
+      ...runnerOptions,
       project,
       cli: ['record'],
       env: env('record', { OPENAI_API_KEY: KEYS.openai }),
@@ -146,13 +200,20 @@ describe('record mode in a plain CommonJS project', () => {
     writeFileSync(join(blocked, 'cassettes'), 'a file where the cassette folder would go\n');
     runs.blocked = await runInstalled({
       cases,
+      ...runnerOptions,
       understudy: { ...understudy, cassetteDir: join(blocked, 'cassettes') },
       cli: ['record'],
       env: env('blocked', { OPENAI_API_KEY: KEYS.openai }),
     });
     await upstream.close();
     // 4. Replay of what was recorded, in the same project: on CI, no key, the provider gone.
-    runs.replay = await runInstalled({ cases, understudy, project, env: { ...env('replay'), CI: 'true' } });
+    runs.replay = await runInstalled({
+      cases,
+      understudy,
+      ...runnerOptions,
+      project,
+      env: { ...env('replay'), CI: 'true' },
+    });
   }, 150_000);
 
   afterAll(() => upstream?.close());
@@ -195,41 +256,12 @@ describe('record mode in a plain CommonJS project', () => {
   });
 });
 
-describe('traceDir: the product deletes only what it wrote', () => {
-  const own = readFileSync(join(CASES, 'writes-trace.case.js'), 'utf8');
-  const userFiles = {
-    'tests/writes-trace.case.js': own,
-    'tests/runner-globals.cjs': readFileSync(join(CASES, 'runner-globals.cjs'), 'utf8'),
-    'tests/notes.md': '# my notes\n',
-    'src/app.js': 'module.exports = 1;\n',
-    'README.md': '# app\n',
-  };
-  const cases = ['tests/writes-trace.case.js'];
-  const REFUSED: Array<[string, string]> = [
-    ['.', "the project's rootDir"],
-    ['', "the project's rootDir"],
-    ['..', "a folder above the project's rootDir"],
-    ['tests', 'a folder that holds test files (tests/writes-trace.case.js)'],
-    ['tests/traces', 'inside tests, a folder that holds test files (tests/writes-trace.case.js)'],
-  ];
-  // Each refused traceDir, and the first run of the clean-up check, is a project of its own
-  // (its own folder and options) in one child Jest.
+describe.each(ALL_RUNNERS)('traceDir: the product deletes only what it wrote (%s)', (runner) => {
   let runs: Record<string, InstalledProjectRun>;
 
   beforeAll(async () => {
-    runs = await runInstalledProjects(
-      {
-        ...Object.fromEntries(
-          REFUSED.map(([traceDir], i) => [
-            `refused-${i}`,
-            { cases, understudy: { traceDir }, files: userFiles },
-          ]),
-        ),
-        first: { cases, files: userFiles },
-      },
-      { env: { WRITES_FAIL: '1' } },
-    );
-  }, 90_000);
+    runs = await runBatch(runner);
+  }, 180_000);
 
   it.each(REFUSED.map(([traceDir, why], i) => [traceDir, why, `refused-${i}`]))(
     'refuses traceDir %j at start-up, and every file of the project stays',
@@ -240,7 +272,7 @@ describe('traceDir: the product deletes only what it wrote', () => {
       const message = stripVTControlCharacters(run.files[0].message);
       expect(message).toContain('jest-understudy: testEnvironmentOptions.understudy.traceDir is');
       expect(message).toContain(why);
-      for (const [path, text] of Object.entries(userFiles))
+      for (const [path, text] of Object.entries(USER_FILES))
         expect(readFileSync(join(run.project, path), 'utf8')).toBe(text);
       expect(existsSync(join(run.project, 'tests', 'writes-trace.case.js.trace.json'))).toBe(false);
     },
@@ -263,21 +295,26 @@ describe('traceDir: the product deletes only what it wrote', () => {
     writeFileSync(join(traces, 'other.test.js', 'old.trace.json'), '{}\n');
 
     // The same project again, now passing: the first run's traces go, the rest stays.
-    const again = await runInstalled({ cases, files: userFiles, project: first.project });
+    const again = await runInstalled({
+      cases: TRACE_CASES,
+      files: USER_FILES,
+      project: first.project,
+      ...RUNNERS[runner],
+    });
     expect(again.files[0].tests.map((t) => t.status)).toEqual(['passed', 'passed']);
     expect(readdirSync(folder)).toEqual(['mine.txt']);
     expect(readFileSync(join(traces, 'other.test.js', 'old.trace.json'), 'utf8')).toBe('{}\n');
-    for (const [path, text] of Object.entries(userFiles))
+    for (const [path, text] of Object.entries(USER_FILES))
       expect(readFileSync(join(first.project, path), 'utf8')).toBe(text);
   }, 90_000);
 });
 
-describe('memory: thousands of calls in one test', () => {
-  let run: InstalledRun;
+describe.each(ALL_RUNNERS)('memory: thousands of calls in one test (%s)', (runner) => {
+  let run: InstalledProjectRun;
 
   beforeAll(async () => {
-    run = await runInstalled({ cases: ['writes-memory.case.js'], env: { WRITES_CALLS: '1500' } });
-  }, 120_000);
+    run = (await runBatch(runner)).memory;
+  }, 180_000);
 
   it('lets the evidence of earlier calls go on model.reset()', () => {
     const test = run.files[0].tests.find((t) => t.title.startsWith('lets the evidence'));

@@ -62,6 +62,12 @@ export interface InterceptionOptions extends GuardContext {
   attach?: (socket: net.Socket, origin: string, transport: string) => void;
   /** Whether the test has msw handlers of its own that may answer a request the policy refuses. */
   handlersAnswer?: () => boolean;
+  /**
+   * Where Node's fetch and the `undici` package share this dispatcher (a runner that runs test
+   * files in the thread's own realm, as Vitest does), a refused request is named for the copy of
+   * undici that made it, as it is where the package has a dispatcher of its own (Jest's sandbox).
+   */
+  namesCaller?: boolean;
 }
 
 export interface Interception {
@@ -100,7 +106,10 @@ export function createInterception(options: InterceptionOptions): Interception {
         return inner.dispatch(opts, handler);
       if (verdict.action === 'refuse' && viaRuntime && handlersAnswer?.() && !opts.upgrade)
         return viaRuntime.dispatch(opts, handler);
-      const message = verdict.action === 'refuse' ? verdict.message : blockedMessage(target!);
+      const named =
+        options.namesCaller && !opts.upgrade ? targetOf(opts, callerTransport(options.transport)) : target;
+      const final = named === target || !named ? verdict : options.decide(named);
+      const message = final.action === 'refuse' ? final.message : blockedMessage(named ?? target!);
       afterRefusal(options, message, () => refusing.dispatch(opts, handler));
       return true;
     }
@@ -121,6 +130,27 @@ export function createInterception(options: InterceptionOptions): Interception {
       await Promise.allSettled([inner.destroy(), viaRuntime?.destroy()]);
     },
   };
+}
+
+/**
+ * `undici` when the `undici` package called the dispatcher, `fallback` when Node's own fetch did:
+ * the first frame of either on the stack. Read on a refusal only, off the path of served requests.
+ */
+export function callerTransport(fallback: string, stack = callerStack()): string {
+  const frame = stack
+    .split('\n')
+    .find(
+      (line) => line.includes('node:internal/deps/undici') || /[\\/]node_modules[\\/]undici[\\/]/.test(line),
+    );
+  return frame && !frame.includes('node:internal/deps/undici') ? 'undici' : fallback;
+}
+
+function callerStack(): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 50;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return stack;
 }
 
 function targetOf(opts: DispatchOptions, transport: string): Target | undefined {

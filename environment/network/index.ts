@@ -103,6 +103,7 @@ export async function contain(
       ...context,
       realm: globalThis,
       fetchTransport: 'fetch',
+      namesCaller: sandbox === globalThis,
       preload: preloadArgs(),
       realConnect: real.connect,
       socketServer,

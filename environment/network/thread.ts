@@ -29,6 +29,8 @@ export interface ThreadOptions extends GuardContext {
   ports: ListeningPorts;
   /** Whether the test has msw handlers of its own (the test's thread only). */
   handlersAnswer?: () => boolean;
+  /** Whether the `undici` package shares the realm's dispatcher with Node's fetch (see ./dispatcher.ts). */
+  namesCaller?: boolean;
 }
 
 export interface ThreadContainment {
@@ -68,6 +70,7 @@ export function containThread(options: ThreadOptions): ThreadContainment {
       transport: options.fetchTransport,
       attach,
       handlersAnswer: options.handlersAnswer,
+      namesCaller: options.namesCaller,
     });
     closers.push(interception.close);
     patches.add(installDispatcher(options.realm, interception.dispatcher));

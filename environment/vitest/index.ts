@@ -10,11 +10,11 @@ import type { Plugin } from 'vitest/config';
 import type { UnderstudyOptions } from '../../src/options';
 import { toError } from '../failures';
 import { resolveOptions } from '../options';
+import { MSW_NODE } from './msw-require';
 import { PROVIDE_KEY, type ProvidedSession } from './provided';
 
 const SETUP = join(__dirname, 'setup.mjs');
 const REPORTER = join(__dirname, '..', '..', 'src', 'reporter', 'vitest.js');
-const MSW_NODE = join(__dirname, '..', '..', 'src', 'sandbox', 'msw-node.js');
 
 interface ResolvedProjectConfig {
   root: string;

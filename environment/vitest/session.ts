@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { isUnderstudyError, markError } from '../../src/errors';
+import { type ErrorCode, isUnderstudyError, markError } from '../../src/errors';
 import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
 import { scrubForWriting } from '../../src/files/write';
@@ -35,7 +35,7 @@ import type { Phase, PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
 import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
-import { appendToError, titleTags, toError, traceNote } from '../failures';
+import { appendToError, toError as errorOf, titleTags, traceNote } from '../failures';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
@@ -43,6 +43,11 @@ import { TraceWriter, traceDirProblem } from '../traces';
 import { withCodeInName } from './coded-name';
 import { keepAsyncContextOfVi } from './fake-timers';
 import type { ProvidedSession } from './provided';
+
+/** A failure as Vitest gets it: as under Jest, with its code in its name too (./coded-name.ts). */
+function toError(code: ErrorCode, message: string): Error {
+  return withCodeInName(errorOf(code, message));
+}
 
 /** The parts of a Vitest task the session reads. */
 export interface TaskLike {
@@ -54,7 +59,13 @@ export interface TaskLike {
   suite?: TaskLike;
   tasks?: TaskLike[];
   result?: { state?: string; errors?: unknown[] };
+  /** The test's `retry` option (its own, its suite's or the config's): a count, or `{ count }`. */
+  retry?: number | { count?: number };
 }
+
+/** How many times Vitest retries a test that fails, from its `retry` option. */
+const retriesOf = (task: TaskLike): number =>
+  typeof task.retry === 'number' ? task.retry : (task.retry?.count ?? 0);
 
 type Hook<A extends unknown[]> = (fn: (...args: A) => unknown) => void;
 
@@ -240,6 +251,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const tags: Record<string, string[]> = {};
   const skipped: Record<string, string> = {};
   let fileMeta: Record<string, unknown> | undefined;
+  /** The most retries a test of the file has: the reporter warns that retries mask the flake rate. */
+  let retries = 0;
 
   api.aroundEach?.((runTest, { task }) => {
     if (!task.concurrent) return runTest();
@@ -255,6 +268,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   // Vitest tells a setup file nothing of when the test function starts.
   api.beforeEach(({ task, skip, onTestFinished }) => {
     fileMeta ??= task.file?.meta;
+    retries = Math.max(retries, retriesOf(task));
     // What failed in beforeAll hooks or at file level is charged to the next test that ends.
     earlier.push(
       ...drain().map((f) => ({
@@ -372,7 +386,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       rootDir: root,
       tags,
       skipped,
-      retryTimes: 0,
+      retryTimes: retries,
       selectTags,
     });
   };

@@ -1,10 +1,14 @@
 /**
  * The setup file the Vitest plugin (./index.ts) puts first in every test project: starts the test
- * file's session (./session.ts) with Vitest's own hooks and `expect`.
+ * file's session (./session.ts) with Vitest's own hooks and `expect`, and serves `msw/node` to
+ * what Node's require loads (./msw-require.ts).
  */
 import * as vitest from 'vitest';
+import mswRequire from './msw-require.js';
 import provided from './provided.js';
 import session from './session.js';
+
+mswRequire.serveMswToRequire();
 
 await session.startSession(
   {

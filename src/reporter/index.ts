@@ -77,7 +77,7 @@ export interface SuiteSummary {
   quarantined: NamedTest[];
   /** Tests jest-understudy skipped, with the reason. */
   skipped: NamedTest[];
-  /** Files that set `jest.retryTimes`, and tests that passed only on a retry. */
+  /** Files that retry failing tests (Jest's `jest.retryTimes`, Vitest's `retry`), and tests that passed only on a retry. */
   retryFiles: string[];
   passedOnRetry: NamedTest[];
   /** This run's history records, per history file. */
@@ -236,12 +236,23 @@ export function isEmpty(s: SuiteSummary): boolean {
   );
 }
 
+/** What each runner calls retrying a failing test, as the summary names it. */
+export const RETRY_API = { jest: 'jest.retryTimes', vitest: "Vitest's retry option" } as const;
+export type RunnerName = keyof typeof RETRY_API;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The summary as the reporter prints it (no trailing newline); '' when there is nothing to say. */
 export function formatSummary(
   s: SuiteSummary,
-  options: { color?: boolean; listTraces?: number; cwd?: string; history?: HistoryReport[] } = {},
+  options: {
+    color?: boolean;
+    listTraces?: number;
+    cwd?: string;
+    history?: HistoryReport[];
+    /** The runner whose words the summary uses (default Jest). */
+    runner?: RunnerName;
+  } = {},
 ): string {
   const history = options.history ?? [];
   const historySays = history.some((h) => h.flaky.length > 0 || h.ready.length > 0 || h.problem);
@@ -294,7 +305,7 @@ export function formatSummary(
     `  ${s.staleCassettes.length > 0 ? paint(33, plural(s.staleCassettes.length, 'stale cassette')) : plural(0, 'stale cassette')}`,
     `  ${plural(s.traces.length, 'trace')} written`,
   ];
-  lines.push(...testLines(s, history, { paint, dim }));
+  lines.push(...testLines(s, history, { paint, dim, retryApi: RETRY_API[options.runner ?? 'jest'] }));
   const limit = options.listTraces ?? 5;
   for (const file of s.staleCassettes.slice(0, limit)) lines.push(dim(`    stale: ${show(file)}`));
   if (limit > 0 && s.traces.length > 0) {
@@ -310,7 +321,11 @@ const percent = (failed: number, runs: number) => `${Math.round((failed / runs) 
 function testLines(
   s: SuiteSummary,
   history: readonly HistoryReport[],
-  { paint, dim }: { paint: (code: number, text: string) => string; dim: (text: string) => string },
+  {
+    paint,
+    dim,
+    retryApi,
+  }: { paint: (code: number, text: string) => string; dim: (text: string) => string; retryApi: string },
 ): string[] {
   const lines: string[] = [];
   const tags = Object.entries(s.byTag);
@@ -357,7 +372,7 @@ function testLines(
     lines.push(
       paint(
         33,
-        `  retries mask the flake rate: jest.retryTimes in ${plural(s.retryFiles.length, 'file')}, ${plural(s.passedOnRetry.length, 'test')} passed only on a retry`,
+        `  retries mask the flake rate: ${retryApi} in ${plural(s.retryFiles.length, 'file')}, ${plural(s.passedOnRetry.length, 'test')} passed only on a retry`,
       ),
     );
     for (const t of s.passedOnRetry) lines.push(dim(`    ${t.name} (${t.file})`));
@@ -366,7 +381,11 @@ function testLines(
 }
 
 /** Adds up the file reports, records the history and prints the summary (both runners' reporters). */
-export function printSummary(testResults: readonly ResultLike[], options: ReporterOptions): void {
+export function printSummary(
+  testResults: readonly ResultLike[],
+  options: ReporterOptions,
+  runner: RunnerName = 'jest',
+): void {
   const color = options.color ?? (Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
   const summary = summarize(testResults);
   let history: HistoryReport[] = [];
@@ -380,6 +399,7 @@ export function printSummary(testResults: readonly ResultLike[], options: Report
   const text = formatSummary(summary, {
     color,
     history,
+    runner,
     ...(options.listTraces !== undefined && { listTraces: options.listTraces }),
   });
   if (text) process.stderr.write(`\n${text}\n`);

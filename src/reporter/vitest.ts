@@ -100,7 +100,7 @@ export default class UnderstudyVitestReporter {
       unexcused += failing - here;
       return { testFilePath: module.moduleId, understudy: { ...report, tests: reported } };
     });
-    printSummary(results, this.options);
+    printSummary(results, this.options, 'vitest');
     // As under Jest, a quarantined failure stays a failed test for every reporter; only the exit
     // code leaves it out (Vitest set it before calling its reporters).
     if (reason === 'failed' && excused > 0 && unexcused === 0 && process.exitCode === 1) process.exitCode = 0;

@@ -18,6 +18,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { allowPatterns, allows, parseAllowPattern } from '../../../../environment/network/allow';
 import { guardDgram } from '../../../../environment/network/dgram';
 import {
+  callerTransport,
   createInterception,
   DISPATCHER_KEYS,
   installDispatcher,
@@ -456,6 +457,46 @@ describe("undici's dispatcher", () => {
     expect((late as Error).message).toContain('the test file had already finished');
     expect(listener.connections).toBe(0);
     await listener.close();
+  });
+
+  it("names a refused request for the undici that made it where the package and Node's fetch share the dispatcher", async () => {
+    const undici = require('undici') as typeof import('undici');
+    const listener = await trap();
+    const { context, refused } = refusing(listener.port);
+    const interception = createInterception({
+      ...context,
+      Agent: undici.Agent as unknown as Parameters<typeof createInterception>[0]['Agent'],
+      transport: 'fetch',
+      namesCaller: true,
+    });
+    const dispatcher = interception.dispatcher as unknown as import('undici').Dispatcher;
+    const url = `http://127.0.0.1:${listener.port}/collect`;
+    await undici.request(url, { method: 'POST', body: 'x', dispatcher }).catch((e: Error) => e);
+    await interception.close();
+    expect(refused).toEqual([
+      blockedMessage({ transport: 'undici', host: '127.0.0.1', port: listener.port, request: `POST ${url}` }),
+    ]);
+    expect(listener.connections).toBe(0);
+    await listener.close();
+  });
+
+  it("tells the undici package's frames from Node's own fetch on the stack", () => {
+    const frames = (...lines: string[]) => ['Error', ...lines.map((l) => `    at ${l}`)].join('\n');
+    const ours =
+      'InterceptionDispatcher.dispatch (/p/node_modules/jest-understudy/dist/environment/network/dispatcher.js:1:1)';
+    expect(
+      callerTransport('fetch', frames(ours, 'httpNetworkFetch (node:internal/deps/undici/undici:10:1)')),
+    ).toBe('fetch');
+    expect(
+      callerTransport(
+        'fetch',
+        frames(ours, 'httpNetworkFetch (/p/node_modules/undici/lib/web/fetch/index.js:2:3)'),
+      ),
+    ).toBe('undici');
+    expect(
+      callerTransport('fetch', frames(ours, 'C:\\p\\node_modules\\undici\\lib\\api\\api-request.js:1:1')),
+    ).toBe('undici');
+    expect(callerTransport('fetch', frames(ours, 'main (/p/app.js:1:1)'))).toBe('fetch');
   });
 });
 

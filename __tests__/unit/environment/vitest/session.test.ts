@@ -43,6 +43,9 @@ describe('the Vitest session of one test file', () => {
     await expect(startSession(api, undefined)).rejects.toThrow(
       "add the plugin (`plugins: [understudy()]` from 'jest-understudy/vitest')",
     );
+    await expect(startSession(api, undefined)).rejects.toMatchObject({
+      name: 'UnderstudyError [ENVIRONMENT_MISSING]',
+    });
   });
 
   it("drives the session through the runner-adapter contract from Vitest's hooks, as Jest's adapter does", async () => {
@@ -115,6 +118,11 @@ describe('the Vitest session of one test file', () => {
     }
     expect(String(thrown)).toContain('no fixture matched the request');
     expect(String(thrown)).toContain('GET https://example.com/ was refused');
+    // Vitest prints a file's failure as name and message: the code is in the name, as Jest prints it.
+    expect((thrown as AggregateError).errors.map((e: Error) => [e.name, e.stack?.split(':')[0]])).toEqual([
+      ['UnderstudyError [MODEL_UNMATCHED]', 'UnderstudyError [MODEL_UNMATCHED]'],
+      ['UnderstudyError [UNHANDLED_REQUEST]', 'UnderstudyError [UNHANDLED_REQUEST]'],
+    ]);
     expect(calls).toEqual([
       ['lateFailure', 'UNHANDLED_REQUEST'],
       ['testFinished'],
@@ -127,6 +135,41 @@ describe('the Vitest session of one test file', () => {
     expect(calls).toEqual([['drainFailures'], ['fileFinished', 1]]);
     expect((globalThis as Record<symbol, unknown>)[BRIDGE_KEY]).toBeUndefined();
   });
+
+  it.each([
+    ['a count', 2, 2],
+    ['an object with a count', { count: 3 }, 3],
+    ['none', undefined, 0],
+  ])(
+    "reports the file's retries from the tests' retry option (%s), for the reporter",
+    async (_, retry, expected) => {
+      const testPath = join(dir, `retry-${expected}.test.mjs`);
+      writeFileSync(testPath, "import { test } from 'vitest';\n");
+      const { api, hooks } = fakeVitest(testPath);
+      await startSession(api, { options: { traces: 'off' }, root: dir, project: '' });
+      const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY];
+      bridge!.session = undefined;
+      const meta: Record<string, any> = {};
+      const plain: TaskLike = {
+        name: 'plain',
+        type: 'test',
+        file: { meta },
+        result: { state: 'pass', errors: [] },
+      };
+      const retried: TaskLike = { ...plain, name: 'retried', ...(retry !== undefined && { retry }) };
+      for (const task of [plain, retried, plain]) {
+        const finished: Array<() => unknown> = [];
+        hooks.beforeEach[0]({
+          task,
+          skip: () => undefined,
+          onTestFinished: (fn: () => unknown) => finished.push(fn),
+        });
+        for (const fn of finished) fn();
+      }
+      await hooks.afterAll[0]();
+      expect(meta.understudy.retryTimes).toBe(expected);
+    },
+  );
 
   it('tells the session a test a tag selection skips started and will not run, and finishes nothing', async () => {
     const testPath = join(dir, 'tags.test.mjs');
@@ -169,6 +212,7 @@ describe('the Vitest session of one test file', () => {
     bridge!.session = undefined;
     await hooks.afterAll[0]();
   });
+
   it('names the code on the first line Vitest prints of each failure, after the trace is written', async () => {
     const testPath = join(dir, 'codes.test.mjs');
     writeFileSync(testPath, "import { test } from 'vitest';\n");
@@ -192,11 +236,16 @@ describe('the Vitest session of one test file', () => {
       { name: 'Error', message: 'the agent crashed' },
     ];
     const task: TaskLike = { name: 'breaks', type: 'test', result: { state: 'fail', errors } };
-    hooks.beforeEach[0]({ task, skip: () => undefined });
+    const finished: Array<() => unknown> = [];
+    hooks.beforeEach[0]({
+      task,
+      skip: () => undefined,
+      onTestFinished: (fn: () => unknown) => finished.push(fn),
+    });
     failures.push({ code: 'MODEL_UNMATCHED', message: 'no fixture matched the request' });
     const thrown = (() => {
       try {
-        hooks.afterEach[0]({ task });
+        finished[0]();
       } catch (error) {
         return error as Error;
       }

@@ -12,6 +12,7 @@ interface FakeTest {
   state: string;
   note?: string;
   suite?: string;
+  retryCount?: number;
 }
 
 /** A module as Vitest's reporter API hands it over, with the file's report on its meta. */
@@ -27,6 +28,7 @@ function module(tests: FakeTest[], report: object | undefined, errors: unknown[]
           name: t.name,
           parent: t.suite ? { type: 'suite', name: t.suite, parent: { type: 'module' } } : { type: 'module' },
           result: () => ({ state: t.state, ...(t.note && { note: t.note }) }),
+          diagnostic: () => ({ retryCount: t.retryCount ?? 0 }),
         })),
       allSuites: () => [],
     },
@@ -119,6 +121,27 @@ describe('the Vitest reporter', () => {
       'passed',
     );
     expect(written).toContain('live › asks the model (a.test.ts): live() runs only in live mode');
+  });
+
+  it("warns that Vitest's retry option masks the flake rate, naming it and the test that passed on a retry", () => {
+    new UnderstudyVitestReporter().onTestRunEnd(
+      [
+        module(
+          [
+            { name: 'passes on the second attempt', state: 'passed', retryCount: 1 },
+            { name: 'steady', state: 'passed' },
+          ],
+          { ...report(), retryTimes: 2 },
+        ),
+      ],
+      [],
+      'passed',
+    );
+    expect(written).toContain(
+      "retries mask the flake rate: Vitest's retry option in 1 file, 1 test passed only on a retry",
+    );
+    expect(written).toContain('    passes on the second attempt (a.test.ts)');
+    expect(written).not.toContain('jest.retryTimes');
   });
 
   it("records a file run under the shard's own identity, in this checkout's history (--merge-reports)", () => {
