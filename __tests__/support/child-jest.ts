@@ -113,6 +113,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** A command the child runs under, given node and its arguments (e.g. a network namespace). */
   prefix?: string[];
+  /** The time bound, when not CHILD_JEST_TIMEOUT_MS (a run of many projects takes longer). */
+  timeoutMs?: number;
 }
 
 /**
@@ -132,12 +134,13 @@ export interface ChildOutput {
 
 /**
  * Runs `node <argv>` (under `prefix` when given) with `env` merged over this process's (colour
- * off; `undefined` removes a variable), killed after CHILD_JEST_TIMEOUT_MS.
+ * off; `undefined` removes a variable), killed after `timeoutMs` (default CHILD_JEST_TIMEOUT_MS).
  */
 export function runChild(
   argv: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; prefix?: string[] },
+  options: { cwd: string; env?: Record<string, string | undefined>; prefix?: string[]; timeoutMs?: number },
 ): Promise<ChildOutput> {
+  const bound = options.timeoutMs ?? CHILD_JEST_TIMEOUT_MS;
   const env: Record<string, string> = {};
   const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
@@ -156,7 +159,7 @@ export function runChild(
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill('SIGKILL');
-  }, CHILD_JEST_TIMEOUT_MS);
+  }, bound);
   timer.unref();
   return new Promise((done, fail) => {
     child.on('error', fail);
@@ -200,7 +203,7 @@ export async function spawnJest(options: SpawnOptions): Promise<ChildRun> {
   const { code, stdout, stderr, timedOut } = await runChild(argv, options);
   if (timedOut)
     throw new Error(
-      `the child Jest was killed after ${CHILD_JEST_TIMEOUT_MS / 1000} s:\n${stdout}\n${stderr}`,
+      `the child Jest was killed after ${(options.timeoutMs ?? CHILD_JEST_TIMEOUT_MS) / 1000} s:\n${stdout}\n${stderr}`,
     );
   let results: Parameters<typeof filesOf>[0];
   try {

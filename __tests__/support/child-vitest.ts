@@ -48,6 +48,8 @@ export interface VitestSpawn {
   env?: Record<string, string | undefined>;
   /** A command Vitest runs under, given node and its arguments (see ./netns.ts). */
   prefix?: string[];
+  /** The time bound, when not the child runs' default (a run of many projects takes longer). */
+  timeoutMs?: number;
 }
 
 /**

@@ -51,6 +51,8 @@ export interface InstalledProcess {
   cli?: string[];
   /** A command Jest runs under, given node and its arguments (see ./netns.ts). */
   prefix?: string[];
+  /** The child's time bound, when not the default (a run of many projects takes longer). */
+  timeoutMs?: number;
 }
 
 /**
@@ -163,6 +165,7 @@ function spawnInstalledVitest(folder: string, config: string, options: Installed
     cli: options.cli,
     env: { ...inheritedNothing(), ...options.env },
     prefix: options.prefix,
+    timeoutMs: options.timeoutMs,
   });
 }
 
@@ -186,6 +189,7 @@ function spawnInstalled(folder: string, configPath: string, options: InstalledPr
     args: ['--config', configPath, ...(options.args ?? [])],
     env: { ...env, ...options.env },
     prefix: options.prefix,
+    timeoutMs: options.timeoutMs,
   });
 }
 

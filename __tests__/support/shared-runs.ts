@@ -17,6 +17,12 @@ import { type InstalledProjectRun, RUNNERS, type Runner, runInstalledProjects } 
 /** Names the file with the shared runs' results, for the workers (set by the globalSetup). */
 const RESULTS = 'UNDERSTUDY_SHARED_RUNS';
 const DRIVERS = resolve(__dirname, '..', 'installed');
+/**
+ * A shared child runs every selected project's cases, under the three runners at once: on a loaded
+ * 2-core machine that is many minutes, not a hang. A hung child still ends, and its drivers fail
+ * with what it printed.
+ */
+const SHARED_RUN_TIMEOUT_MS = 1_200_000;
 
 /** One runner's shared child: its run (the files of every project), or why there is none. */
 type SharedResult = { run: ChildRun; projects: Partial<Record<SharedName, string>> } | { error: string };
@@ -57,6 +63,7 @@ export async function runSharedProjects(config: Config.GlobalConfig): Promise<vo
         const runs = await runInstalledProjects(projects, {
           ...RUNNERS[runner],
           args: [`--maxWorkers=${availableParallelism()}`],
+          timeoutMs: SHARED_RUN_TIMEOUT_MS,
         });
         const named = Object.entries(runs) as Array<[SharedName, InstalledProjectRun]>;
         return [
