@@ -72,7 +72,7 @@ describe.each(EACH_RUNNER)('the pyramid from the installed package (%s)', (_kind
       );
     });
 
-    it('opens the successful tool call over the failed, overridden operation and names both on its line', async () => {
+    it('opens the tool call that sent its failed, overridden operation back as an error, and names both on its line', async () => {
       const p = await browser.newPage();
       const problems: string[] = [];
       p.on('pageerror', (e) => problems.push(e.message));
@@ -81,8 +81,9 @@ describe.each(EACH_RUNNER)('the pyramid from the installed package (%s)', (_kind
         const held = p.locator('li.step.tool.holds-bad.overridden');
         expect(await held.count()).toBe(1);
         expect(await isOpen(held)).toBe(true);
+        // The agent sent `{ error: 'BUSY' }` back to the model: the call ended in error, as its operation did.
         expect(await held.locator(':scope > details > summary .badge').allTextContents()).toEqual([
-          'ok',
+          'error',
           'pages.create → error BUSY',
           'override busy-once',
         ]);

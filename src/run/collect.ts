@@ -73,9 +73,9 @@ export function toolCallsOf(calls: readonly ModelCall[]): ToolCall[] {
         answered: result !== undefined,
       };
       if (result) {
-        const value = parseResult(result.text);
-        if (result.isError || reportsError(value)) tc.error = value;
-        else tc.result = value;
+        // What the agent sent back is the result, error or not; `error` says it reported a failure.
+        tc.result = parseResult(result.text);
+        if (result.isError || reportsError(tc.result)) tc.error = tc.result;
       }
       out.push(tc);
     }

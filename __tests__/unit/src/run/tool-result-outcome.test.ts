@@ -1,7 +1,7 @@
 /**
  * How a tool call ended, read from the result the agent sent back (src/run/collect.ts): a result
- * flagged as an error, or a JSON object carrying an `error`, is an error on every protocol; any
- * other result is a result. An agent whose own tool failed must not pass `outcome: 'ok'`.
+ * flagged as an error, or a JSON object carrying an `error`, is an error on every protocol, and
+ * stays the call's result (what the agent sent back); any other result is a result alone. An agent whose own tool failed must not pass `outcome: 'ok'`.
  */
 import { describe, expect, it } from '@jest/globals';
 import type { NeutralMessage } from '../../../../src/conversation';
@@ -55,11 +55,11 @@ describe('the outcome of a tool result the agent sent back', () => {
     ['an error string', '{"error":"the record is locked"}'],
     ['an error beside other fields', '{"ok":false,"error":"locked"}'],
   ])('%s is an error, unflagged', (_, text) => {
-    expect(answered({ text })).toEqual({ error: JSON.parse(text), result: undefined });
+    expect(answered({ text })).toEqual({ error: JSON.parse(text), result: JSON.parse(text) });
   });
 
   it('a flagged result is an error whatever its text', () => {
-    expect(answered({ text: 'it broke', isError: true })).toEqual({ error: 'it broke', result: undefined });
+    expect(answered({ text: 'it broke', isError: true })).toEqual({ error: 'it broke', result: 'it broke' });
   });
 
   it.each([
