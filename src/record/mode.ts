@@ -46,6 +46,8 @@ export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
   anthropic: ['ANTHROPIC_API_KEY'],
   gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
   bedrock: ['AWS_ACCESS_KEY_ID', 'AWS_BEARER_TOKEN_BEDROCK'],
+  // A local server takes no key.
+  ollama: [],
 };
 
 export function isRealKey(value: string | undefined): value is string {

@@ -1,0 +1,116 @@
+/**
+ * @jest-environment-options {"understudy": {"providers": {"ollama": true}}}
+ * @jest-environment ./environment/index.ts
+ */
+
+/**
+ * Ollama's native API through its own client: the weather loop over `/api/chat`, plain and
+ * NDJSON-streamed, `/api/generate`, `/api/embed`, errors on Ollama's wire and a stream that fails.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { script, understudy } from 'jest-understudy';
+import { type Message, Ollama } from 'ollama';
+import {
+  ANSWER,
+  expectWeatherRun,
+  QUESTION,
+  runTool,
+  TOOLS,
+  weatherFixtures,
+} from '../../../../support/agents/weather';
+
+const MODEL = 'llama3.2';
+const tools = TOOLS.map((t) => ({ type: 'function', function: t }));
+
+async function agent(client: Ollama, stream: boolean): Promise<string> {
+  const messages: Message[] = [{ role: 'user', content: QUESTION }];
+  for (let turn = 0; turn < 4; turn++) {
+    let message: Message;
+    if (stream) {
+      message = { role: 'assistant', content: '', tool_calls: [] };
+      for await (const part of await client.chat({ model: MODEL, messages, tools, stream: true })) {
+        message.content += part.message.content;
+        message.tool_calls?.push(...(part.message.tool_calls ?? []));
+      }
+    } else message = (await client.chat({ model: MODEL, messages, tools })).message;
+    messages.push(message);
+    if (!message.tool_calls?.length) return message.content;
+    for (const call of message.tool_calls)
+      messages.push({
+        role: 'tool',
+        tool_name: call.function.name,
+        content: JSON.stringify(runTool(call.function.name, call.function.arguments)),
+      });
+  }
+  throw new Error('no answer');
+}
+
+describe.each([false, true])('/api/chat (stream: %s)', (stream) => {
+  it('runs the weather loop: both calls, their results, the answer', async () => {
+    understudy.model.use(weatherFixtures({ answer: 5 }));
+    const client = new Ollama({ host: 'http://127.0.0.1:11434' });
+    const run = await understudy.run(() => agent(client, stream));
+    expect(run.output).toBe(ANSWER);
+    expectWeatherRun(run);
+    expect(understudy.model.calls.map((c) => [c.protocol, c.streamed])).toEqual([
+      ['ollama.chat', stream],
+      ['ollama.chat', stream],
+    ]);
+  });
+});
+
+it('answers /api/generate, plain and streamed, with the eval counts', async () => {
+  understudy.model.use(script().user('Why is the sky blue?').replies('Rayleigh scattering.'));
+  const client = new Ollama();
+  const plain = await client.generate({ model: MODEL, prompt: 'Why is the sky blue?' });
+  expect(plain).toMatchObject({ response: 'Rayleigh scattering.', done: true, done_reason: 'stop' });
+  expect(plain.prompt_eval_count).toBeGreaterThan(0);
+  let text = '';
+  for await (const part of await client.generate({
+    model: MODEL,
+    prompt: 'Why is the sky blue?',
+    stream: true,
+  }))
+    text += part.response;
+  expect(text).toBe('Rayleigh scattering.');
+});
+
+it('embeds a string and a list through /api/embed', async () => {
+  const client = new Ollama();
+  const one = await client.embed({ model: 'nomic-embed-text', input: 'doc' });
+  const two = await client.embed({ model: 'nomic-embed-text', input: ['doc', 'other'] });
+  expect(one.embeddings).toHaveLength(1);
+  expect(two.embeddings).toHaveLength(2);
+  expect(two.embeddings[0]).toEqual(one.embeddings[0]);
+  expect(understudy.model.embeddings.map((e) => e.protocol)).toEqual(['ollama.embed', 'ollama.embed']);
+});
+
+it("answers a fixture's error in Ollama's shape, and a failed stream with its error line", async () => {
+  understudy.model.use(script().user('fail').fails({ status: 500, message: 'model crashed' }));
+  understudy.model.use([
+    {
+      match: { userMessage: 'cut' },
+      response: {
+        content: 'a long answer in pieces',
+        chunkSize: 4,
+        streamError: { message: 'runner stopped' },
+      },
+    },
+  ]);
+  const client = new Ollama();
+  await expect(
+    client.chat({ model: MODEL, messages: [{ role: 'user', content: 'fail' }] }),
+  ).rejects.toMatchObject({
+    name: 'ResponseError',
+    error: 'model crashed',
+    status_code: 500,
+  });
+  const read = async () => {
+    for await (const _ of await client.chat({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'cut' }],
+      stream: true,
+    }));
+  };
+  await expect(read()).rejects.toThrow('runner stopped');
+});
