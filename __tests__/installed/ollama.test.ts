@@ -1,0 +1,63 @@
+/**
+ * Ollama's native API from the installed package, under Jest (CommonJS and ESM) and Vitest: the
+ * `ollama` client's tool loop over /api/chat, plain and streamed, /api/generate and /api/embed.
+ * Each "must fail" case fails with jest-understudy's message; the others pass.
+ */
+import { stripVTControlCharacters } from 'node:util';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { ChildFile } from '../support/child-jest';
+import { fileOf, RUNNERS, type Runner, runInstalledProjects } from '../support/installed';
+
+const failures = (file: ChildFile, title: string): string => {
+  const test = file.tests.find((t) => t.title === title);
+  if (!test) throw new Error(`no test "${title}":\n${file.message}`);
+  expect(test.status).toBe('failed');
+  return stripVTControlCharacters(test.failureMessages.join('\n'));
+};
+
+describe.each(Object.keys(RUNNERS) as Runner[])('the ollama client (%s)', (runner) => {
+  let file: ChildFile;
+
+  beforeAll(async () => {
+    const runs = await runInstalledProjects(
+      { ollama: { cases: ['ollama-client.case.js'], understudy: { providers: { ollama: true } } } },
+      RUNNERS[runner],
+    );
+    file = fileOf(runs.ollama, 'ollama-client.case.js');
+  }, 180_000);
+
+  it('passes the loops, generate, embed and the error', () => {
+    const passing = file.tests.filter((t) => !t.title.includes('must fail'));
+    expect(passing.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
+      passing.map((t) => [t.title, 'passed', '']),
+    );
+    expect(passing).toHaveLength(4);
+  });
+
+  it.each(['plain', 'streamed'])(
+    '%s: a wrong tool or wrong arguments fail the assertion, naming the call made',
+    (how) => {
+      const tool = failures(
+        file,
+        `${how} must fail: the test expects get_time, the model called get_weather`,
+      );
+      expect(tool).toContain('get_time');
+      expect(tool).toContain('get_weather');
+      const args = failures(file, `${how} must fail: the test expects other arguments than the model's`);
+      expect(args).toContain('Lyon');
+      expect(args).toContain('Paris');
+    },
+  );
+
+  it.each(['plain', 'streamed'])('%s: an agent that ignores the tool result fails the test', (how) => {
+    const message = failures(file, `${how} must fail: the agent ignores the tool result`);
+    expect(message).toContain('get_weather');
+    expect(message).toMatch(/never|not|no /);
+  });
+
+  it('a tool message that answers no call breaks the tool-results contract', () => {
+    const message = failures(file, 'must fail: a tool message that answers no call');
+    expect(message).toContain('CONTRACT_BREACH');
+    expect(message).toContain('tool-results');
+  });
+});
