@@ -26,12 +26,12 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the ollama client (%s)', (runne
     file = fileOf(runs.ollama, 'ollama-client.case.js');
   }, 180_000);
 
-  it('passes the loops, generate, embed and the error', () => {
+  it('passes the loops (in process and over the served port), generate, embed and the error', () => {
     const passing = file.tests.filter((t) => !t.title.includes('must fail'));
     expect(passing.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
       passing.map((t) => [t.title, 'passed', '']),
     );
-    expect(passing).toHaveLength(4);
+    expect(passing).toHaveLength(5);
   });
 
   it.each(['plain', 'streamed'])(

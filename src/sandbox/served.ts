@@ -27,6 +27,8 @@ export const SERVED_PROVIDERS = {
   openai: { origin: 'https://api.openai.com', base: '/v1' },
   anthropic: { origin: 'https://api.anthropic.com', base: '' },
   gemini: { origin: 'https://generativelanguage.googleapis.com', base: '' },
+  // Ollama's root: its native API (/api/chat) and its /v1 API below it, served where providers.ollama is on.
+  ollama: { origin: 'http://127.0.0.1:11434', base: '' },
 } as const;
 
 export type ServedProvider = keyof typeof SERVED_PROVIDERS;
@@ -76,7 +78,7 @@ function fromWorld(response: Response | undefined): WireAnswer | undefined {
 }
 
 const PACKAGES_HINT =
-  'The served port answers [/run/<token>]/openai/…, /anthropic/…, /gemini/…, /world/<package>/…, /mcp/<package> and /tools/<package>/<operation>; take the URLs from served.urls or served.env.';
+  'The served port answers [/run/<token>]/openai/…, /anthropic/…, /gemini/…, /ollama/… (with providers.ollama on), /world/<package>/…, /mcp/<package> and /tools/<package>/<operation>; take the URLs from served.urls or served.env.';
 
 /** Characters a URL parser leaves as they are in a path and query; anything else goes through one. */
 const PLAIN_PATH = /^\/[\w\-.~!$&()*+,;=:@/?]*$/;

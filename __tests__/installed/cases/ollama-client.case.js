@@ -94,6 +94,18 @@ for (const stream of [false, true]) {
   });
 }
 
+it('over the served port: the streamed tool loop, credited to the run', async () => {
+  understudy.model.use(weather());
+  const served = await understudy.serve();
+  const run = await understudy.run(() => agent(new Ollama({ host: served.urls.ollama }), { stream: true }));
+  expect(run).toHaveCalledTool('get_weather', { city: 'Paris' });
+  expect(run).toHaveFinalMessage('It is 18°C in Paris.');
+  expect(run.modelCalls.map((c) => c.url)).toEqual([
+    'http://127.0.0.1:11434/api/chat',
+    'http://127.0.0.1:11434/api/chat',
+  ]);
+});
+
 it('must fail: a tool message that answers no call', async () => {
   understudy.model.use(script().user('Paris').replies('Sunny.'));
   const client = new Ollama();
