@@ -251,8 +251,9 @@ export class Forwarder {
     const headers = new Headers(wire.headers());
     const keys = credentialsOf(headers, url);
     const real = keys.filter((k) => isRealKey(k));
-    if (real.length === 0) {
-      const names = KEY_VARIABLES[codec.provider];
+    const names = KEY_VARIABLES[codec.provider];
+    // A provider that takes no key (a local Ollama) is sent the request as the agent made it.
+    if (real.length === 0 && names.length > 0) {
       return failWith(
         'RECORD_KEY_MISSING',
         401,

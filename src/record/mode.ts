@@ -50,6 +50,14 @@ export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
   ollama: [],
 };
 
+/**
+ * Whether record and live modes may start without any provider key: a local server the file
+ * serves (Ollama) takes none. A call to a provider that does need one still needs it.
+ */
+export function keylessProviderOn(providers: Partial<Record<string, string[]>>): boolean {
+  return (providers.ollama?.length ?? 0) > 0;
+}
+
 export function isRealKey(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '' && !PLACEHOLDER_KEYS.has(value);
 }
