@@ -114,3 +114,52 @@ it("answers a fixture's error in Ollama's shape, and a failed stream with its er
   };
   await expect(read()).rejects.toThrow('runner stopped');
 });
+
+describe('a stream the wire cuts short', () => {
+  const cutFixture = (shaping: Record<string, unknown>) => [
+    {
+      match: { userMessage: 'story' },
+      response: { content: 'Once upon a time, far away.', chunkSize: 5, ...shaping },
+    },
+  ];
+  const read = async (client: Ollama) => {
+    let text = '';
+    for await (const part of await client.chat({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'story' }],
+      stream: true,
+    }))
+      text += part.message.content;
+    return text;
+  };
+
+  it('truncated: the client sees no done line, and the call keeps only the lines that went out', async () => {
+    understudy.model.use(cutFixture({ truncateAfterChunks: 2 }));
+    const run = await understudy.run(() => read(new Ollama()), { expectError: true });
+    expect(run.error).toEqual(new Error('Did not receive done or success response in stream.'));
+    const [call] = understudy.model.calls;
+    expect(call.cut).toEqual({ reason: 'truncated', delivered: 2, of: 7 });
+    expect(call.response?.content).toBe('Once upon ');
+    expect(call.whole?.content).toBe('Once upon a time, far away.');
+  });
+
+  it('disconnected: the connection drops mid-stream, and the call keeps what arrived', async () => {
+    understudy.model.use(cutFixture({ disconnect: true }));
+    const run = await understudy.run(() => read(new Ollama()), { expectError: true });
+    expect(run.terminalState).toBe('errored');
+    const [call] = understudy.model.calls;
+    expect(call.cut).toMatchObject({ reason: 'disconnected', delivered: 4 });
+    expect(call.response?.content).toBe('Once upon a time, fa');
+  });
+
+  it("chaos: a seeded stream error ends the stream with Ollama's error line", async () => {
+    understudy.model.use([{ ...cutFixture({})[0], chaos: { streamErrorRate: 1, seed: 7 } }]);
+    const run = await understudy.run(() => read(new Ollama()), { expectError: true });
+    expect(run.error).toEqual(
+      new Error('The server had an error while processing your request (seeded fault).'),
+    );
+    const [call] = understudy.model.calls;
+    expect(call.fault).toBe('stream_error');
+    expect(call.cut?.reason).toBe('stream_error');
+  });
+});
