@@ -51,8 +51,19 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the ollama client (%s)', (runne
 
   it.each(['plain', 'streamed'])('%s: an agent that ignores the tool result fails the test', (how) => {
     const message = failures(file, `${how} must fail: the agent ignores the tool result`);
-    expect(message).toContain('get_weather');
-    expect(message).toMatch(/never|not|no /);
+    expect(message).toContain('Received: the agent ran no tool calls');
+    expect(message).toContain(
+      'The model requested "get_weather {\\"city\\": \\"Paris\\"}" (step 0), but the agent never ran it: no later request carried its result',
+    );
+  });
+
+  it("a model the fixture file does not declare breaks the known-models contract, answered with Ollama's 404", () => {
+    const message = failures(file, "must fail: a model the fixture file does not declare gets Ollama's 404");
+    expect(message).toContain('Rule: known-models');
+    expect(message).toContain('the request asks for the model "llama3.3"');
+    expect(message).toContain('model "llama3.3" not found, try pulling it first');
+    // The client got the 404 as the test expected: the contract alone fails it.
+    expect(message).not.toContain('toMatchObject');
   });
 
   it('a tool message that answers no call breaks the tool-results contract', () => {

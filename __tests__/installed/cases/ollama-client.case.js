@@ -4,7 +4,9 @@
 // checks each fails, with jest-understudy's message.
 const { expect, it } = require('./runner-globals.cjs');
 const { Ollama } = require('ollama');
-const { understudy, script } = require('jest-understudy');
+const { writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { understudy, script, loadFixtures } = require('jest-understudy');
 
 const MODEL = 'llama3.2';
 const QUESTION = 'What is the weather in Paris?';
@@ -118,6 +120,29 @@ it('must fail: a tool message that answers no call', async () => {
       ],
     })
     .catch(() => undefined);
+});
+
+it("must fail: a model the fixture file does not declare gets Ollama's 404", async () => {
+  const file = join(__dirname, 'ollama-models.fixture.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      models: ['llama3.2'],
+      fixtures: [{ match: { userMessage: 'hello' }, response: { content: 'Hi there.' } }],
+    }),
+  );
+  understudy.model.use(loadFixtures(file));
+  const client = new Ollama();
+  const ok = await client.chat({ model: 'llama3.2', messages: [{ role: 'user', content: 'hello' }] });
+  expect(ok.message.content).toBe('Hi there.');
+  const error = await client
+    .chat({ model: 'llama3.3', messages: [{ role: 'user', content: 'hello' }] })
+    .catch((e) => e);
+  expect(error).toMatchObject({
+    name: 'ResponseError',
+    status_code: 404,
+    error: 'model "llama3.3" not found, try pulling it first',
+  });
 });
 
 it('generate and embed answer from the same fixtures', async () => {
