@@ -66,6 +66,18 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the ollama client (%s)', (runne
     expect(message).not.toContain('toMatchObject');
   });
 
+  it('a reply that does not fit `format`, and a tool call on /api/generate, break their contracts', () => {
+    const format = failures(file, 'must fail: a fixture whose reply does not fit the format schema');
+    expect(format).toContain('Rule: structured-output');
+    expect(format).toContain('format');
+    const generate = failures(
+      file,
+      'must fail: a fixture that calls a tool on /api/generate, which offers none',
+    );
+    expect(generate).toContain('Rule: offered-tools');
+    expect(generate).toContain('get_weather');
+  });
+
   it('a tool message that answers no call breaks the tool-results contract', () => {
     const message = failures(file, 'must fail: a tool message that answers no call');
     expect(message).toContain('CONTRACT_BREACH');

@@ -145,6 +145,21 @@ it("must fail: a model the fixture file does not declare gets Ollama's 404", asy
   });
 });
 
+it('must fail: a fixture whose reply does not fit the format schema', async () => {
+  understudy.model.use(script().user('age').replies('{"age": "twenty-two"}'));
+  const format = { type: 'object', properties: { age: { type: 'integer' } }, required: ['age'] };
+  await new Ollama()
+    .chat({ model: MODEL, messages: [{ role: 'user', content: 'age?' }], format })
+    .catch(() => undefined);
+});
+
+it('must fail: a fixture that calls a tool on /api/generate, which offers none', async () => {
+  understudy.model.use(
+    script().user('weather').callsTool('get_weather', { city: 'Paris' }).replies('Sunny.'),
+  );
+  await new Ollama().generate({ model: MODEL, prompt: 'weather in Paris?' }).catch(() => undefined);
+});
+
 it('generate and embed answer from the same fixtures', async () => {
   understudy.model.use(script().user('sky').replies('Rayleigh scattering.'));
   const client = new Ollama();
