@@ -21,6 +21,11 @@ export interface WireStream {
   events: Array<string | Uint8Array>;
   /** The event, damaged for the `malformed` fault, where SSE's cut-off JSON does not fit the framing. */
   corrupt?: (event: string | Uint8Array) => string | Uint8Array;
+  /**
+   * Clients read on past a damaged event (NDJSON readers skip a line that is not JSON): it costs
+   * only itself, where an SSE client stops at it.
+   */
+  readsPastCorrupt?: boolean;
 }
 
 /** Deterministic values a codec stamps on a reply (ids, timestamps). */

@@ -75,7 +75,7 @@ function messageOf(reply: NeutralReply, text: string): Record<string, unknown> {
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
-/** A malformed line: cut-off JSON, still one line (clients read NDJSON a line at a time). */
+/** A malformed line: cut-off JSON, still one line (clients read NDJSON a line at a time, and skip it). */
 const corrupt = () => '{"malformed":\n';
 
 export function encodeChatReply(
@@ -118,7 +118,7 @@ export function encodeChatStream(
       ...metricsOf(reply),
     }),
   );
-  return { status: 200, headers: { 'content-type': NDJSON }, events, corrupt };
+  return { status: 200, headers: { 'content-type': NDJSON }, events, corrupt, readsPastCorrupt: true };
 }
 
 export function encodeGenerateReply(reply: NeutralReply, _c: Conversation, ctx: EncodeContext): WireResponse {
@@ -151,5 +151,5 @@ export function encodeGenerateStream(reply: NeutralReply, _c: Conversation, ctx:
       ...metricsOf(reply),
     }),
   );
-  return { status: 200, headers: { 'content-type': NDJSON }, events, corrupt };
+  return { status: 200, headers: { 'content-type': NDJSON }, events, corrupt, readsPastCorrupt: true };
 }

@@ -7,7 +7,7 @@
  * Ollama's native API through its own client: the weather loop over `/api/chat`, plain and
  * NDJSON-streamed, `/api/generate`, `/api/embed`, errors on Ollama's wire and a stream that fails.
  */
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';
 import { type Message, Ollama } from 'ollama';
 import {
@@ -150,6 +150,19 @@ describe('a stream the wire cuts short', () => {
     const [call] = understudy.model.calls;
     expect(call.cut).toMatchObject({ reason: 'disconnected', delivered: 4 });
     expect(call.response?.content).toBe('Once upon a time, fa');
+  });
+
+  it('malformed: the client skips the broken line and reads on, and the call keeps every other line', async () => {
+    understudy.model.use(cutFixture({ malformed: 2 }));
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const run = await understudy.run(() => read(new Ollama()));
+    warn.mockRestore();
+    // The ollama client warns about a line that is not JSON and goes on: the third piece ("a tim") is lost.
+    expect(run.output).toBe('Once upon e, far away.');
+    const [call] = understudy.model.calls;
+    expect(call.cut).toEqual({ reason: 'malformed', delivered: 6, of: 7 });
+    expect(call.response?.content).toBe(run.output);
+    expect(call.whole?.content).toBe('Once upon a time, far away.');
   });
 
   it("chaos: a seeded stream error ends the stream with Ollama's error line", async () => {
