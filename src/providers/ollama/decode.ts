@@ -113,17 +113,19 @@ function textOf(content: unknown): string | null | undefined {
   return typeof content === 'string' ? content : undefined;
 }
 
-function common(b: unknown): Record<string, any> | DecodeResult {
-  if (!isObject(b)) return fail('the request body must be a JSON object');
-  if (typeof b.model !== 'string' || b.model === '') return fail('model is required', 'model');
+/** What both endpoints check first: a body object with a model, and `stream` a boolean if given. */
+function common(b: unknown): { body: Record<string, any> } | { refused: DecodeResult } {
+  if (!isObject(b)) return { refused: fail('the request body must be a JSON object') };
+  if (typeof b.model !== 'string' || b.model === '') return { refused: fail('model is required', 'model') };
   if (b.stream !== undefined && b.stream !== null && typeof b.stream !== 'boolean')
-    return fail('stream must be true or false', 'stream');
-  return b;
+    return { refused: fail('stream must be true or false', 'stream') };
+  return { body: b };
 }
 
 export function decodeOllamaChat(body: unknown, ctx: DecodeContext): DecodeResult {
-  const b = common(body);
-  if ('ok' in b) return b as DecodeResult;
+  const checked = common(body);
+  if ('refused' in checked) return checked.refused;
+  const b = checked.body;
   if (b.messages !== undefined && b.messages !== null && !Array.isArray(b.messages))
     return fail('messages must be a list', 'messages');
   const format = formatOf(b.format);
@@ -178,8 +180,9 @@ export function decodeOllamaChat(body: unknown, ctx: DecodeContext): DecodeResul
 }
 
 export function decodeOllamaGenerate(body: unknown): DecodeResult {
-  const b = common(body);
-  if ('ok' in b) return b as DecodeResult;
+  const checked = common(body);
+  if ('refused' in checked) return checked.refused;
+  const b = checked.body;
   const prompt = textOf(b.prompt);
   if (prompt === undefined) return fail('prompt must be a string', 'prompt');
   const system = textOf(b.system);
