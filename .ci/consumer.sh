@@ -30,6 +30,14 @@ if [ "$openai" = openai@6 ]; then
 else
   case_deps+=(@google/genai@3 @openai/agents@0.20 @langchain/core@1 @langchain/langgraph@1 @langchain/openai@1 @mastra/core@1)
 fi
+# Ollama's own client for the ollama cases; ChatOllama (@langchain/ollama) needs @langchain/core 1,
+# which the openai@6 job does not install, so that job leaves the ChatOllama case out.
+case_deps+=(ollama@0)
+if [ "$openai" = openai@6 ]; then
+  left_out+=(--testPathIgnorePatterns '/__tests__/installed/ollama-langchain\.test\.ts$')
+else
+  case_deps+=(@langchain/ollama@1)
+fi
 npm install --no-audit --no-fund --silent "$tarball" jest@30 "$vitest" "$msw" "$openai" "${case_deps[@]}"
 echo "   node $(node --version); installed: $(npm ls msw openai vitest jest-understudy --depth=0 --parseable=false 2>/dev/null | grep -oE '(msw|openai|vitest|jest-understudy)@[^ ]+' | tr '\n' ' ')"
 CI=true timeout --kill-after=30s 10m npm test --silent

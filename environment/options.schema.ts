@@ -56,7 +56,7 @@ const providerOptions = {
   ),
   vertex: provider('Vertex AI (every `{location}-aiplatform.googleapis.com` is served already)'),
   openrouter: provider('OpenRouter (`https://openrouter.ai/api/v1` is served already)'),
-  ollama: gateway('Ollama', 'http://localhost:11434/v1'),
+  ollama: gateway('Ollama', 'http://localhost:11434/v1 and its native API at http://localhost:11434'),
   litellm: gateway('A LiteLLM proxy', 'http://localhost:4000 (with or without /v1)'),
 } satisfies Record<ProviderOptionName, JsonSchema>;
 

@@ -3,7 +3,7 @@
  * only ever see these; wire formats stay inside `providers/`.
  */
 
-export type ProviderId = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
+export type ProviderId = 'openai' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 
 export interface NeutralToolCall {
   id: string;

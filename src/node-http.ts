@@ -166,11 +166,13 @@ function gone(res: ServerResponse): boolean {
   return 'stream' in res ? res.stream.destroyed || res.stream.closed : res.destroyed;
 }
 
-/** Server-sent events, or the AWS event stream (Bedrock's ConverseStream): written as they come. */
+/** Server-sent events, the AWS event stream (Bedrock's ConverseStream) or JSON lines (Ollama): written as they come. */
 function isEventStream(type: string | null): boolean {
   return (
     type !== null &&
-    (type.includes('text/event-stream') || type.includes('application/vnd.amazon.eventstream'))
+    (type.includes('text/event-stream') ||
+      type.includes('application/vnd.amazon.eventstream') ||
+      type.includes('application/x-ndjson'))
   );
 }
 

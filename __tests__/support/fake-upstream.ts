@@ -2,7 +2,8 @@
  * A stand-in for the real providers, served over loopback by a plain node:http server:
  * `/openai/v1/chat/completions`, `/openai/v1/responses`, `/anthropic/v1/messages` and
  * `/gemini/v1beta/models/<m>:generateContent` / `:streamGenerateContent?alt=sse` and
- * `/bedrock/model/<m>/converse` / `converse-stream` (the binary event stream), plain and
+ * `/bedrock/model/<m>/converse` / `converse-stream` (the binary event stream) and
+ * `/ollama/api/chat` (NDJSON; a local server, it takes no key), plain and
  * streamed, built from the codecs' own encoders. It checks the key like a provider would
  * and answers like a small deterministic model: a user question gets a tool call, a tool
  * result gets an answer that quotes it.
@@ -14,6 +15,7 @@ import { anthropicMessages } from '../../src/providers/anthropic-messages';
 import { bedrockConverse } from '../../src/providers/bedrock-converse';
 import type { ProviderCodec } from '../../src/providers/codec';
 import { geminiGenerateContent } from '../../src/providers/gemini';
+import { ollamaChat } from '../../src/providers/ollama';
 import { openaiChat } from '../../src/providers/openai-chat';
 import { openaiResponses } from '../../src/providers/openai-responses';
 import { createConversationStore } from '../../src/providers/store';
@@ -47,6 +49,7 @@ const ROUTES: Array<{ prefix: string; codec: ProviderCodec; key: (r: IncomingMes
     codec: bedrockConverse,
     key: (r) => /Credential=([^/]+)\//.exec(String(r.headers.authorization ?? ''))?.[1] ?? null,
   },
+  { prefix: '/ollama', codec: ollamaChat, key: () => null },
 ];
 
 const usage = { inputTokens: 31, outputTokens: 9, totalTokens: 40, cachedInputTokens: 0, reasoningTokens: 0 };
@@ -111,7 +114,7 @@ export async function startFakeUpstream(expectedKeys: Record<string, string>): P
       const key = route.key(req);
       const path = url.pathname.slice(route.prefix.length);
       const text = await body(req);
-      if (key !== expectedKeys[codec.provider]) {
+      if (key !== (expectedKeys[codec.provider] ?? null)) {
         const wire = codec.encodeError({
           status: 401,
           type: 'authentication_error',

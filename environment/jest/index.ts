@@ -8,7 +8,7 @@ import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
 import { scrubForWriting } from '../../src/files/write';
 import { HOST_SERVICES } from '../../src/host-services';
-import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
+import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { usageFileOf } from '../../src/record/usage';
 import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError } from '../../src/trace/evidence';
@@ -177,7 +177,11 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     const { mode } = bridge.options;
     const refusal = ciRefusal(mode, `UNDERSTUDY_MODE=${mode}`, process.env);
     if (refusal) throw toError('RECORD_REFUSED', refusal);
-    if ((mode === 'record' || mode === 'live') && realKeys(this.global.process.env).length === 0)
+    if (
+      (mode === 'record' || mode === 'live') &&
+      realKeys(this.global.process.env).length === 0 &&
+      !keylessProviderOn(bridge.options.providers)
+    )
       throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
     const session = () => bridge.session ?? bridge.loadSession?.();

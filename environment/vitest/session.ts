@@ -19,7 +19,7 @@ import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
 import { scrubForWriting } from '../../src/files/write';
 import { HOST_SERVICES } from '../../src/host-services';
-import { ciRefusal, noKeyMessage, realKeys } from '../../src/record/mode';
+import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { replaysCassette } from '../../src/record/paths';
 import { usageFileOf } from '../../src/record/usage';
 import { concurrentTestMessage } from '../../src/run/concurrent';
@@ -123,7 +123,11 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const { mode } = options;
   const refusal = ciRefusal(mode, `UNDERSTUDY_MODE=${mode}`, process.env);
   if (refusal) throw withCodeInName(toError('RECORD_REFUSED', refusal));
-  if ((mode === 'record' || mode === 'live') && realKeys(process.env).length === 0)
+  if (
+    (mode === 'record' || mode === 'live') &&
+    realKeys(process.env).length === 0 &&
+    !keylessProviderOn(options.providers)
+  )
     throw withCodeInName(toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file')));
 
   const secrets = new Set<string>();

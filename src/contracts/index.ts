@@ -11,6 +11,7 @@ import { checkConverse } from './bedrock-converse';
 import { checkGemini } from './gemini';
 import { checkKnownModel } from './known-models';
 import { checkOfferedTools } from './offered-tools';
+import { checkOllamaChat } from './ollama';
 import { checkChat } from './openai-chat';
 import { checkResponses } from './openai-responses';
 import { checkParameters } from './parameters';
@@ -62,6 +63,8 @@ export function checkRequest(check: RequestCheck, rules: ReadonlySet<ContractRul
       return checkGemini(facts, on, check.conversation.model);
     case 'bedrock.converse':
       return checkConverse(facts, on);
+    case 'ollama.chat':
+      return checkOllamaChat(facts, on);
     default:
       return undefined;
   }
@@ -91,6 +94,7 @@ const OUTPUT_FIELDS = [
   'generation_config',
   'toolConfig',
   'tool_config',
+  'format',
 ];
 
 /** Cheap test first: most requests ask for no particular output, and their reply needs no schema. */

@@ -7,6 +7,7 @@ import type { NeutralError, ProviderId } from '../conversation';
 import { modelMatcher } from '../fixtures/patterns';
 import { type Fixture, sourceOf } from '../fixtures/types';
 import { anthropicError } from '../providers/anthropic-messages/errors';
+import { modelNotFound } from '../providers/ollama/errors';
 import { type Violation, violation } from './violation';
 
 /** Each provider's "no such model" answer. */
@@ -36,6 +37,8 @@ function notFound(provider: ProviderId, model: string, path: string): NeutralErr
         type: 'ValidationException',
         message: 'The provided model identifier is invalid.',
       };
+    case 'ollama':
+      return modelNotFound(model);
   }
 }
 

@@ -137,6 +137,10 @@ export function offeredToolsOf(protocol: string, body: Body): OfferedTools | und
       return geminiOffered(body);
     case 'bedrock.converse':
       return converseOffered(body);
+    // Ollama's tools are Chat's shape; `/api/generate` offers none.
+    case 'ollama.chat':
+    case 'ollama.generate':
+      return openaiOffered(body, true);
     default:
       return undefined;
   }

@@ -63,6 +63,14 @@ function openaiContract(body: Record<string, any>, chat: boolean): OutputContrac
   return c;
 }
 
+/** Ollama's `format`: "json" (an object) or a JSON schema the text must fit. */
+function ollamaContract(body: Record<string, any>): OutputContract {
+  const c = empty();
+  if (body.format === 'json') c.json = { objectOnly: true, where: 'format: "json"' };
+  else if (isObject(body.format)) c.json = { schema: body.format, objectOnly: false, where: 'format' };
+  return c;
+}
+
 function anthropicContract(body: Record<string, any>): OutputContract {
   const c = empty();
   const format = body.output_config?.format ?? body.output_format;
@@ -160,6 +168,9 @@ export function outputContractOf(protocol: string, body: Record<string, any>): O
       return anthropicContract(body);
     case 'gemini.generateContent':
       return geminiContract(body);
+    case 'ollama.chat':
+    case 'ollama.generate':
+      return ollamaContract(body);
     default:
       return empty();
   }

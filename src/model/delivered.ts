@@ -43,20 +43,27 @@ export function readEvents(
   };
 }
 
+/** How a stream's events are framed: server-sent events, binary messages (Bedrock), or JSON lines (Ollama). */
+export type StreamFraming = 'sse' | 'binary' | 'lines';
+
 /**
  * The part of a provider's stream that a client got (record and live modes: chunks as the
  * network cut them), up to its last whole event, and how many events that is.
  */
 export function wholeEventsOf(
   chunks: readonly Uint8Array[],
-  binary: boolean,
+  framing: StreamFraming,
 ): { text: string; events: number } {
   const bytes = Buffer.concat(chunks);
-  if (binary) {
+  if (framing === 'binary') {
     const { messages, rest } = decodeMessages(bytes);
     return { text: latin1(bytes.subarray(0, bytes.length - rest.length)), events: messages.length };
   }
   const all = bytes.toString('utf8');
+  if (framing === 'lines') {
+    const text = all.slice(0, all.lastIndexOf('\n') + 1);
+    return { text, events: text.split('\n').filter((l) => l.trim() !== '').length };
+  }
   const end = Math.max(all.lastIndexOf('\n\n') + 2, all.lastIndexOf('\r\n\r\n') + 4, 0);
   const text = all.slice(0, end);
   return { text, events: parseSse(text).length };

@@ -21,6 +21,11 @@ export interface WireStream {
   events: Array<string | Uint8Array>;
   /** The event, damaged for the `malformed` fault, where SSE's cut-off JSON does not fit the framing. */
   corrupt?: (event: string | Uint8Array) => string | Uint8Array;
+  /**
+   * Clients read on past a damaged event (NDJSON readers skip a line that is not JSON): it costs
+   * only itself, where an SSE client stops at it.
+   */
+  readsPastCorrupt?: boolean;
 }
 
 /** Deterministic values a codec stamps on a reply (ids, timestamps). */
@@ -78,10 +83,12 @@ export type ReplyDecodeResult =
 export interface ReplyDecoder {
   /** A plain (non-streamed) JSON response body. */
   decodeReply(body: unknown): ReplyDecodeResult;
-  /** The full text of a server-sent-events response (for `binaryStream`, one `latin1` character per byte). */
+  /** The full text of a streamed response (for `binaryStream`, one `latin1` character per byte). */
   decodeStream(text: string): ReplyDecodeResult;
   /** The content type of a stream that is not SSE but binary frames (Bedrock's event stream). */
   binaryStream?: string;
+  /** The content type of a stream that is not SSE but one JSON object a line (Ollama's NDJSON). */
+  lineStream?: string;
   /** The response header that carries the reply's id, where the body has none (Bedrock's request id). */
   idHeader?: string;
   /** An error response (status ≥ 400); `retryAfter` from the `retry-after` header, in seconds. */

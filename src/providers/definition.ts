@@ -11,6 +11,8 @@ export interface ProviderDefinition {
   hosts?: { origin: RegExp; basePath: string };
   /** The preset (`azure`, `vertex`, `ollama`…) this definition is, whose option names its extra base URLs. */
   preset?: string;
+  /** This definition's base URLs from those its option names, where they differ (Ollama's root below its `/v1`). */
+  basesFrom?: (named: string[]) => string[];
   readonly codecs: ProviderCodec[];
   /** Embedding endpoints, served apart from the model (src/embeddings). */
   readonly embeddings?: EmbeddingCodec[];
@@ -23,7 +25,7 @@ export interface ProviderDefinition {
  * provider does not load (and Jest does not re-evaluate for every file) the others.
  */
 export function lazyProvider(
-  base: Pick<ProviderDefinition, 'id' | 'defaultBaseURLs' | 'hosts' | 'preset'>,
+  base: Pick<ProviderDefinition, 'id' | 'defaultBaseURLs' | 'hosts' | 'preset' | 'basesFrom'>,
   codecs: () => ProviderCodec[],
   notFound: (message: string) => WireResponse,
   embeddings: () => EmbeddingCodec[] = () => [],

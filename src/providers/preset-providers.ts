@@ -1,7 +1,8 @@
 /**
  * The provider presets the router serves (see ./presets for the URL shapes): Azure OpenAI and
  * Vertex AI on every resource and region host, OpenRouter at its public base, and the local
- * gateways (Ollama, LiteLLM) only when the `providers` option names them.
+ * gateways (Ollama, its `/v1` API and its native one, and LiteLLM) only when the `providers`
+ * option names them.
  */
 
 import type { ProviderCodec, WireResponse } from './codec';
@@ -15,6 +16,7 @@ const openaiErrors: Module<typeof import('./openai-chat/errors')> = () => requir
 const openaiResponses: Module<typeof import('./openai-responses')> = () => require('./openai-responses');
 const gemini: Module<typeof import('./gemini')> = () => require('./gemini');
 const openaiEmbeddings: Module<typeof import('./openai-embeddings')> = () => require('./openai-embeddings');
+const ollama: Module<typeof import('./ollama')> = () => require('./ollama');
 
 const openaiCodecs = () => [openaiChat().openaiChat, openaiResponses().openaiResponses];
 const embeddingsAt = (rewrite?: PathRewrite) => () => {
@@ -26,7 +28,7 @@ const openaiNotFound = (message: string) =>
 
 function preset(
   name: string,
-  base: Pick<ProviderDefinition, 'id' | 'defaultBaseURLs' | 'hosts'>,
+  base: Pick<ProviderDefinition, 'id' | 'defaultBaseURLs' | 'hosts' | 'basesFrom'>,
   codecs: () => ProviderCodec[],
   notFound: (message: string) => WireResponse,
   embeddings?: () => EmbeddingCodec[],
@@ -73,11 +75,25 @@ const HOSTED: ProviderDefinition[] = [
   ),
 ];
 
+/** Ollama's server root, from the base URL of its `/v1` API (the option names that one). */
+const ollamaRoot = (named: string[]) => [
+  ...new Set(named.map((url) => url.replace(/\/+$/, '').replace(/\/v1$/, ''))),
+];
+
 /** Served when the option names them: they run on the developer's machine, at addresses others may use. */
-const LOCAL: Record<string, () => ProviderDefinition> = {
-  ollama: () =>
+const LOCAL: Record<string, () => ProviderDefinition[]> = {
+  ollama: () => [
     preset('ollama', { id: 'openai', defaultBaseURLs: [] }, openaiCodecs, openaiNotFound, embeddingsAt()),
-  litellm: () =>
+    // Its native API, `/api/chat`, `/api/generate` and `/api/embed`, at the server's root.
+    preset(
+      'ollama',
+      { id: 'ollama', defaultBaseURLs: [], basesFrom: ollamaRoot },
+      () => [ollama().ollamaChat, ollama().ollamaGenerate],
+      (message) => ollama().encodeOllamaError({ status: 404, type: 'not_found_error', message }),
+      () => [ollama().ollamaEmbed],
+    ),
+  ],
+  litellm: () => [
     preset(
       'litellm',
       { id: 'openai', defaultBaseURLs: [] },
@@ -85,6 +101,7 @@ const LOCAL: Record<string, () => ProviderDefinition> = {
       openaiNotFound,
       embeddingsAt(optionalV1),
     ),
+  ],
 };
 
 /** The default base URLs of the local gateways, when the option turns one on without naming its URL. */
@@ -94,5 +111,5 @@ export const LOCAL_DEFAULTS: Record<string, string[]> = {
 };
 
 export function presetProviders(extra: Partial<Record<string, string[]>>): ProviderDefinition[] {
-  return [...HOSTED, ...Object.keys(LOCAL).flatMap((name) => (extra[name] ? [LOCAL[name]()] : []))];
+  return [...HOSTED, ...Object.keys(LOCAL).flatMap((name) => (extra[name] ? LOCAL[name]() : []))];
 }

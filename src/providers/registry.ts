@@ -124,7 +124,8 @@ export class ProviderRouter {
     const providers = [...PROVIDERS, ...presetProviders(extra)];
     const providersAt = new Map<string, Set<ProviderDefinition>>();
     for (const provider of providers) {
-      for (const url of [...provider.defaultBaseURLs, ...(extra[optionNameOf(provider)] ?? [])]) {
+      const named = extra[optionNameOf(provider)] ?? [];
+      for (const url of [...provider.defaultBaseURLs, ...(provider.basesFrom?.(named) ?? named)]) {
         const prefix = url.replace(/\/+$/, '');
         this.bases.push({ prefix, provider, shared: false });
         const origin = new URL(prefix).origin;

@@ -15,7 +15,7 @@ import {
 import type { ErrorCode } from '../errors';
 import { credentialsOf, noteSecret } from '../files/secrets';
 import type { CutReason, ModelCall } from '../model/call';
-import { cutCall, readEvents, wholeEventsOf } from '../model/delivered';
+import { cutCall, readEvents, type StreamFraming, wholeEventsOf } from '../model/delivered';
 import type { MockModel } from '../model/mock-model';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
 import { derivedCallId } from '../providers/gemini/ids';
@@ -251,8 +251,9 @@ export class Forwarder {
     const headers = new Headers(wire.headers());
     const keys = credentialsOf(headers, url);
     const real = keys.filter((k) => isRealKey(k));
-    if (real.length === 0) {
-      const names = KEY_VARIABLES[codec.provider];
+    const names = KEY_VARIABLES[codec.provider];
+    // A provider that takes no key (a local Ollama) is sent the request as the agent made it.
+    if (real.length === 0 && names.length > 0) {
       return failWith(
         'RECORD_KEY_MISSING',
         401,
@@ -305,7 +306,9 @@ export class Forwarder {
     const status = upstream.status;
     const type = upstream.headers.get('content-type') ?? '';
     const binary = codec.reply?.binaryStream !== undefined && type.includes(codec.reply.binaryStream);
-    const streamed = type.includes('text/event-stream') || binary;
+    const lines = codec.reply?.lineStream !== undefined && type.includes(codec.reply.lineStream);
+    const framing: StreamFraming = binary ? 'binary' : lines ? 'lines' : 'sse';
+    const streamed = type.includes('text/event-stream') || binary || lines;
     const idHeader = codec.reply?.idHeader;
     const replyId = idHeader ? (upstream.headers.get(idHeader) ?? undefined) : undefined;
     const capture = (text: string) =>
@@ -319,7 +322,7 @@ export class Forwarder {
     const [toAgent, toCapture] = upstream.body.tee();
     // What reaches the agent is the call's evidence when the stream stops short of its end.
     const tap = new AgentTap(toAgent, f.signal, (chunks, reason) => {
-      const { text, events } = wholeEventsOf(chunks, binary);
+      const { text, events } = wholeEventsOf(chunks, framing);
       const read = readEvents(codec.reply, text === '' ? [] : [text], conversation.model);
       // Stopped after the terminal event (a client that does not wait for the body's end): whole.
       if (read?.complete) return;
@@ -375,7 +378,8 @@ export class Forwarder {
     if (!result.complete) {
       // The provider's stream ended before its last event: what it sent is all the agent got.
       const binary = codec.reply?.binaryStream !== undefined;
-      const events = wholeEventsOf([Buffer.from(text, binary ? 'latin1' : 'utf8')], binary).events;
+      const framing: StreamFraming = binary ? 'binary' : codec.reply?.lineStream ? 'lines' : 'sse';
+      const events = wholeEventsOf([Buffer.from(text, binary ? 'latin1' : 'utf8')], framing).events;
       if (!call.cut) cutCall(call, { reason: 'disconnected', delivered: events, of: events }, reply);
       if (this.deps.modeNow() !== 'live')
         this.deps.fail(

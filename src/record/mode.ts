@@ -46,7 +46,17 @@ export const KEY_VARIABLES: Record<ProviderId, readonly string[]> = {
   anthropic: ['ANTHROPIC_API_KEY'],
   gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
   bedrock: ['AWS_ACCESS_KEY_ID', 'AWS_BEARER_TOKEN_BEDROCK'],
+  // A local server takes no key.
+  ollama: [],
 };
+
+/**
+ * Whether record and live modes may start without any provider key: a local server the file
+ * serves (Ollama) takes none. A call to a provider that does need one still needs it.
+ */
+export function keylessProviderOn(providers: Partial<Record<string, string[]>>): boolean {
+  return (providers.ollama?.length ?? 0) > 0;
+}
 
 export function isRealKey(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '' && !PLACEHOLDER_KEYS.has(value);

@@ -196,7 +196,9 @@ export async function main(options: RecorderOptions): Promise<number> {
         } catch {
           // SSE or text
         }
-        const streamed = (upstream.headers.get('content-type') ?? '').includes('text/event-stream');
+        const type = upstream.headers.get('content-type') ?? '';
+        const lines = route.codec.reply.lineStream;
+        const streamed = type.includes('text/event-stream') || (lines !== undefined && type.includes(lines));
         const result =
           status >= 400
             ? { ok: false as const, error: route.codec.reply.decodeError(status, parsed) }

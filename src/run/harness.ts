@@ -1,7 +1,7 @@
 import { badArgument, UnderstudyError } from '../errors';
 import type { Fixture, RedactHook } from '../fixtures/types';
 import { type FixtureSource, toFixtures } from '../model/mock-model';
-import { ciRefusal, noKeyMessage, realKeys, type UnderstudyMode } from '../record/mode';
+import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys, type UnderstudyMode } from '../record/mode';
 import type { FileContext } from './context';
 import { executeRun, type RunContext } from './run';
 import type { Run } from './types';
@@ -98,13 +98,13 @@ export function createHarness<Input = string, Output = unknown>(
   if (mode) {
     const refusal = ciRefusal(mode, `createAgentHarness({ ${mode}: true })`, process.env);
     if (refusal) throw new UnderstudyError('RECORD_REFUSED', refusal);
-    if (realKeys(process.env).length === 0)
-      throw new UnderstudyError(
-        'RECORD_KEY_MISSING',
-        noKeyMessage(mode, `createAgentHarness({ ${mode}: true })`, process.env),
-      );
   }
   const runtime = getContext();
+  if (mode && realKeys(process.env).length === 0 && !keylessProviderOn(runtime.options.providers))
+    throw new UnderstudyError(
+      'RECORD_KEY_MISSING',
+      noKeyMessage(mode, `createAgentHarness({ ${mode}: true })`, process.env),
+    );
   if (options.normalize !== undefined) runtime.model.normalize(options.normalize);
   const id = `harness:${harnessCount++}`;
   const runScope = `${id}:runs`;

@@ -21,6 +21,11 @@ export interface ServedUrls {
   readonly anthropic: string;
   /** Gemini's (…/gemini), for `GOOGLE_GEMINI_BASE_URL` / `httpOptions.baseUrl`. */
   readonly gemini: string;
+  /**
+   * Ollama's server root (…/ollama), for `OLLAMA_HOST` / the `ollama` client's `host` (its `/v1`
+   * below it); served when the file turns `providers.ollama` on.
+   */
+  readonly ollama: string;
   /** Each package's HTTP base (its routes below it), by package id. */
   readonly world: Readonly<Record<string, string>>;
   /** Each package's MCP endpoint (Streamable HTTP), by package id. */
@@ -32,7 +37,7 @@ export interface Served {
   readonly urls: ServedUrls;
   /**
    * What a child process needs, as variables: OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
-   * GOOGLE_GEMINI_BASE_URL, placeholder keys and UNDERSTUDY_SERVE_URL. Pass it with the parent's
+   * GOOGLE_GEMINI_BASE_URL, OLLAMA_HOST, placeholder keys and UNDERSTUDY_SERVE_URL. Pass it with the parent's
    * environment: `spawn(cmd, args, { env: { ...process.env, ...served.env } })`.
    */
   readonly env: Readonly<Record<string, string>>;
@@ -68,6 +73,7 @@ export async function startServing(deps: ServedDeps, onClose: () => void): Promi
       openai: `${base}/openai${SERVED_PROVIDERS.openai.base}`,
       anthropic: `${base}/anthropic${SERVED_PROVIDERS.anthropic.base}`,
       gemini: `${base}/gemini${SERVED_PROVIDERS.gemini.base}`,
+      ollama: `${base}/ollama${SERVED_PROVIDERS.ollama.base}`,
       world: at('world', http),
       mcp: at('mcp', mcp),
     };
@@ -86,6 +92,7 @@ export async function startServing(deps: ServedDeps, onClose: () => void): Promi
         GOOGLE_GEMINI_BASE_URL: u.gemini,
         GEMINI_API_KEY: PLACEHOLDER_KEY,
         GOOGLE_API_KEY: PLACEHOLDER_KEY,
+        OLLAMA_HOST: u.ollama,
         UNDERSTUDY_SERVE_URL: u.base,
       };
     },

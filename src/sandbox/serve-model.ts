@@ -398,12 +398,15 @@ export class ModelServer {
       if (out.kind === 'stream') {
         const { events } = out.wire;
         // Told only when less than the whole stream reaches the client.
-        const cut = (delivered: number, reason: CutReason) =>
+        const cut = (delivered: number, reason: CutReason, skipped?: number) => {
+          const reached = events.slice(0, delivered);
+          if (skipped !== undefined) reached.splice(skipped, 1);
           cutCall(
             call,
-            { reason, delivered, of: events.length },
-            replyOfEvents(codec.reply, events.slice(0, delivered), conversation.model),
+            { reason, delivered: reached.length, of: events.length },
+            replyOfEvents(codec.reply, reached, conversation.model),
           );
+        };
         response = streamAnswer(
           out.wire,
           outcome.shaping,

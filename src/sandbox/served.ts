@@ -30,11 +30,13 @@ import type { WireAnswer } from './wire';
  * base answers both.
  */
 export const SERVED_PROVIDERS: Readonly<
-  Record<'openai' | 'anthropic' | 'gemini', { origin: string; base: string; version?: string }>
+  Record<'openai' | 'anthropic' | 'gemini' | 'ollama', { origin: string; base: string; version?: string }>
 > = {
   openai: { origin: 'https://api.openai.com', base: '/v1' },
   anthropic: { origin: 'https://api.anthropic.com', base: '', version: '/v1' },
   gemini: { origin: 'https://generativelanguage.googleapis.com', base: '' },
+  // Ollama's root: its native API (/api/chat) and its /v1 API below it, served where providers.ollama is on.
+  ollama: { origin: 'http://127.0.0.1:11434', base: '' },
 };
 
 export type ServedProvider = keyof typeof SERVED_PROVIDERS;
@@ -91,7 +93,7 @@ function fromWorld(response: Response | undefined): WireAnswer | undefined {
 }
 
 const PACKAGES_HINT =
-  'The served port answers [/run/<token>]/openai/…, /anthropic/…, /gemini/…, /world/<package>/…, /mcp/<package> and /tools/<package>/<operation>; take the URLs from served.urls or served.env.';
+  'The served port answers [/run/<token>]/openai/…, /anthropic/…, /gemini/…, /ollama/… (with providers.ollama on), /world/<package>/…, /mcp/<package> and /tools/<package>/<operation>; take the URLs from served.urls or served.env.';
 
 /** Characters a URL parser leaves as they are in a path and query; anything else goes through one. */
 const PLAIN_PATH = /^\/[\w\-.~!$&()*+,;=:@/?]*$/;

@@ -40,8 +40,11 @@ export interface StreamPlan {
   settle(): void;
 }
 
-/** Told how much of a streamed reply reached the client whole, when less than all of it did. */
-export type CutWatcher = (delivered: number, reason: CutReason) => void;
+/**
+ * Told how much of a streamed reply reached the client whole, when less than all of it did: the
+ * first `delivered` events, but for `skipped`, a damaged one the client read past.
+ */
+export type CutWatcher = (delivered: number, reason: CutReason, skipped?: number) => void;
 
 /** What goes back for one model call. */
 export type WireAnswer =
@@ -138,9 +141,11 @@ export function streamAnswer(
   let unpaced = true;
   for (let at = 1; unpaced && at < events.length; at++) if (delayOf(at) > 0) unpaced = false;
   const count = Math.min(limit, events.length);
-  // What reaches the client whole: every event the plan sends, unless one is corrupted (no
-  // client reads past it) or the last is the error a mid-stream failure ends with.
+  // What reaches the client whole: every event the plan sends, unless one is corrupted (an SSE
+  // client reads no further; an NDJSON one skips that line) or the last is the error a
+  // mid-stream failure ends with.
   let intact = count;
+  let skipped: number | undefined;
   let reason: CutReason | undefined = fails
     ? 'disconnected'
     : count < events.length
@@ -151,10 +156,15 @@ export function streamAnswer(
     reason = 'stream_error';
   }
   if (bad >= 0 && bad < intact) {
-    intact = bad;
-    reason = 'malformed';
+    if (wire.readsPastCorrupt) {
+      skipped = bad;
+      reason ??= 'malformed';
+    } else {
+      intact = bad;
+      reason = 'malformed';
+    }
   }
-  if (reason && cut) cut(intact, reason);
+  if (reason && cut) cut(intact, reason, skipped);
   const plan: StreamPlan = {
     count,
     event: (at) => (at === bad ? (wire.corrupt ?? corrupt)(events[at] as string) : events[at]),
@@ -166,7 +176,7 @@ export function streamAnswer(
     stopped: (sent) => {
       if (sent < intact) {
         intact = sent;
-        cut?.(sent, 'aborted');
+        cut?.(sent, 'aborted', skipped !== undefined && skipped < sent ? skipped : undefined);
       }
     },
     settle() {

@@ -36,6 +36,7 @@ describe('understudy.serve()', () => {
       openai: `${base}/openai/v1`,
       anthropic: `${base}/anthropic`,
       gemini: `${base}/gemini`,
+      ollama: `${base}/ollama`,
       world: { orders: `${base}/world/orders` },
       mcp: { orders: `${base}/mcp/orders` },
     });
@@ -47,6 +48,7 @@ describe('understudy.serve()', () => {
       GOOGLE_GEMINI_BASE_URL: `${base}/gemini`,
       GEMINI_API_KEY: expect.any(String),
       GOOGLE_API_KEY: expect.any(String),
+      OLLAMA_HOST: `${base}/ollama`,
       UNDERSTUDY_SERVE_URL: base,
     });
     // Read inside a run, every URL names the run.

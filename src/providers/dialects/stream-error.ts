@@ -3,7 +3,8 @@
  * provider sends when generation fails mid-way, and ends. Each protocol's event is the one
  * its SDKs turn into an error: OpenAI `data: {"error": …}` (openai-node throws on it),
  * Responses `response.failed` or `error`, Anthropic `event: error`, Gemini `data: {"error": …}`
- * (@google/genai throws on a 4xx/5xx `code`), Bedrock an exception message.
+ * (@google/genai throws on a 4xx/5xx `code`), Bedrock an exception message, Ollama an
+ * `{"error": …}` line (the ollama client throws on it).
  */
 import type { NeutralError } from '../../conversation';
 import type { FixtureStreamError } from '../../fixtures/types';
@@ -97,7 +98,15 @@ const converse: ProtocolStreamError<BedrockEvent> = {
   }),
 };
 
+/** The line with `done: true` ends the reply; an error line takes its place. */
+const ollama: ProtocolStreamError<SseFrame> = {
+  terminal: () => 1,
+  event: (e) => dataFrame({ error: e.message }),
+};
+
 const BY_PROTOCOL: Record<string, ProtocolStreamError<any>> = {
+  'ollama.chat': ollama,
+  'ollama.generate': ollama,
   'openai.chat': chat,
   'openai.responses': responses,
   'anthropic.messages': messages,

@@ -3,9 +3,10 @@ import { argumentsObject } from '../partial-json';
 
 /**
  * Gemini function calls may come back without an `id` (a client that rebuilds `contents`
- * from names and args, as older samples do). The reply put each call's neutral id on the
- * wire and remembered it under the call's place in the thread, so the request that comes
- * back maps to the same id and a Run links the call to its result.
+ * from names and args, as older samples do), and Ollama's clients send back ids of their own
+ * making, or none. The reply put each call's neutral id on the wire and remembered it under the
+ * call's place in the thread (`space`: the protocol's), so the request that comes back maps to
+ * the same id and a Run links the call to its result.
  */
 export function callKey(
   turn: number,
@@ -13,8 +14,9 @@ export function callKey(
   index: number,
   name: string,
   args: string,
+  space = 'gemini.functionCall',
 ): string {
-  return `gemini.functionCall\u0000${turn}\u0000${userMessage ?? ''}\u0000${index}\u0000${name}\u0000${args}`;
+  return `${space}\u0000${turn}\u0000${userMessage ?? ''}\u0000${index}\u0000${name}\u0000${args}`;
 }
 
 export function rememberCall(
@@ -23,8 +25,9 @@ export function rememberCall(
   userMessage: string | null,
   index: number,
   call: NeutralToolCall,
+  space?: string,
 ): void {
-  const key = callKey(turn, userMessage, index, call.name, JSON.stringify(argsObject(call.arguments)));
+  const key = callKey(turn, userMessage, index, call.name, JSON.stringify(argsObject(call.arguments)), space);
   store.set(key, [{ role: 'assistant', text: null, toolCalls: [call] }]);
 }
 
@@ -35,8 +38,9 @@ export function recallCall(
   index: number,
   name: string,
   args: string,
+  space?: string,
 ): string | undefined {
-  const call = store.get(callKey(turn, userMessage, index, name, args))?.[0]?.toolCalls?.[0];
+  const call = store.get(callKey(turn, userMessage, index, name, args, space))?.[0]?.toolCalls?.[0];
   return call && call.name === name ? call.id : undefined;
 }
 
