@@ -1,6 +1,6 @@
 /**
  * @jest-environment-options {"understudy": {"providers": {"ollama": true}}}
- * @jest-environment ./environment/index.ts
+ * @jest-environment ./environment/jest/index.ts
  */
 
 /**
