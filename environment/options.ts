@@ -143,8 +143,11 @@ export function resolveOptions(
   rootDir: string,
   testPath: string,
   env: NodeJS.ProcessEnv,
+  { validated = false }: { validated?: boolean } = {},
 ): ResolvedOptions {
-  const o = validateOptions(raw ?? {});
+  // Options a runner's main process validated already (Vitest's plugin, at start-up) are not
+  // validated again in each test file's worker, which would load the validator for every file.
+  const o = validated ? ((raw ?? {}) as UnderstudyOptions) : validateOptions(raw ?? {});
   const envMode = env.UNDERSTUDY_MODE;
   if (envMode !== undefined && envMode !== '' && !isMode(envMode))
     fail('UNDERSTUDY_MODE', `one of ${MODES.join(', ')}`, envMode);

@@ -103,7 +103,9 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         "(`plugins: [understudy()]` from 'jest-understudy/vitest') to the Vitest config instead of naming the setup file.",
     );
   const { root } = provided;
-  const options = resolveOptions(provided.options, pragmasOf(testPath), root, testPath, process.env);
+  const options = resolveOptions(provided.options, pragmasOf(testPath), root, testPath, process.env, {
+    validated: true,
+  });
   options.usageFile = usageFileOf(root, testPath, provided.project);
   const problem = traceDirProblem(options.traceDir, root, testPath);
   if (problem) throw toError('OPTIONS_INVALID', problem);
