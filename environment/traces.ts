@@ -10,7 +10,9 @@ import { OwnedFolder } from '../src/files/owned';
 import { json, scrubDataForWriting } from '../src/files/write';
 import { cutText, TRACE_LIMITS } from '../src/trace/budget';
 import type { PlainError, TestEvidence } from '../src/trace/evidence';
-import type { OtlpTrace, TestInfo } from '../src/trace/otlp';
+import { renderTimeline } from '../src/trace/html';
+import { type OtlpTrace, type TestInfo, testTrace } from '../src/trace/otlp';
+import { readTrace } from '../src/trace/read';
 
 /** The test file's folder under traceDir. */
 export function traceFolder(traceDir: string, rootDir: string, testPath: string): string {
@@ -137,10 +139,6 @@ export class TraceWriter {
     const n = (this.used.get(base) ?? 0) + 1;
     this.used.set(base, n);
     const name = n === 1 ? base : `${base} (${n})`;
-    // The trace builders load with the first trace: most test files pass and write none.
-    const { testTrace } = require('../src/trace/otlp') as typeof import('../src/trace/otlp');
-    const { readTrace } = require('../src/trace/read') as typeof import('../src/trace/read');
-    const { renderTimeline } = require('../src/trace/html') as typeof import('../src/trace/html');
     const document: OtlpTrace = testTrace(clean.test, clean.evidence);
     const trace = this.folder.write(`${name}.trace.json`, json(document), { secrets });
     const html = this.folder.write(`${name}.trace.html`, renderTimeline(readTrace(document)), { secrets });
