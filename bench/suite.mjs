@@ -894,5 +894,10 @@ function report({ walls, cpus, long, startup }) {
   return results;
 }
 
-const results = main();
-if (outputPath) writeFileSync(outputPath, JSON.stringify(results));
+// bench/compare.mjs reuses the generated suites and the runner; run directly, this is the phase.
+export { generate, generateStartup, median, runSuite, TESTS_PER_FILE, writeShared };
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const results = main();
+  if (outputPath) writeFileSync(outputPath, JSON.stringify(results));
+}
