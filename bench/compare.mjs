@@ -67,7 +67,8 @@ try {
         const job = list[(round + i) % list.length];
         progress(`${label} round ${round + 1}/${rounds}: ${job.key}`);
         const r = job.run();
-        (samples[job.key] ??= { wallMs: [], cpuMs: [] }).wallMs.push(r.wallMs);
+        samples[job.key] ??= { wallMs: [], cpuMs: [] };
+        samples[job.key].wallMs.push(r.wallMs);
         samples[job.key].cpuMs.push(r.cpuMs);
       }
   };

@@ -108,7 +108,7 @@ function suite(s) {
   const startup = s.startup
     ? [
         '',
-        `Start-up, a trivial test file in band, CPU of the whole process over the runner's plain node environment (1 and ${s.startup.files} files, median of ${s.startup.rounds} rounds):`,
+        `Start-up, a trivial test file in band, CPU of the whole process over the runner's plain node environment (1 and ${s.startup.files} files, median of ${s.startup.rounds} rounds; Vitest starts a worker for every test file, so its per-file figure is a worker's):`,
         '',
         ...table(
           ['runner', 'once per worker (<= 40 ms)', 'per further file (<= 3 ms)'],
