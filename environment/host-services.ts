@@ -5,6 +5,7 @@
  * sandbox parses the JSON text into its own objects), so nothing mutable is shared.
  */
 import { createHash } from 'node:crypto';
+import type vm from 'node:vm';
 import { parseHere } from '../src/file-format/parse';
 import { fixturesSchema } from '../src/fixtures/fixtures.schema';
 import { goldenSchema } from '../src/golden/golden.schema';
@@ -14,6 +15,7 @@ import { schemaValidator } from '../src/validators';
 import { compileOperationSchemaHere } from '../src/world/operation-schema';
 import { worldSchema } from '../src/world/world.schema';
 import { optionsSchema } from './options.schema';
+import { runBundle } from './sandbox-bundle';
 
 // The formats a test file reads (the history file is the reporter's, on the host already).
 const SCHEMAS: Partial<Record<PrecompiledName, object>> = {
@@ -96,11 +98,12 @@ let services: WorkerServices | undefined;
  */
 export function hostServicesForWorker(
   noteRead: ReadNote = () => undefined,
-  { sameRealm = false }: { sameRealm?: boolean } = {},
+  { sameRealm = false, realm }: { sameRealm?: boolean; realm?: vm.Context } = {},
 ): HostServices {
   services ??= createServices();
   const shared = services;
   return {
+    ...(realm && { runBundle: (file, module, require) => runBundle(realm, file, module, require) }),
     parseText: (text, format, file, options) => shared.parseNoted(text, format, file, options, noteRead),
     // A test file in the worker's own realm (Vitest) shares the validators' module: it compiles
     // each once per worker already, and asking here would ask itself.

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { globSync } from 'tinyglobby';
 import { type FileIssue, FileIssuesError } from '../src/file-format/issue';
 import { findingsFromAjv, type IssueWording, toIssues } from '../src/file-format/issues';
 import { formatPath, type PathSegment, reroot } from '../src/file-format/json-path';
@@ -114,7 +113,10 @@ function fixturePaths(patterns: string[], base: string, origin: string): string[
   for (const p of patterns) {
     const abs = isAbsolute(p) ? p : resolve(base, p);
     if (/[*?[{]/.test(p)) {
-      const found = globSync(abs, { absolute: true }).sort();
+      // tinyglobby is loaded for a pattern only: every test file resolves its options, few name globs.
+      const found = (require('tinyglobby') as typeof import('tinyglobby'))
+        .globSync(abs, { absolute: true })
+        .sort();
       if (found.length === 0)
         throw problem(origin, `pattern ${JSON.stringify(p)} matches no file (looked in ${base})`);
       out.push(...found);
@@ -141,8 +143,11 @@ export function resolveOptions(
   rootDir: string,
   testPath: string,
   env: NodeJS.ProcessEnv,
+  { validated = false }: { validated?: boolean } = {},
 ): ResolvedOptions {
-  const o = validateOptions(raw ?? {});
+  // Options a runner's main process validated already (Vitest's plugin, at start-up) are not
+  // validated again in each test file's worker, which would load the validator for every file.
+  const o = validated ? ((raw ?? {}) as UnderstudyOptions) : validateOptions(raw ?? {});
   const envMode = env.UNDERSTUDY_MODE;
   if (envMode !== undefined && envMode !== '' && !isMode(envMode))
     fail('UNDERSTUDY_MODE', `one of ${MODES.join(', ')}`, envMode);

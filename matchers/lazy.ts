@@ -4,9 +4,15 @@
  */
 import type { matchers as Matchers } from './index';
 import { withCallerUtils } from './matcher-utils';
+import type { MATCHER_NAMES } from './names';
 import { withNoteOnFailure } from './on-failure';
 
 type Name = keyof typeof Matchers;
+// The list the adapters register is every matcher, no more: a name missing there fails to compile.
+type Listed = (typeof MATCHER_NAMES)[number];
+const listsEveryMatcher: [Exclude<Name, Listed> | Exclude<Listed, Name>] extends [never] ? true : false =
+  true;
+void listsEveryMatcher;
 type Impl = (this: unknown, ...args: unknown[]) => unknown;
 
 const modules: Record<Name, () => Record<string, Impl>> = {

@@ -23,6 +23,7 @@ const { withPrologue } = require('./sandbox-prologue.cjs');
 const root = resolve(__dirname, '..');
 const dist = join(root, 'dist');
 const BUNDLE = join(dist, 'sandbox.cjs');
+const LOADER = join(dist, 'sandbox-loader.js');
 
 /** The entry points a test file's sandbox loads, as `dist/` path (tsc output) → source. */
 const ENTRIES = {
@@ -77,9 +78,19 @@ async function main() {
   });
   // The built-ins the sandbox code names, as locals of the bundle (see ./sandbox-prologue.cjs).
   writeFileSync(BUNDLE, withPrologue(readFileSync(BUNDLE, 'utf8')));
+  // The entries load the bundle through a loader: under the Jest environment the worker runs the
+  // bundle from a script compiled once (environment/sandbox-bundle.ts, `runBundle` of the host
+  // services); anywhere else it is required as a module.
+  writeFileSync(
+    LOADER,
+    `"use strict";\n// Built by scripts/bundle-sandbox.cjs: loads the sandbox bundle, from the worker's compiled copy when the environment has one.\n` +
+      `const bundle = require("node:path").join(__dirname, "sandbox.cjs");\n` +
+      `const services = globalThis[Symbol.for("jest-understudy.host-services")];\n` +
+      `if (!services?.runBundle?.(bundle, module, require)) module.exports = require("./sandbox.cjs");\n`,
+  );
   for (const [name, [built]] of Object.entries(ENTRIES)) {
     const file = join(dist, built);
-    const to = relative(dirname(file), BUNDLE);
+    const to = relative(dirname(file), LOADER);
     writeFileSync(
       file,
       `"use strict";\n// Built by scripts/bundle-sandbox.cjs: the sandbox side of the package is one file.\nmodule.exports = require(${JSON.stringify(to.startsWith('.') ? to : `./${to}`)}).${name};\n`,

@@ -34,6 +34,12 @@ export interface HostServices {
    * throws what ajv throws for a schema it cannot compile.
    */
   operationSchema?(schemaJson: string): HostValidator;
+  /**
+   * Runs the package's sandbox bundle (`file`, dist/sandbox.cjs) in this test file's realm as the
+   * module `module`, from a script the worker compiled once; false when it cannot, and the file
+   * then loads the bundle as any module.
+   */
+  runBundle?(file: string, module: { exports: unknown }, require: (id: string) => unknown): boolean;
 }
 
 /** The environment's services for this test file, when it runs under the environment. */

@@ -102,6 +102,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY] = this.bridge;
     (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES] = hostServicesForWorker(
       (file, digest) => this.sources.set(file, digest),
+      { realm: this.getVmContext() ?? undefined },
     );
     (this.global as unknown as Record<symbol, unknown>)[SECRETS_REGISTRY] = this.secrets;
     this.bridge.options.usageFile = usageFileOf(project.rootDir, context.testPath, project.id);

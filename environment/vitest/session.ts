@@ -14,6 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { MATCHER_NAMES } from '../../matchers/names';
 import { type ErrorCode, isUnderstudyError, markError } from '../../src/errors';
 import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
@@ -116,7 +117,9 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       ),
     );
   const { root } = provided;
-  const options = resolveOptions(provided.options, pragmasOf(testPath), root, testPath, process.env);
+  const options = resolveOptions(provided.options, pragmasOf(testPath), root, testPath, process.env, {
+    validated: true,
+  });
   options.usageFile = usageFileOf(root, testPath, provided.project);
   const problem = traceDirProblem(options.traceDir, root, testPath);
   if (problem) throw withCodeInName(toError('OPTIONS_INVALID', problem));
@@ -230,7 +233,19 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       envTouched.set(names[0], undefined);
       process.env[names[0]] = value;
     }
-    api.expect.extend(realm().lazyMatchers);
+    // Registered by name: the test file's matchers (and the bundle they live in) load on the first
+    // assertion that uses one, so a file that asserts nothing of an agent never loads them.
+    api.expect.extend(
+      Object.fromEntries(
+        MATCHER_NAMES.map((name) => [
+          name,
+          function (this: unknown, ...args: unknown[]) {
+            const matchers = realm().lazyMatchers as unknown as Record<string, (...a: unknown[]) => unknown>;
+            return matchers[name].apply(this, args);
+          },
+        ]),
+      ),
+    );
     // A broken fixture source fails the file before its tests, not a request an agent may swallow.
     if (
       options.world !== undefined ||

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { json, writeFile } from '../files/write';
+import { json, textForWriting, writeFile, writtenPath } from '../files/write';
 
 export interface UsageRecord {
   /** The test file, relative to the folder the record lives under (the Jest rootDir). */
@@ -67,7 +67,21 @@ export function writeUsage(
     ),
     ...(stale.length > 0 && { stale: stale.map((n) => ({ ...n, file: rel(n.file) })) }),
   };
-  writeFile(file, json(record), { atomic: true });
+  // A suite run again writes the same records: one that says what the file on disk says is left as it is.
+  const content = json(record);
+  if (unchanged(writtenPath(file), content.data)) return;
+  writeFile(file, content, { atomic: true });
+}
+
+/** Whether `file` holds `record` already, whatever its `finishedAt`. */
+function unchanged(file: string, record: UsageRecord): boolean {
+  let before: UsageRecord;
+  try {
+    before = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+  return textForWriting(json({ ...before, finishedAt: record.finishedAt })) === textForWriting(json(record));
 }
 
 /**

@@ -275,3 +275,35 @@ describe('testEnvironmentOptions.understudy', () => {
     });
   });
 });
+
+describe('options a main process validated already (Vitest workers)', () => {
+  it('resolve to what validating them again gives', () => {
+    const given = {
+      fixtures: ['*.fixture.json'],
+      providers: { openai: { baseURL: 'http://localhost:9000/v1' }, ollama: true },
+      network: { allow: ['localhost:5432'] },
+      traces: 'always',
+      contracts: { 'tool-results': false },
+    };
+    const pragmas = { 'understudy-world': './orders.world.yaml' };
+    const { startedAt: _trusted, ...trusted } = resolveOptions(
+      given,
+      pragmas,
+      root,
+      testPath,
+      {},
+      { validated: true },
+    );
+    const { startedAt: _checked, ...checked } = resolveOptions(given, pragmas, root, testPath, {});
+    expect(trusted).toEqual(checked);
+  });
+
+  it('still check the pragmas and the environment of the test file', () => {
+    expect(() =>
+      resolveOptions({}, { 'understudy-fixtures': 'missing.json' }, root, testPath, {}, { validated: true }),
+    ).toThrow(/missing\.json/);
+    expect(() =>
+      resolveOptions({}, {}, root, testPath, { UNDERSTUDY_MODE: 'nope' }, { validated: true }),
+    ).toThrow(/UNDERSTUDY_MODE/);
+  });
+});

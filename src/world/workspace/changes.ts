@@ -5,9 +5,11 @@
  * is the entries that went and came. Each change carries a unified diff, git style: mode lines
  * when a mode is not a plain file's or changed, then the content (a link's target) as a patch.
  */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { FileChange } from '../types';
 import type { EntryMode, FileTree, TreeEntry } from './tree';
+
+// Loaded on the first patch: every test file loads this module, few change a workspace.
+const jsDiff = (): typeof import('diff') => require('diff');
 
 /** Git's file modes. */
 const GIT_MODE: Record<EntryMode, string> = { file: '100644', executable: '100755', symlink: '120000' };
@@ -49,14 +51,14 @@ export function fileChange(
     ? ''
     : (before && isBinary(before.content)) || (after && isBinary(after.content))
       ? `Binary files ${from} and ${to} differ\n`
-      : createTwoFilesPatch(
+      : jsDiff().createTwoFilesPatch(
           from,
           to,
           before?.content.toString('utf8') ?? '',
           after?.content.toString('utf8') ?? '',
           undefined,
           undefined,
-          { headerOptions: FILE_HEADERS_ONLY },
+          { headerOptions: jsDiff().FILE_HEADERS_ONLY },
         );
   return { packageId, path, change: kindOf(before, after), diff: `${modes}${patch}` };
 }

@@ -7,7 +7,6 @@
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { globSync } from 'tinyglobby';
 import type { DeclaredError, FileChange, OperationDef } from '../types';
 import { fileChange } from './changes';
 import { confine, type PathProblem, relativeSegments } from './paths';
@@ -203,6 +202,9 @@ const existingFolder = (ws: Workspace, path: unknown) =>
 const isFailure = (x: object): x is WorkspaceResult => 'fail' in x || 'value' in x;
 
 const toPosix = (p: string) => p.split(sep).join('/');
+// Loaded on the first glob: every test file loads this module, few glob a workspace.
+const globSync = (pattern: string, options: import('tinyglobby').GlobOptions): string[] =>
+  (require('tinyglobby') as typeof import('tinyglobby')).globSync(pattern, options);
 
 /** Files under `base` matching `pattern` (relative to the workspace), links inside only. */
 function filesMatching(ws: Workspace, base: string, pattern: string): string[] | WorkspaceResult {

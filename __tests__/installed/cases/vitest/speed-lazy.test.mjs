@@ -1,0 +1,34 @@
+// A Vitest file under the plugin pays for what it uses: until it asserts with a matcher of
+// jest-understudy or imports the package, the package's sandbox bundle is not loaded; the
+// matchers, registered by name before that, then load and judge the run.
+
+import { createRequire } from 'node:module';
+import OpenAI from 'openai';
+import { expect, it } from 'vitest';
+
+const bundleLoaded = () =>
+  Object.keys(createRequire(import.meta.url).cache).some((file) =>
+    /jest-understudy[\\/]dist[\\/]sandbox\.cjs$/.test(file),
+  );
+
+it('has not loaded the sandbox bundle in a file that used nothing of it', () => {
+  expect(1 + 1).toBe(2);
+  expect(bundleLoaded()).toBe(false);
+});
+
+it('registers the matchers before they load: a wrong final message still fails', async () => {
+  const { script, understudy } = await import('jest-understudy');
+  understudy.model.use(script().user('refund A1').replies('Refunded A1.'));
+  const run = await understudy.run(async () => {
+    const client = new OpenAI({ maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'refund A1' }],
+    });
+    return completion.choices[0].message.content;
+  });
+  expect(bundleLoaded()).toBe(true);
+  expect(run).toHaveFinalMessage('Refunded A1.');
+  expect(() => expect(run).toHaveFinalMessage('Declined')).toThrow(/Declined/);
+  expect(() => expect(run).not.toHaveFinalMessage('Refunded A1.')).toThrow();
+});
