@@ -5,41 +5,20 @@
  * which every file run counts once: the flake rate and the quarantine's passes in a row are those of
  * the runs that happened, as for Jest's shards.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type InstalledRun, runInstalled } from '../support/installed';
 import { runInstalledVitest, type VitestRun } from '../support/installed-vitest';
+import {
+  expectMergedHistoryRead,
+  HISTORY,
+  historyOf,
+  recordsOf,
+  STORM,
+  said,
+  understudy,
+} from '../support/shard-history';
 
-const HISTORY = join('.understudy', 'history.jsonl');
-const understudy = { quarantine: ['stays calm'], history: { keep: 20, readyAfter: 3 } };
-const STORM = { SHARD_WEATHER: 'storm' };
-
-const historyOf = (project: string) => readFileSync(join(project, HISTORY), 'utf8');
-const recordsOf = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { run: string; file: string; tests: Array<{ status: string }> });
-const said = (run: { stderr: string }) => stripVTControlCharacters(run.stderr);
 const ranFiles = (run: VitestRun | InstalledRun) => run.files.map((f) => f.name.split('/').pop()).sort();
-
-/** What the run after the shards must say, reading the merged history. */
-function expectMergedHistoryRead(
-  run: { stderr: string; code: number | null },
-  weather: string,
-  calm: string,
-) {
-  const text = said(run);
-  expect(run.code).toBe(0);
-  // The storm run failed, the shard run and this one passed: 1 of 3, however many copies of a line.
-  expect(text).toContain(`depends on the weather (${weather}): failed 1 of 3 runs (33%)`);
-  // The storm run, the shard run and this one: 3 passes in a row, the quarantine's readyAfter.
-  expect(text).toContain(
-    `✓ stays calm (${calm}) passed: passed 3 runs in a row, ready to leave the quarantine`,
-  );
-}
 
 describe('vitest --shard on two machines, their histories concatenated', () => {
   const cases = ['shard-weather.test.mjs', 'shard-calm.test.mjs'];
