@@ -45,7 +45,7 @@ const LAYERS: LayerRules['layers'] = [
   ['src/providers'],
   ['src/contracts'],
   ['src/model', 'src/world', 'src/options'],
-  ['src/record', 'src/embeddings'],
+  ['src/record', 'src/embeddings', 'src/sockets'],
   ['src/run', 'src/browser'],
   ['src/sandbox'],
   ['matchers'],

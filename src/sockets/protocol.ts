@@ -1,0 +1,72 @@
+/**
+ * The seam between a WebSocket carrier and a provider's socket protocol (OpenAI Realtime, the
+ * Responses API's WebSocket mode, Gemini Live). A carrier — the `ws` package's upgrade over
+ * node:http, Node's global `WebSocket` (undici), the served port, a browser route — accepts a
+ * connection to a provider host and hands it here; the protocol answers its messages. Protocols know
+ * no carrier, carriers know no protocol: both sides meet only in these types.
+ */
+import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
+import type { StreamShaping } from '../fixtures/types';
+
+/** A message as it crossed the socket: a text frame, or a binary one. */
+export type SocketData = string | Uint8Array;
+
+/** The client's side of one connection, as the protocol writes to it. */
+export interface SocketPeer {
+  /** Sends one message to the client. */
+  send(data: SocketData): void;
+  /** Closes with a close frame (`code` as RFC 6455 and the provider use them). */
+  close(code: number, reason?: string): void;
+  /** Ends the connection with no close frame, as a network failure does (the `1006` a client sees). */
+  drop(): void;
+}
+
+/** What the client asked for when it opened the connection. */
+export interface SocketOpening {
+  /** The `ws:`/`wss:` URL the client opened (an `http(s):` upgrade request is given as `ws(s):`). */
+  url: URL;
+  /** The path below the provider's base URL, without the query (`/realtime`, `/responses`). */
+  path: string;
+  /** One request header of the upgrade (null when absent). */
+  header(name: string): string | null;
+  /** The subprotocols the client offered (`Sec-WebSocket-Protocol`), in its order. */
+  protocols: readonly string[];
+}
+
+/** One connection, served: the carrier calls these as the client's frames and close arrive. */
+export interface SocketConnection {
+  message(data: SocketData): void;
+  /** The client closed (or the carrier lost the connection). */
+  closed(code: number, reason: string): void;
+}
+
+/**
+ * How one model turn ended, in neutral terms, for a protocol to put on its wire. The turn went
+ * through everything an HTTP call goes through (request contracts, the fixtures, chaos, recording,
+ * the file's call log and the run's evidence) before it comes back here.
+ */
+export type TurnOutcome =
+  | { kind: 'reply'; reply: NeutralReply; shaping: StreamShaping }
+  | { kind: 'error'; error: NeutralError }
+  /** The fixture drops the connection (`truncateAfterChunks`, a chaos drop): close with no frame. */
+  | { kind: 'drop'; error: NeutralError; afterChunks?: number };
+
+/** What the file's session offers a socket protocol. */
+export interface SocketServices {
+  /** Answers one model turn of the conversation the socket built so far. */
+  answer(conversation: Conversation, turn: { signal: AbortSignal }): Promise<TurnOutcome>;
+}
+
+/** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */
+export interface SocketProtocol {
+  /** The protocol's name in evidence and messages, e.g. `openai.realtime`. */
+  protocol: string;
+  provider: ProviderId;
+  /** Does this protocol serve a connection to `path` (below the provider's base URL)? */
+  handles(path: string): boolean;
+  /** What `handles` accepts, for people: `GET /realtime` (relative to the base URL). */
+  endpoints: readonly string[];
+  /** The subprotocol to accept from those the client offered, if any. */
+  subprotocol?(offered: readonly string[]): string | undefined;
+  open(opening: SocketOpening, peer: SocketPeer, services: SocketServices): SocketConnection;
+}
