@@ -7,8 +7,11 @@
 import type { ProviderRouter, RouteTarget } from '../providers/registry';
 import type { SocketProtocol } from './protocol';
 
+type Module<T> = () => T;
+const responsesWs: Module<typeof import('./openai-responses-ws')> = () => require('./openai-responses-ws');
+
 /** Every socket protocol, in the order they are tried. */
-export const SOCKET_PROTOCOLS: ReadonlyArray<() => SocketProtocol> = [];
+export const SOCKET_PROTOCOLS: ReadonlyArray<() => SocketProtocol> = [() => responsesWs().openaiResponsesWs];
 
 export interface SocketRoute {
   protocol: SocketProtocol;
