@@ -49,7 +49,7 @@ export interface Understudy {
    * to the run active when they arrive (the URLs read inside a run name it, read in a test the test).
    */
   serve(): Promise<Served>;
-  /** The WebSockets the agent opened to served hosts (in process and over the served port), in order. */
+  /** The WebSockets the current test opened to served hosts (in process and over the served port), in order. */
   readonly sockets: readonly SocketRecord[];
 }
 

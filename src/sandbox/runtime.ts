@@ -74,6 +74,7 @@ export class SandboxRuntime implements FileSession {
   testFinished(): void {
     this.context.testFinished();
     this.requests.http.testFinished();
+    this.fileSockets?.testFinished();
   }
 
   /** The fake clock is about to change: the world clock reads what it was advanced by. */

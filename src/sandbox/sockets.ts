@@ -32,7 +32,8 @@ interface Tracked {
 export const FILE_ENDED = { code: 1001, reason: "jest-understudy: the test file's tests are done" };
 
 export class FileSockets {
-  readonly log: SocketRecord[] = [];
+  /** The sockets opened in the current test (before the first test, in the file's set-up). */
+  log: SocketRecord[] = [];
   private readonly router: SocketRouter;
   private readonly open = new Set<Tracked>();
   private readonly services: SocketServices;
@@ -72,6 +73,11 @@ export class FileSockets {
           protocol.protocol,
         ),
     };
+  }
+
+  /** A test is over: the next one notes its own sockets (one still open keeps its record, and is closed at the file's end). */
+  testFinished(): void {
+    this.log = [];
   }
 
   /** The file's tests are done: every socket still open is closed (its client sees `1001`). */
