@@ -193,6 +193,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       {
         handle: (request) => session()?.handleRequest(request),
         serves: (origin) => session()?.serves(origin) ?? false,
+        acceptSocket: (offer) => session()?.acceptSocket(offer),
         // Handlers are added through the session: none exist before it does.
         handlersAnswer: () => bridge.session?.answersHttp() ?? false,
         fail: (message) => {

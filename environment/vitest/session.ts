@@ -204,6 +204,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       {
         handle: (request) => session()?.handleRequest(request),
         serves: (origin) => session()?.serves(origin) ?? false,
+        acceptSocket: (offer) => session()?.acceptSocket(offer),
         // Handlers are added through the session: none exist before it does.
         handlersAnswer: () => bridge.session?.answersHttp() ?? false,
         fail: (message) => {
