@@ -117,12 +117,18 @@ function responseOf(call: RecordedCall): FixtureResponse {
   const pii = call.pii?.active ? call.pii : undefined;
   const toolCalls = r.toolCalls.map((c) => toolCallOf(c, pii));
   const out: FixtureResponse = {};
-  if (r.content !== null || toolCalls.length === 0) {
-    const content = r.content ?? '';
-    out.content = pii ? pii.replace(content) : content;
-  }
-  if (toolCalls.length > 0) out.toolCalls = toolCalls;
   const scrub = (text: string) => (pii ? pii.replace(text) : text);
+  // Text after a call: the reply in its order, which the protocols that keep it replay so.
+  if (r.order)
+    out.blocks = r.order.map((step) =>
+      'call' in step
+        ? { type: 'toolCall', ...toolCalls[step.call] }
+        : { type: 'text', text: scrub(step.text) },
+    );
+  else {
+    if (r.content !== null || toolCalls.length === 0) out.content = scrub(r.content ?? '');
+    if (toolCalls.length > 0) out.toolCalls = toolCalls;
+  }
   if (r.reasoningParts) out.reasoning = r.reasoningParts.map(scrub);
   else if (r.reasoning || (r.reasoning !== undefined && r.reasoningSignature !== undefined))
     out.reasoning = scrub(r.reasoning);

@@ -12,6 +12,7 @@ import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } f
 import type { CutReason, ModelCall } from '../model/call';
 import { cutCall, replyOfEvents } from '../model/delivered';
 import type { Resolution } from '../model/mock-model';
+import { outOfOrder } from '../model/out-of-order';
 import { type Pacing, pacingOf } from '../model/pacing';
 import type { ProviderCodec, WireResponse } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
@@ -72,6 +73,7 @@ type WireOutcome =
 /** How a call was answered, before it is put on the wire. */
 type Answer =
   | { kind: 'refused'; breach: Violation }
+  | { kind: 'unsendable'; error: NeutralError }
   | { kind: 'unmatched'; message: string }
   | { kind: 'resolved'; resolution: Exclude<Resolution, { kind: 'unmatched' }>; breach?: Violation };
 
@@ -97,6 +99,7 @@ function outcomeOf(answer: Answer, streamed: boolean): WireOutcome {
       error: breach.error ?? { status: 400, type: 'invalid_request_error', message: breach.problem },
     };
   }
+  if (answer.kind === 'unsendable') return { kind: 'error', error: answer.error };
   if (answer.kind === 'unmatched')
     return {
       kind: 'error',
@@ -318,6 +321,20 @@ export class ModelServer {
     if (source) call.fixtureSource = source;
     if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
     if (resolution.fault) call.fault = resolution.fault;
+
+    // A reply in order, on a protocol that cannot keep it.
+    if (resolution.kind === 'reply' && resolution.reply.order && !codec.keepsOrder) {
+      const refused = outOfOrder(codec.protocol, entry.fixture, entry.order, what);
+      return this.answer(
+        call,
+        { kind: 'unsendable', error: refused.error },
+        codec,
+        conversation,
+        run,
+        request,
+        () => context.fail('REPLY_ORDER_UNSUPPORTED', refused.message),
+      );
+    }
 
     // 9. Answer contracts.
     const answerBreach = checkAnswer(
