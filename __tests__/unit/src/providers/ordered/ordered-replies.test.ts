@@ -221,7 +221,7 @@ describe('bedrock.converse: content blocks in order', () => {
   it('streamed: contentBlockIndex counts up in order, a toolUse block opened by its start (golden)', () => {
     const wire = bedrockConverse.encodeStream(reply, conversationFor(bedrockConverse, true), ctx());
     const bytes = Buffer.concat(wire.events.map((e) => Buffer.from(e as Uint8Array)));
-    const events = decodeMessages(new Uint8Array(bytes)).messages.map((m) => {
+    const events = decodeMessages(new Uint8Array(bytes)).messages.map((m): Record<string, any> => {
       const { p: _padding, ...payload } = decodeEvent(m).payload as Record<string, any>;
       return { type: decodeEvent(m).type, ...payload };
     });
