@@ -245,7 +245,10 @@ for (const stream of [false, true]) {
     const run = await understudy.run(() =>
       anthropicAgent(new Anthropic({ maxRetries: 0 }), 'NYC and Boston?', { stream, bug: 'reorders' }),
     );
-    expect(run.output).toEqual(INTERLEAVED);
+    // Both orders in full, whatever the runner truncates in its own diff.
+    const said = run.output.join(' | ');
+    if (said !== INTERLEAVED.join(' | '))
+      throw new Error(`the agent said: ${said}\nthe model said: ${INTERLEAVED.join(' | ')}`);
   });
 }
 
