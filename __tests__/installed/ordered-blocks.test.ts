@@ -8,7 +8,13 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner, runInstalledProjects } from '../support/installed';
+import {
+  fileOf,
+  type InstalledProject,
+  RUNNERS,
+  type Runner,
+  runInstalledProjects,
+} from '../support/installed';
 
 const failures = (file: ChildFile, title: string): string => {
   const test = file.tests.find((t) => t.title === title);
@@ -28,22 +34,30 @@ const passing = (file: ChildFile) => {
 describe.each(Object.keys(RUNNERS) as Runner[])('ordered blocks (%s)', (runner) => {
   let loops: ChildFile;
   let refused: ChildFile;
+  let aiSdk: ChildFile | undefined;
+  // The AI SDK ships ES modules only: a CommonJS Jest project cannot require it (without a transform).
+  const esm = runner !== 'jest-cjs';
 
   beforeAll(async () => {
-    const runs = await runInstalledProjects(
-      {
-        loops: { cases: ['ordered-blocks-loops.case.js'] },
-        refused: { cases: ['ordered-blocks-refused.case.js'], understudy: { providers: { ollama: true } } },
-      },
-      RUNNERS[runner],
-    );
+    const projects: Record<string, InstalledProject> = {
+      loops: { cases: ['ordered-blocks-loops.case.js'] },
+      refused: { cases: ['ordered-blocks-refused.case.js'], understudy: { providers: { ollama: true } } },
+    };
+    if (esm) projects.aiSdk = { cases: ['ordered-blocks-ai-sdk.case.js'] };
+    const runs = await runInstalledProjects(projects, RUNNERS[runner]);
     loops = fileOf(runs.loops, 'ordered-blocks-loops.case.js');
     refused = fileOf(runs.refused, 'ordered-blocks-refused.case.js');
+    if (esm) aiSdk = fileOf(runs.aiSdk, 'ordered-blocks-ai-sdk.case.js');
   }, 180_000);
 
   it('the clients see the text after the call in its place, plain, streamed and over the served port', () => {
     expect(passing(loops)).toHaveLength(9);
   });
+
+  if (esm)
+    it('the AI SDK (Anthropic, OpenAI Responses, Google; generateText and streamText) keeps the order in a whole loop', () => {
+      expect(passing(aiSdk as ChildFile)).toHaveLength(6);
+    });
 
   it.each(['plain', 'streamed'])(
     '%s: an agent that takes text after a call for the final answer fails, where the matcher says why',
