@@ -1,9 +1,9 @@
 /**
  * Replies whose text comes after a tool call, from the installed package, under Jest (CommonJS
  * and ESM) and Vitest: the official clients see text and calls in the model's order in whole
- * loops (Responses, Anthropic, Gemini; plain, streamed, over the served port), aimock's own
- * example file answers them, and Chat Completions and Ollama refuse it with our message. Each
- * "must fail" case fails, and how is checked here.
+ * loops (Responses, Anthropic, Gemini, Bedrock, the AI SDK; plain, streamed, over the served
+ * port), aimock's own example file answers them, and Chat Completions and Ollama refuse it with
+ * our message. Each "must fail" case fails, and how is checked here.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -51,7 +51,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('ordered blocks (%s)', (runner) 
   }, 180_000);
 
   it('the clients see the text after the call in its place, plain, streamed and over the served port', () => {
-    expect(passing(loops)).toHaveLength(9);
+    expect(passing(loops)).toHaveLength(11);
   });
 
   if (esm)

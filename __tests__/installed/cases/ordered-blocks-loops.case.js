@@ -1,5 +1,5 @@
 // Replies whose text comes after a tool call, from the installed package, through the official
-// clients in whole agent loops: aimock's own example file (a call, then text) and a fixture file
+// clients in whole agent loops (Responses, Anthropic, Gemini, Bedrock Converse): aimock's own example file (a call, then text) and a fixture file
 // of ours that interleaves text and calls. Each client sees text and calls in the model's order,
 // plain and streamed, in process and over the served port. The tests named "must fail" hold an
 // agent that is wrong about that order; the driver checks each fails, and how.
@@ -10,6 +10,11 @@ const { dirname, join } = require('node:path');
 const OpenAI = require('openai').default;
 const Anthropic = require('@anthropic-ai/sdk').default;
 const { GoogleGenAI } = require('@google/genai');
+const {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+} = require('@aws-sdk/client-bedrock-runtime');
 const { understudy, loadFixtures } = require('jest-understudy');
 
 const ASK = "what's the weather in NYC?";
@@ -172,6 +177,50 @@ async function geminiAgent(ai, question, { stream = false } = {}) {
   throw new Error('the agent gave up');
 }
 
+/** Bedrock Converse: content blocks in order; a streamed reply is put back together by block index. */
+async function bedrockAgent(client, question, { stream = false } = {}) {
+  const transcript = [];
+  const messages = [{ role: 'user', content: [{ text: question }] }];
+  const toolConfig = { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: schema } } }] };
+  for (let step = 0; step < 4; step++) {
+    const input = { modelId: 'anthropic.claude-sonnet-4-5-20250929-v1:0', messages, toolConfig };
+    let content;
+    if (stream) {
+      content = [];
+      const out = await client.send(new ConverseStreamCommand(input));
+      for await (const event of out.stream) {
+        const start = event.contentBlockStart;
+        if (start?.start?.toolUse)
+          content[start.contentBlockIndex] = { toolUse: { ...start.start.toolUse, input: '' } };
+        const delta = event.contentBlockDelta;
+        if (delta?.delta?.text !== undefined)
+          content[delta.contentBlockIndex] = {
+            text: (content[delta.contentBlockIndex]?.text ?? '') + delta.delta.text,
+          };
+        if (delta?.delta?.toolUse)
+          content[delta.contentBlockIndex].toolUse.input += delta.delta.toolUse.input;
+      }
+      for (const block of content) if (block.toolUse) block.toolUse.input = JSON.parse(block.toolUse.input);
+    } else content = (await client.send(new ConverseCommand(input))).output.message.content;
+    const results = [];
+    for (const block of content) {
+      if (block.text !== undefined) transcript.push(`say:${block.text}`);
+      else if (block.toolUse) {
+        transcript.push(`call:${block.toolUse.name} ${block.toolUse.input.city}`);
+        results.push({
+          toolResult: {
+            toolUseId: block.toolUse.toolUseId,
+            content: [{ json: weatherOf(block.toolUse.input) }],
+          },
+        });
+      }
+    }
+    if (results.length === 0) return transcript;
+    messages.push({ role: 'assistant', content }, { role: 'user', content: results });
+  }
+  throw new Error('the agent gave up');
+}
+
 const AIMOCK_LOOP = ['call:get_weather NYC', `say:${LATE}`, `say:${ANSWER}`];
 
 for (const stream of [false, true]) {
@@ -204,6 +253,15 @@ for (const stream of [false, true]) {
     expect(run).toHaveCalledTool('get_weather', { city: 'NYC' });
   });
 
+  it(`${how}: Bedrock Converse: aimock's example, the call then the text, in a whole loop`, async () => {
+    understudy.model.use(aimockTurns());
+    const run = await understudy.run(() =>
+      bedrockAgent(new BedrockRuntimeClient({ maxAttempts: 1 }), ASK, { stream }),
+    );
+    expect(run.output).toEqual(AIMOCK_LOOP);
+    expect(run).toHaveCalledTool('get_weather', { city: 'NYC' });
+  });
+
   it(`${how}: our own blocks interleave text and calls, on each protocol`, async () => {
     understudy.model.use(loadFixtures(ours));
     const openai = await understudy.run(() =>
@@ -215,7 +273,10 @@ for (const stream of [false, true]) {
     const gemini = await understudy.run(() =>
       geminiAgent(new GoogleGenAI({ apiKey: 'x' }), 'NYC and Boston?', { stream }),
     );
-    for (const run of [openai, anthropic, gemini]) {
+    const bedrock = await understudy.run(() =>
+      bedrockAgent(new BedrockRuntimeClient({ maxAttempts: 1 }), 'NYC and Boston?', { stream }),
+    );
+    for (const run of [openai, anthropic, gemini, bedrock]) {
       expect(run.output).toEqual(INTERLEAVED);
       expect(run).toHaveCalledToolSequence([
         { name: 'get_weather', args: { city: 'NYC' } },
