@@ -13,17 +13,17 @@ import {
   orderOf,
   type ReplyStep,
   stepsOf,
-} from '../../../../../src/conversation';
-import { anthropicMessages } from '../../../../../src/providers/anthropic-messages';
-import { bedrockConverse } from '../../../../../src/providers/bedrock-converse';
-import { decodeEvent, decodeMessages } from '../../../../../src/providers/bedrock-converse/event-stream';
-import type { ProviderCodec } from '../../../../../src/providers/codec';
-import { geminiGenerateContent } from '../../../../../src/providers/gemini';
-import { openaiChat } from '../../../../../src/providers/openai-chat';
-import { openaiResponses } from '../../../../../src/providers/openai-responses';
-import { createConversationStore } from '../../../../../src/providers/store';
+} from '../../../../src/conversation';
+import { anthropicMessages } from '../../../../src/providers/anthropic-messages';
+import { bedrockConverse } from '../../../../src/providers/bedrock-converse';
+import { decodeEvent, decodeMessages } from '../../../../src/providers/bedrock-converse/event-stream';
+import type { ProviderCodec } from '../../../../src/providers/codec';
+import { geminiGenerateContent } from '../../../../src/providers/gemini';
+import { openaiChat } from '../../../../src/providers/openai-chat';
+import { openaiResponses } from '../../../../src/providers/openai-responses';
+import { createConversationStore } from '../../../../src/providers/store';
 
-const dir = join(__dirname, 'golden');
+const dir = join(__dirname, 'ordered-golden');
 /** UPDATE_GOLDEN=1 writes the samples; a review of the diff is the point of them. */
 const golden = (name: string, actual: string) => {
   const file = join(dir, name);
