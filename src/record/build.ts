@@ -86,6 +86,10 @@ function toolCallOf(call: NeutralReply['toolCalls'][number], pii?: PiiScanner): 
   };
 }
 
+/** A fixture reply's tool calls, given as `toolCalls` or among its ordered `blocks`. */
+const callsOf = (response: FixtureResponse): Array<{ name: string }> =>
+  response.toolCalls ?? (response.blocks ?? []).filter((b) => b.type === 'toolCall');
+
 /** What identifies the reply on the wire (ids, times, tier), so a replay sends it back as recorded. */
 function identityOf(wire: NeutralReply['wire']): Partial<FixtureResponse & AimockOverrides> {
   if (!wire) return {};
@@ -529,9 +533,10 @@ export function checkReplay(
       }
     }
     const offered = call.conversation.tools.map((t) => t.name);
-    const missing = (own.response.toolCalls ?? []).find((t) => !offered.includes(t.name));
-    if (missing && (before.response.toolCalls ?? []).every((t) => offered.includes(t.name))) {
-      const field = changedPath(before.response.toolCalls, own.response.toolCalls, 'response.toolCalls');
+    const missing = callsOf(own.response).find((t) => !offered.includes(t.name));
+    if (missing && callsOf(before.response).every((t) => offered.includes(t.name))) {
+      const key = own.response.blocks ? 'blocks' : 'toolCalls';
+      const field = changedPath(before.response[key], own.response[key], `response.${key}`);
       throw hookBroke(
         options,
         call,
