@@ -82,6 +82,8 @@ type Answer =
  * - a request that breaks a contract: the API's own error (else a 400 naming the problem);
  * - a request no fixture matches: a 404 in the provider's format;
  * - a fixture answer the API could not give: the contract's error;
+ * - a fixture reply the protocol cannot send as written (text after a tool call, where the wire
+ *   keeps a reply's text apart from its calls): a 500;
  * - a seeded fault: `drop` (no response), `rate_limit` (a 429), `malformed` and `disconnect`
  *   (the reply, damaged as it is sent); a connection that drops (`disconnectAfterMs`) before
  *   the answer is due: no response either;
@@ -322,7 +324,7 @@ export class ModelServer {
     if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
     if (resolution.fault) call.fault = resolution.fault;
 
-    // A reply in order, on a protocol that cannot keep it.
+    // Text after a call, on a protocol that would send it first: refused, not reordered.
     if (resolution.kind === 'reply' && resolution.reply.order && !codec.keepsOrder) {
       const refused = outOfOrder(codec.protocol, entry.fixture, entry.order, what);
       return this.answer(
