@@ -22,6 +22,7 @@ const failures = (file: ChildFile, title: string): string => {
 describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
   let responses: ChildFile;
   let refused: ChildFile;
+  let browser: ChildFile;
   let project: string;
 
   beforeAll(async () => {
@@ -29,12 +30,14 @@ describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
       {
         responses: { cases: ['sockets-responses.case.js'] },
         refused: { cases: ['sockets-refused.case.js'] },
+        browser: { cases: ['sockets-browser.case.js'] },
       },
       RUNNERS[runner],
     );
     responses = fileOf(runs.responses, 'sockets-responses.case.js');
     project = runs.responses.project;
     refused = fileOf(runs.refused, 'sockets-refused.case.js');
+    browser = fileOf(runs.browser, 'sockets-browser.case.js');
   }, 240_000);
 
   it('Responses WebSocket mode: the tool loops pass, in process and over the served port, and a socket left open ends with the file', () => {
@@ -87,5 +90,13 @@ describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
     expect(failures(refused, "must fail: Node's global WebSocket to a host nothing serves")).toContain(
       'WebSocket wss://tracker.invalid/socket',
     );
+  });
+
+  it('a page routed by understudy.browser.route runs its tool loop over the socket, answered in the route', () => {
+    const loop = browser.tests.find((t) => !t.title.includes('must fail'));
+    expect([loop?.status, loop?.failureMessages.join('\n')]).toEqual(['passed', '']);
+    const wrong = failures(browser, 'must fail: the page asks for the wrong city');
+    expect(wrong).toContain('Lyon');
+    expect(wrong).toContain('Paris');
   });
 });
