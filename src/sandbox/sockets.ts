@@ -5,9 +5,8 @@
  * URL, protocol and close code) in `understudy.sockets`, and one still open when the file's tests
  * are done is closed here (`1001`), so no socket outlives its file.
  */
-import { UnderstudyError } from '../errors';
 import type { SocketAcceptance, SocketOffer } from '../sockets/carrier';
-import type { SocketConnection, SocketPeer, SocketServices } from '../sockets/protocol';
+import type { SocketConnection, SocketPeer } from '../sockets/protocol';
 import { SocketRouter } from '../sockets/registry';
 import type { FileRequests } from './requests';
 
@@ -36,17 +35,9 @@ export class FileSockets {
   log: SocketRecord[] = [];
   private readonly router: SocketRouter;
   private readonly open = new Set<Tracked>();
-  private readonly services: SocketServices;
 
-  constructor(requests: FileRequests) {
+  constructor(private readonly requests: FileRequests) {
     this.router = new SocketRouter(requests.router);
-    this.services = {
-      request: (request) => requests.handleRequest(request) ?? Promise.resolve(undefined),
-      answer: () =>
-        Promise.reject(
-          new UnderstudyError('MODEL_UNMATCHED', 'jest-understudy: neutral socket turns are not served here'),
-        ),
-    };
   }
 
   /** The protocol that serves a socket to `offer.url`, ready to open; undefined when none does. */
@@ -69,7 +60,17 @@ export class FileSockets {
         this.opened(
           client,
           url.href,
-          (peer) => protocol.open(opening, peer, this.services),
+          (peer) =>
+            protocol.open(
+              opening,
+              peer,
+              this.requests.socketServices({
+                protocol: protocol.protocol,
+                provider: protocol.provider,
+                url: url.href,
+                path: target.path,
+              }),
+            ),
           protocol.protocol,
         ),
     };
