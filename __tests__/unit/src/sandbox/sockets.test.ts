@@ -5,7 +5,10 @@ import type { FileRequests } from '../../../../src/sandbox/requests';
 import { FileSockets } from '../../../../src/sandbox/sockets';
 import type { SocketPeer } from '../../../../src/sockets/protocol';
 
-const requests = { router: new ProviderRouter(), handleRequest: () => undefined } as unknown as FileRequests;
+const requests = {
+  router: new ProviderRouter(),
+  socketServices: () => ({ request: async () => undefined, answer: () => new Promise(() => {}) }),
+} as unknown as FileRequests;
 const offer = (url: string) => ({ url, headers: { authorization: 'Bearer sk' }, protocols: [] });
 
 function client() {
