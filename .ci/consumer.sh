@@ -35,6 +35,11 @@ fi
 # Ollama's own client for the ollama cases; ChatOllama (@langchain/ollama) needs @langchain/core 1,
 # which the openai@6 job does not install, so that job leaves the ChatOllama case out.
 case_deps+=(ollama@0)
+# The socket drivers open sockets with the `ws` package, which jest-understudy serves only under msw 3
+# (msw 2 hands a node:http upgrade to its handlers and cannot pass it on; the test fails saying so).
+if [ "$msw" = msw@2 ]; then
+  left_out+=(--testPathIgnorePatterns '/__tests__/installed/(sockets|realtime|gemini-live)\.test\.ts$')
+fi
 if [ "$openai" = openai@6 ]; then
   left_out+=(--testPathIgnorePatterns '/__tests__/installed/ollama-langchain\.test\.ts$')
 else

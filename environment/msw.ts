@@ -75,13 +75,23 @@ function sharedServer(): Promise<SharedServer> {
       const hooks = state.current;
       // Between test files the server is closed; a request that still arrives is not let out.
       if (!hooks) return core.HttpResponse.error();
-      const response = await hooks.handle(request);
-      if (response) return response;
       const upgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
       const transport = upgrade ? 'websocket' : viaFetch.getStore() ? 'fetch' : 'http';
       // A WebSocket is named by its ws(s) URL, as the client opened it.
       const url = upgrade ? request.url.replace(/^http(s?):/, 'ws$1:') : request.url;
-      const message = refusal(hooks, requestTarget(request.method, url, transport));
+      const target = requestTarget(request.method, url, transport);
+      // Only msw 2 hands a node:http upgrade (the `ws` package's) to a handler, and its passthrough
+      // cannot carry one on to the socket server: the test fails saying so, not as a missing mock.
+      if (upgrade && target && hooks.decide(target).action === 'serve') {
+        hooks.fail(
+          `${target.request}: jest-understudy serves WebSockets opened with the \`ws\` package (node:http) only with msw 3; ` +
+            `msw ${state.major} is installed. Install msw@3 (Node >= 22.12), or open the socket with Node's global WebSocket.`,
+        );
+        return core.HttpResponse.error();
+      }
+      const response = await hooks.handle(request);
+      if (response) return response;
+      const message = refusal(hooks, target);
       if (message === undefined) return core.passthrough();
       hooks.fail(message);
       return core.HttpResponse.error();
