@@ -10,15 +10,17 @@ import { scrubForWriting } from '../../src/files/write';
 import { HOST_SERVICES } from '../../src/host-services';
 import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { usageFileOf } from '../../src/record/usage';
+import type { FailureNote } from '../../src/reporter/cases';
 import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../../src/sandbox/bridge';
-import type { FileStats, Phase, PlainError } from '../../src/trace/evidence';
+import type { FileStats, Phase, PlainError, TestEvidence } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
 import { codeKey } from '../code-key';
+import { failureNote, reportName } from '../failure-note';
 import { appendToError, titleTags, toError, traceNote } from '../failures';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
-import { TraceWriter, traceDirProblem } from '../traces';
+import { TraceWriter, traceDirProblem, type WrittenTrace } from '../traces';
 import { ConcurrentTests } from './concurrent';
 import { keepAsyncContext } from './fake-timers';
 
@@ -26,6 +28,8 @@ import { keepAsyncContext } from './fake-timers';
 export interface UnderstudyFileReport extends FileStats {
   /** Absolute paths of the traces written for this file. */
   traces: string[];
+  /** What the CI surfaces show of each failed test (`describe › test`). */
+  failures: Record<string, FailureNote>;
   quarantine: string[];
   history?: { path: string; keep: number; readyAfter: number };
   /** What the file's tests ran, the key of their history (./code-key.ts); present with a history. */
@@ -84,6 +88,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private testStartedAt = 0;
   private readonly tags: Record<string, string[]> = {};
   private readonly skipped: Record<string, string> = {};
+  private readonly failures: Record<string, FailureNote> = {};
   /** Set at teardown: what the file started and left running must not reach the next file. */
   private closed = false;
   /** The data files (fixtures, worlds, golden files, cassettes) the test file parsed, with digests of their text. */
@@ -158,6 +163,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     return structuredClone({
       ...stats,
       traces: [...this.traces.written],
+      failures: this.failures,
       quarantine,
       ...(history && {
         history,
@@ -379,13 +385,20 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     }
   }
 
-  /** Writes the test's trace and timeline when the `traces` option asks for it; a failure names them. */
+  /**
+   * Writes the test's trace and timeline when the `traces` option asks for it; a failure names them,
+   * and is noted for the reporter.
+   */
   private traceTest(test: Circus.TestEntry, name: string): void {
     const { traces: mode, rootDir, testPath } = this.bridge.options;
     const runtime = this.bridge.session;
     const failed = test.errors.length > 0;
-    if (mode === 'off' || !runtime || (mode === 'on-failure' && !failed)) return;
+    const messages = failed ? test.errors.map((entry) => plainError(errorOf(entry)).message) : [];
+    let written: WrittenTrace | undefined;
+    let evidence: TestEvidence | undefined;
     try {
+      if (runtime && failed) evidence = runtime.testEvidence();
+      if (mode === 'off' || !runtime || (mode === 'on-failure' && !failed)) return;
       const errors: Array<{ phase: string; error: PlainError }> = test.errors.map((entry) => {
         const error = plainError(errorOf(entry));
         return {
@@ -397,7 +410,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           },
         };
       });
-      const written = this.traces.write(
+      written = this.traces.write(
         {
           file: relative(rootDir, testPath),
           name,
@@ -407,7 +420,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           endedAt: performance.now(),
           timeOrigin: performance.timeOrigin,
         },
-        runtime.testEvidence(),
+        evidence ?? runtime.testEvidence(),
       );
       if (failed) {
         const text = traceNote(written);
@@ -419,6 +432,14 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       const message = `jest-understudy could not write the trace of this test: ${(error as Error)?.message ?? error}`;
       if (failed) test.errors.push(toError('TRACE_WRITE_FAILED', message));
       else process.stderr.write(`${message}\n`);
+    } finally {
+      if (failed)
+        this.failures[reportName(name)] = failureNote(
+          written,
+          evidence?.expectation,
+          messages,
+          this.secretsInUse(),
+        );
     }
   }
 }

@@ -15,6 +15,7 @@ import { PROVIDE_KEY, type ProvidedSession } from './provided';
 
 const SETUP = join(__dirname, 'setup.mjs');
 const REPORTER = join(__dirname, '..', '..', 'src', 'reporter', 'vitest.js');
+const PUBLIC_REPORTER = 'jest-understudy/vitest/reporter';
 
 interface ResolvedProjectConfig {
   root: string;
@@ -74,8 +75,11 @@ function understudy(options: UnderstudyOptions = {}): Plugin {
       const provided: ProvidedSession = { options, root: config.root, project: config.name ?? '' };
       (project as unknown as { provide(key: string, value: unknown): void }).provide(PROVIDE_KEY, provided);
       // The summary after the run, beside whatever reporters the config or the command line chose.
+      // One the config names itself (with its options: `junit`…) stands instead.
       const reporters = (vitest as unknown as { config: { reporters: unknown[] } }).config.reporters;
-      if (!reporters.some((r) => Array.isArray(r) && r[0] === REPORTER)) reporters.push([REPORTER, {}]);
+      const named = (r: unknown) => r === REPORTER || r === PUBLIC_REPORTER;
+      if (!reporters.some((r) => named(r) || (Array.isArray(r) && named(r[0]))))
+        reporters.push([REPORTER, { addedBy: 'jest-understudy/vitest' }]);
     },
   };
 }
