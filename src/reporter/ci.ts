@@ -9,7 +9,6 @@ import { resolve } from 'node:path';
 import { scrubDataForWriting, textForWriting, writeFile } from '../files/write';
 import type { CaseResult } from './cases';
 import { annotations, jobSummary, type SummaryCounts } from './github';
-import type { SuiteSummary } from './index';
 import { junitXml } from './junit';
 import { liveReportPath, liveTableAt } from './live-table';
 
@@ -39,12 +38,12 @@ export interface CiContext {
   startedAt?: Date;
 }
 
-const countsOf = (s: SuiteSummary): SummaryCounts => ({
-  agentRuns: s.agentRuns,
-  replayed: s.replayedTotal,
-  unmatched: s.unmatched,
-  staleCassettes: s.staleCassettes.length,
-});
+/** What the summary after the run counted, for the job summary. */
+export interface RunFacts {
+  counts: SummaryCounts;
+  /** The project root, where the trace folder is. */
+  rootDir?: string;
+}
 
 /**
  * Writes what the options and the environment ask for. Returns the problems met (a file that could
@@ -52,7 +51,7 @@ const countsOf = (s: SuiteSummary): SummaryCounts => ({
  */
 export function reportToCi(
   raw: readonly CaseResult[],
-  summary: SuiteSummary,
+  facts: RunFacts,
   options: CiOptions,
   context: CiContext,
 ): string[] {
@@ -79,14 +78,14 @@ export function reportToCi(
   const file = env.GITHUB_STEP_SUMMARY;
   if (file) {
     try {
-      const rootDir = summary.rootDir ?? cwd;
+      const rootDir = facts.rootDir ?? cwd;
       const live = liveTableAt(
         options.liveReport ? resolve(cwd, options.liveReport) : liveReportPath(rootDir),
       );
       const text = jobSummary(cases, {
         workspace,
         runner: context.runner,
-        counts: countsOf(summary),
+        counts: facts.counts,
         ...(live && { live }),
       });
       // Appended: the step's other tools write their summaries to the same file.

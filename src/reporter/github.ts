@@ -114,7 +114,7 @@ function failureSection(c: CaseResult, workspace: string): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The job summary's Markdown for this run (ends with a newline). */
+/** The job summary's Markdown for this run (starts with a blank line, ends with a newline). */
 export function jobSummary(cases: readonly CaseResult[], options: JobSummaryOptions): string {
   const { workspace, counts } = options;
   const tests = countCases(cases);
@@ -155,5 +155,6 @@ export function jobSummary(cases: readonly CaseResult[], options: JobSummaryOpti
       );
   }
   if (options.live) sections.push(options.live);
-  return `${scrubForWriting(sections.join('\n\n'))}\n`;
+  // A blank line first: what an earlier step appended may not end its last line.
+  return `\n${scrubForWriting(sections.join('\n\n'))}\n`;
 }

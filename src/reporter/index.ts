@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import type { FailureNote } from './cases';
-import { type CiOptions, ciOptionsProblem, reportToCi } from './ci';
+import { type CiOptions, ciOptionsProblem, type RunFacts, reportToCi } from './ci';
 import { flaky, type HistoryRecord, type HistoryTest, testHistories, updateHistory } from './history';
 import { HISTORY_FORMAT } from './history.schema';
 import { type JestFileLike, jestCases } from './jest-cases';
@@ -414,6 +414,17 @@ export function printSummary(
   return summary;
 }
 
+/** What the CI surfaces take of the summary. */
+export const factsOf = (s: SuiteSummary): RunFacts => ({
+  counts: {
+    agentRuns: s.agentRuns,
+    replayed: s.replayedTotal,
+    unmatched: s.unmatched,
+    staleCassettes: s.staleCassettes.length,
+  },
+  ...(s.rootDir !== undefined && { rootDir: s.rootDir }),
+});
+
 /** The reporter's options, checked: a bad one stops the run before any test, naming it. */
 export function checkedOptions(options: unknown, reporter: string): ReporterOptions {
   const given = (options ?? {}) as Record<string, unknown>;
@@ -442,7 +453,7 @@ export default class UnderstudyReporter {
   ): void {
     const files = results.testResults ?? [];
     const summary = printSummary(files, this.options);
-    const problems = reportToCi(jestCases(files), summary, this.options, {
+    const problems = reportToCi(jestCases(files), factsOf(summary), this.options, {
       runner: 'Jest',
       startedAt: this.startedAt,
       ...(this.stdoutTaken && { write: (text: string) => process.stderr.write(text) }),

@@ -11,7 +11,7 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { type CaseResult, type FailureNote, locate, messageOfStack } from './cases';
 import { reportToCi } from './ci';
-import { checkedOptions, type FileReport, printSummary, type ReporterOptions } from './index';
+import { checkedOptions, type FileReport, factsOf, printSummary, type ReporterOptions } from './index';
 import { type AssertionLike, reportTests, type TestNotes, testNameOf } from './results';
 
 /** The parts of Vitest's reported tasks (`TestModule`, `TestCase`, `TestSuite`) read here. */
@@ -202,7 +202,7 @@ export default class UnderstudyVitestReporter {
     // As under Jest, a quarantined failure stays a failed test for every reporter; only the exit
     // code leaves it out (Vitest set it before calling its reporters).
     if (reason === 'failed' && excused > 0 && unexcused === 0 && process.exitCode === 1) process.exitCode = 0;
-    const problems = reportToCi(vitestCases(testModules), summary, this.options, {
+    const problems = reportToCi(vitestCases(testModules), factsOf(summary), this.options, {
       runner: 'Vitest',
       startedAt: this.startedAt,
     });

@@ -5,7 +5,6 @@ import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { type CaseResult, locate } from '../../../../src/reporter/cases';
 import { ciOptionsProblem, reportToCi } from '../../../../src/reporter/ci';
-import { summarize } from '../../../../src/reporter/index';
 import { jestCases } from '../../../../src/reporter/jest-cases';
 import { LIVE_REPORT, liveTable } from '../../../../src/reporter/live-table';
 
@@ -89,7 +88,7 @@ describe('reportToCi', () => {
     status: 'failed',
     failure: { message: `leaked ${KEY}`, type: 'Error', line: 3 },
   };
-  const summary = summarize([]);
+  const summary = { counts: { agentRuns: 0, replayed: 0, unmatched: 0, staleCassettes: 0 } };
   let out: string;
   const write = (text: string) => {
     out += text;
@@ -138,7 +137,7 @@ describe('reportToCi', () => {
       },
     );
     const text = readFileSync(file, 'utf8');
-    expect(text.startsWith('before\n## ❌ jest-understudy (Jest): 1 failed, 0 passed')).toBe(true);
+    expect(text.startsWith('before\n\n## ❌ jest-understudy (Jest): 1 failed, 0 passed')).toBe(true);
     expect(out).toBe('::error file=a.test.js,line=3,title=a.test.js › fails::leaked [REDACTED]\n');
     expect(text).not.toContain(KEY);
   });
