@@ -67,6 +67,20 @@ function stepSummary(folder: string): string {
   return file;
 }
 
+/** A report of `understudy live --repeat` in the trace folder, as the nightly job leaves it. */
+const LIVE_REPORT = {
+  tests: [
+    {
+      file: 'ci-surfaces-agent.case.js',
+      name: 'refunds › refunds a damaged order',
+      runs: 10,
+      passed: 9,
+      minPassRate: 0.8,
+      trajectories: [{ tools: ['lookup_order', 'issue_refund'], terminalState: 'succeeded', count: 9 }],
+    },
+  ],
+};
+
 const KEY_ENV = { OPENAI_API_KEY: PROVIDER_KEY, CI: 'true' };
 
 const githubEnv = (summary: string, workspace: string) => ({
@@ -88,6 +102,7 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
     summaryFile = stepSummary(folder);
     github = await runInstalled({
       ...withDefaults(runner),
+      files: { '.understudy/traces/live-report.json': JSON.stringify(LIVE_REPORT) },
       project: folder,
       env: githubEnv(summaryFile, folder),
     });
@@ -133,8 +148,12 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
     expect(section).toContain(`Trace: \`${trace}.json\` · Timeline: \`${trace}.html\``);
     expect(existsSync(join(github.project, `${trace}.json`))).toBe(true);
     expect(existsSync(join(github.project, `${trace}.html`))).toBe(true);
-    // The passing test is counted, not listed as a failure.
-    expect(ours).not.toContain('refunds a damaged order');
+    // The passing test is counted, not listed as a failure; the live report's table ends the summary.
+    const [failures, live] = ours.split('### Live pass rates');
+    expect(failures).not.toContain('refunds a damaged order');
+    expect(live).toContain(
+      '| ci-surfaces-agent.case.js › refunds › refunds a damaged order | ✅ 90% | 9/10 | 80% | 9× lookup\\_order → issue\\_refund (succeeded) |',
+    );
   });
 
   it('annotates the failing `expect` line of each failing test on standard output, escaped', () => {

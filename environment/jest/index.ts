@@ -30,6 +30,8 @@ export interface UnderstudyFileReport extends FileStats {
   traces: string[];
   /** What the CI surfaces show of each failed test (`describe › test`). */
   failures: Record<string, FailureNote>;
+  /** Where the traces go (the live report is read from there). */
+  traceDir: string;
   quarantine: string[];
   history?: { path: string; keep: number; readyAfter: number };
   /** What the file's tests ran, the key of their history (./code-key.ts); present with a history. */
@@ -164,6 +166,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       ...stats,
       traces: [...this.traces.written],
       failures: this.failures,
+      traceDir: this.bridge.options.traceDir,
       quarantine,
       ...(history && {
         history,

@@ -421,6 +421,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       at: new Date().toISOString(),
       traces: [...traces.written],
       failures,
+      traceDir: options.traceDir,
       quarantine,
       ...(history && { history, code: codeKey(root, testPath, sources) }),
       rootDir: root,

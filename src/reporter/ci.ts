@@ -10,12 +10,12 @@ import { scrubDataForWriting, textForWriting, writeFile } from '../files/write';
 import type { CaseResult } from './cases';
 import { annotations, jobSummary, type SummaryCounts } from './github';
 import { junitXml } from './junit';
-import { liveReportPath, liveTableAt } from './live-table';
+import { defaultTraceDir, liveReportPath, liveTableAt } from './live-table';
 
 export interface CiOptions {
   /** Write the run as JUnit XML to this path (relative to the working directory). */
   junit?: string;
-  /** The live report whose pass rates end the job summary (default `.understudy/traces/live-report.json`). */
+  /** The live report whose pass rates end the job summary (default `live-report.json` in the trace folder). */
   liveReport?: string;
 }
 
@@ -41,8 +41,8 @@ export interface CiContext {
 /** What the summary after the run counted, for the job summary. */
 export interface RunFacts {
   counts: SummaryCounts;
-  /** The project root, where the trace folder is. */
-  rootDir?: string;
+  /** The trace folder, where `understudy live --repeat` writes its report. */
+  traceDir?: string;
 }
 
 /**
@@ -78,9 +78,10 @@ export function reportToCi(
   const file = env.GITHUB_STEP_SUMMARY;
   if (file) {
     try {
-      const rootDir = facts.rootDir ?? cwd;
       const live = liveTableAt(
-        options.liveReport ? resolve(cwd, options.liveReport) : liveReportPath(rootDir),
+        options.liveReport
+          ? resolve(cwd, options.liveReport)
+          : liveReportPath(facts.traceDir ?? defaultTraceDir(cwd)),
       );
       const text = jobSummary(cases, {
         workspace,

@@ -58,22 +58,24 @@ export function annotations(cases: readonly CaseResult[], workspace: string): st
   return lines;
 }
 
-/** Text safe in Markdown's running text and table cells: punctuation that means something, escaped. */
-export const escapeMarkdown = (text: string) =>
-  text.replace(/[\\`*_{}[\]<>()#+!|~&]/g, '\\$&').replace(/\n/g, ' ');
+/** Text safe in running Markdown and table cells (never at a line's start): what means something there, escaped. */
+export const escapeMarkdown = (text: string) => text.replace(/[\\`*_[\]<>|~&]/g, '\\$&').replace(/\n/g, ' ');
+
+const longestBackticks = (text: string) => Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
 
 /** A fenced block whose fence no run of backticks in `text` can close. */
 export function fenced(text: string, info = ''): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = '`'.repeat(Math.max(3, longestBackticks(text) + 1));
   return `${fence}${info}\n${text}\n${fence}`;
 }
 
-const code = (text: string) => {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+/** A code span that holds `text` whole, backticks included. */
+function code(text: string): string {
+  const longest = longestBackticks(text);
   const ticks = '`'.repeat(longest + 1);
-  return `${ticks}${longest > 0 ? ' ' : ''}${text}${longest > 0 ? ' ' : ''}${ticks}`;
-};
+  const pad = longest > 0 ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
 
 export interface SummaryCounts {
   agentRuns: number;

@@ -36,6 +36,8 @@ export interface FileReport {
   traces: string[];
   /** What the CI surfaces show of each failed test, by `describe › test`. */
   failures?: Record<string, FailureNote>;
+  /** The trace folder of the file's project. */
+  traceDir?: string;
   recorded?: Record<string, number>;
   cassettes?: CassetteReport[];
   /** Each test's status, tags and quarantine (see ./results.ts). */
@@ -85,8 +87,8 @@ export interface SuiteSummary {
   /** Files that retry failing tests (Jest's `jest.retryTimes`, Vitest's `retry`), and tests that passed only on a retry. */
   retryFiles: string[];
   passedOnRetry: NamedTest[];
-  /** The first file's project root (where the trace folder is). */
-  rootDir?: string;
+  /** The first file's trace folder (where `understudy live` puts its report). */
+  traceDir?: string;
   /** This run's history records, per history file. */
   history: Map<string, { keep: number; readyAfter: number; records: HistoryRecord[] }>;
 }
@@ -157,7 +159,7 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     sum.unmatched += num(r.unmatched);
     for (const file of r.staleCassettes ?? []) stale.add(file);
     sum.traces.push(...(r.traces ?? []));
-    if (typeof r.rootDir === 'string' && sum.rootDir === undefined) sum.rootDir = r.rootDir;
+    if (typeof r.traceDir === 'string' && sum.traceDir === undefined) sum.traceDir = r.traceDir;
     const path = result.testFilePath ?? '';
     const file = r.rootDir && path ? posix(relative(r.rootDir, path)) : posix(path);
     const tests = Array.isArray(r.tests) ? r.tests : [];
@@ -422,7 +424,7 @@ export const factsOf = (s: SuiteSummary): RunFacts => ({
     unmatched: s.unmatched,
     staleCassettes: s.staleCassettes.length,
   },
-  ...(s.rootDir !== undefined && { rootDir: s.rootDir }),
+  ...(s.traceDir !== undefined && { traceDir: s.traceDir }),
 });
 
 /** The reporter's options, checked: a bad one stops the run before any test, naming it. */

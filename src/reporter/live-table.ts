@@ -6,12 +6,16 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { escapeMarkdown } from './github';
 
 /** The live report's file name, in the trace folder. */
 export const LIVE_REPORT = 'live-report.json';
 
-/** Where the reporter looks for the live report: the default trace folder of the project. */
-export const liveReportPath = (rootDir: string) => join(rootDir, '.understudy', 'traces', LIVE_REPORT);
+/** Where the reporter looks for the live report, in the trace folder. */
+export const liveReportPath = (traceDir: string) => join(traceDir, LIVE_REPORT);
+
+/** The trace folder when no test file said where its own is. */
+export const defaultTraceDir = (rootDir: string) => join(rootDir, '.understudy', 'traces');
 
 /** The fields of a live report's test the table reads. */
 export interface LiveTestLike {
@@ -24,7 +28,6 @@ export interface LiveTestLike {
   trajectories?: Array<{ tools: string[]; terminalState?: string; count: number }>;
 }
 
-const cell = (text: string) => text.replace(/[\\`*_[\]<>|]/g, '\\$&').replace(/\n/g, ' ');
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 
 function testsOf(report: unknown): LiveTestLike[] {
@@ -53,13 +56,13 @@ export function liveTable(report: unknown, written?: Date): string | undefined {
       .sort((a, b) => b.count - a.count)
       .slice(0, 3)
       .map((j) =>
-        cell(
+        escapeMarkdown(
           `${j.count}× ${j.tools.join(' → ') || '(no tools)'}${j.terminalState ? ` (${j.terminalState})` : ''}`,
         ),
       )
       .join('<br>');
     const name = t.file ? `${t.file} › ${t.name}` : t.name;
-    return `| ${cell(name)} | ${mark}${Math.round(rate * 100)}% | ${t.passed}/${t.runs} | ${gate === undefined ? '' : `${Math.round(gate * 100)}%`} | ${top} |`;
+    return `| ${escapeMarkdown(name)} | ${mark}${Math.round(rate * 100)}% | ${t.passed}/${t.runs} | ${gate === undefined ? '' : `${Math.round(gate * 100)}%`} | ${top} |`;
   });
   return [
     `### Live pass rates${written ? ` (report written ${written.toISOString()})` : ''}`,

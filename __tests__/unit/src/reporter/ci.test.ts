@@ -184,7 +184,7 @@ describe('reportToCi', () => {
     );
     reportToCi(
       [],
-      { ...summary, rootDir: dir },
+      { ...summary, traceDir: join(dir, '.understudy', 'traces') },
       {},
       {
         runner: 'Jest',
