@@ -20,6 +20,7 @@ export function failureNote(
   expectation: ExpectationEvidence | undefined,
   messages: readonly string[],
   secrets: Iterable<string>,
+  testLine?: number,
 ): FailureNote {
   // Scrubbed before it is cut, so no cut leaves part of a key behind.
   const text = scrubForWriting(messages.map((m) => stripVTControlCharacters(m)).join('\n\n'), secrets);
@@ -37,5 +38,6 @@ export function failureNote(
       },
     }),
     ...(message !== '' && { message }),
+    ...(testLine !== undefined && { testLine }),
   };
 }

@@ -25,11 +25,17 @@ const { GATEWAY_KEY } = require('./cases/ci-surfaces-gateway.cjs') as { GATEWAY_
 const SCHEMA = join(__dirname, '..', 'support', 'junit-10.xsd');
 const EARLIER = '## An earlier step\n\nIts own summary.\n';
 
-/** The 1-based line of the case file's `expect` that fails (marked with a comment). */
-const failingLine = (file: string) =>
+/** The 1-based line of the case file that holds `marker`. */
+const lineOf = (file: string, marker: string) =>
   readFileSync(join(CASES, file), 'utf8')
     .split('\n')
-    .findIndex((line) => line.includes('// ci-surfaces: failing expect')) + 1;
+    .findIndex((line) => line.includes(marker)) + 1;
+
+/** The line of the case file's `expect` that fails (marked with a comment). */
+const failingLine = (file: string) => lineOf(file, '// ci-surfaces: failing expect');
+
+/** The line of the test that fails from no line of the file: the one after its marker. */
+const testLine = () => lineOf('ci-surfaces-agent.case.js', '(ci-surfaces: test line below)') + 1;
 
 const JUNIT = 'reports/junit.xml';
 /** A user's reporter file that passes options to the Vitest reporter (the plugin's then stands aside). */
@@ -121,10 +127,11 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
   const statuses = (run: InstalledRun) =>
     Object.fromEntries(run.files.flatMap((f) => f.tests.map((t) => [t.title, t.status])));
 
-  it('runs the suite: one passing test, two failing', () => {
+  it('runs the suite: one passing test, three failing', () => {
     expect(statuses(github)).toEqual({
       'refunds a damaged order': 'passed',
       'refunds instead of cancelling': 'failed',
+      'asks what no fixture answers': 'failed',
       'fails with the keys in its message': 'failed',
     });
     expect(github.code).toBe(1);
@@ -136,8 +143,8 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
     expect(text.startsWith(EARLIER)).toBe(true);
     const ours = text.slice(EARLIER.length);
     expect(ours.match(/## ❌ jest-understudy/g)).toHaveLength(1);
-    expect(ours).toContain(`## ❌ jest-understudy (${label}): 2 failed, 1 passed`);
-    expect(ours).toMatch(/\| 3 \| 1 \| 2 \| 0 \| 3 \| 7 \| 0 \| 0 \|/);
+    expect(ours).toContain(`## ❌ jest-understudy (${label}): 3 failed, 1 passed`);
+    expect(ours).toMatch(/\| 4 \| 1 \| 3 \| 0 \| 4 \| 7 \| 1 \| 0 \|/);
     const section = ours.slice(ours.indexOf('refunds instead of cancelling'));
     expect(ours).toContain('#### ❌ ci-surfaces-agent.case.js › refunds › refunds instead of cancelling');
     expect(section).toContain(`At \`ci-surfaces-agent.case.js:${failingLine('ci-surfaces-agent.case.js')}\``);
@@ -158,7 +165,7 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
 
   it('annotates the failing `expect` line of each failing test on standard output, escaped', () => {
     const lines = github.stdout.split('\n').filter((l) => l.startsWith('::error '));
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     const agent = lines.find((l) => l.includes('refunds instead of cancelling'));
     expect(agent).toMatch(
       new RegExp(
@@ -176,13 +183,24 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
     );
   });
 
+  it("annotates a failure that comes from no line of the test file (an unmatched request) at the test's line", () => {
+    const line = github.stdout
+      .split('\n')
+      .find((l) => l.startsWith('::error ') && l.includes('asks what no fixture answers'));
+    expect(line).toMatch(
+      new RegExp(
+        `^::error file=ci-surfaces-agent\\.case\\.js,line=${testLine()},(col=\\d+,)?title=ci-surfaces-agent\\.case\\.js › refunds › asks what no fixture answers::No fixture matched this openai\\.chat request`,
+      ),
+    );
+  });
+
   it('writes JUnit XML valid against junit-10.xsd, with the failure, its type and the trace paths', () => {
     const path = join(local.project, JUNIT);
     const xml = readFileSync(path, 'utf8');
     // xmllint exits non-zero with the reason when the document breaks the schema.
     execFileSync('xmllint', ['--noout', '--schema', SCHEMA, path], { stdio: 'pipe' });
     expect(xml).toMatch(
-      /<testsuite name="ci-surfaces-agent\.case\.js" tests="2" failures="1" errors="0" skipped="0" time="[\d.]+"/,
+      /<testsuite name="ci-surfaces-agent\.case\.js" tests="3" failures="2" errors="0" skipped="0" time="[\d.]+"/,
     );
     expect(xml).toMatch(
       /<testcase name="refunds › refunds a damaged order" classname="ci-surfaces-agent\.case\.js" time="[\d.]+"\/>/,
@@ -244,8 +262,8 @@ describe('a Vitest config that names the reporter with options (installed packag
 
   it("writes the summary and the annotations once: the plugin's own reporter stands aside", () => {
     const text = readFileSync(summaryFile, 'utf8');
-    expect(text.match(/## ❌ jest-understudy \(Vitest\): 2 failed, 1 passed/g)).toHaveLength(1);
-    expect(run.stdout.split('\n').filter((l) => l.startsWith('::error '))).toHaveLength(2);
+    expect(text.match(/## ❌ jest-understudy \(Vitest\): 3 failed, 1 passed/g)).toHaveLength(1);
+    expect(run.stdout.split('\n').filter((l) => l.startsWith('::error '))).toHaveLength(3);
     expect(run.stderr.match(/^jest-understudy$/gm)).toHaveLength(1);
     execFileSync('xmllint', ['--noout', '--schema', SCHEMA, join(run.project, JUNIT)], { stdio: 'pipe' });
   });

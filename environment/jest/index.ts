@@ -10,7 +10,7 @@ import { scrubForWriting } from '../../src/files/write';
 import { HOST_SERVICES } from '../../src/host-services';
 import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { usageFileOf } from '../../src/record/usage';
-import type { FailureNote } from '../../src/reporter/cases';
+import { type FailureNote, locate } from '../../src/reporter/cases';
 import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError, TestEvidence } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
@@ -442,6 +442,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           evidence?.expectation,
           messages,
           this.secretsInUse(),
+          // Where `it(…)` was called: Jest keeps that stack on the test for its own messages.
+          locate(test.asyncError?.stack, testPath)?.line,
         );
     }
   }

@@ -61,6 +61,9 @@ function understudy(options: UnderstudyOptions = {}): Plugin {
       if (early) throw toError('RUNNER_SETTING_REFUSED', early);
       const given = test.setupFiles === undefined ? [] : [test.setupFiles].flat();
       test.setupFiles = [SETUP, ...given.filter((file) => file !== SETUP)];
+      // Each test's line reaches the reporter: a failure whose stack never enters the test file
+      // (an unmatched request failing the test at its end) is annotated there.
+      test.includeTaskLocation ??= true;
       return {
         // A test file's `setupServer(...)` (msw/node) is served by jest-understudy, as under Jest.
         resolve: { alias: [{ find: /^msw\/node$/, replacement: MSW_NODE }] },

@@ -28,6 +28,8 @@ export interface FailureNote {
   expectation?: ExpectationNote;
   /** The failure's message, scrubbed with the credentials the test file knew of. */
   message?: string;
+  /** The line of the test file where the test is defined: where a failure with no frame there (an unmatched request failing the test at its end) is shown. */
+  testLine?: number;
 }
 
 export type CaseStatus = 'passed' | 'failed' | 'skipped';
@@ -37,7 +39,7 @@ export interface CaseFailure {
   message: string;
   /** The error's name (`Error`, `JestAssertionError`, `AssertionError`, `UnderstudyError`…). */
   type: string;
-  /** Where the test file's code failed: the first frame of the stack in the test file. */
+  /** Where the test file's code failed: the first frame of the stack in the test file, else the test's own line. */
   line?: number;
   column?: number;
 }

@@ -61,13 +61,16 @@ export function jestCases(files: readonly JestFileLike[]): CaseResult[] {
       const stacks = a.failureMessages ?? [];
       const details = a.failureDetails ?? [];
       const note = notes[name];
-      const at = stacks.map((s) => locate(s, file)).find((l) => l !== undefined);
+      const at =
+        stacks.map((s) => locate(s, file)).find((l) => l !== undefined) ??
+        (note?.testLine !== undefined ? { line: note.testLine, column: undefined } : undefined);
       cases.push({
         ...base,
         failure: {
           message: note?.message ?? stacks.map((s, i) => messageOf(details[i], s)).join('\n\n'),
           type: typeOf(details[0], stacks[0]),
-          ...(at && { line: at.line, column: at.column }),
+          ...(at && { line: at.line }),
+          ...(at?.column !== undefined && { column: at.column }),
         },
         ...(note && { note }),
       });

@@ -33,6 +33,8 @@ interface TestCaseLike extends ParentLike {
   name: string;
   fullName?: string;
   result(): { state: string; note?: string; errors?: readonly ErrorLike[] };
+  /** Where the test is defined (the plugin sets `includeTaskLocation`). */
+  location?: { line: number; column: number };
   diagnostic?(): { retryCount?: number; duration?: number } | undefined;
 }
 
@@ -84,8 +86,9 @@ function failureOf(
   errors: readonly ErrorLike[],
   file: string,
   note: FailureNote | undefined,
+  testAt?: { line: number; column: number },
 ): CaseResult['failure'] {
-  const at = errors.map((e) => where(e, file)).find((l) => l !== undefined);
+  const at = errors.map((e) => where(e, file)).find((l) => l !== undefined) ?? testAt;
   return {
     message:
       note?.message ??
@@ -117,7 +120,7 @@ export function vitestCases(testModules: readonly TestModuleLike[]): CaseResult[
         name,
         status,
         ...(typeof duration === 'number' && { durationMs: duration }),
-        ...(status === 'failed' && { failure: failureOf(result.errors ?? [], file, note) }),
+        ...(status === 'failed' && { failure: failureOf(result.errors ?? [], file, note, test.location) }),
         ...(note && { note }),
       });
     }

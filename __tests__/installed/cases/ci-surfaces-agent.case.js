@@ -1,7 +1,8 @@
 /**
  * The CI surfaces (GitHub job summary and annotations, JUnit XML): a refund agent on the real
- * OpenAI SDK, one test that passes and one whose agent cancels where it should refund. The driver
- * (../ci-surfaces.test.ts) reads the line of the failing `expect` from the marker comment on it.
+ * OpenAI SDK, one test that passes, one whose agent cancels where it should refund, and one whose
+ * agent asks what no fixture answers. The driver (../ci-surfaces.test.ts) reads the lines where they
+ * fail from the marker comments.
  */
 const { describe, expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
@@ -51,5 +52,12 @@ describe('refunds', () => {
     );
     const run = await understudy.run(() => refundAgent('Please refund order A-2'));
     expect(run).toHaveCalledToolSequence(['lookup_order', 'issue_refund']); // ci-surfaces: failing expect
+  });
+
+  // An agent that asks what no fixture answers fails its test at the end, from no line of this file:
+  // the annotation goes to the test's own line, the next one (ci-surfaces: test line below).
+  it('asks what no fixture answers', async () => {
+    understudy.model.use(script().user('refund order A-3').replies('Order A-3 is refunded.'));
+    await understudy.run(() => refundAgent('Please cancel order A-9'), { expectError: true });
   });
 });

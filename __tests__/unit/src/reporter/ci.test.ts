@@ -2,9 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { type CaseResult, locate } from '../../../../src/reporter/cases';
 import { ciOptionsProblem, reportToCi } from '../../../../src/reporter/ci';
+import UnderstudyReporter from '../../../../src/reporter/index';
 import { jestCases } from '../../../../src/reporter/jest-cases';
 import { LIVE_REPORT, liveTable } from '../../../../src/reporter/live-table';
 
@@ -77,6 +78,71 @@ describe("Jest's results as cases", () => {
         failure: { message: 'SyntaxError: nope', type: 'Error' },
       },
     ]);
+  });
+});
+
+describe('a failure from no line of the test file', () => {
+  it("is placed at the test's own line, which the environment noted", () => {
+    const [c] = jestCases([
+      {
+        testFilePath: '/repo/a.test.js',
+        testResults: [
+          {
+            ancestorTitles: [],
+            title: 'unmatched',
+            status: 'failed',
+            failureMessages: ['UnderstudyError [MODEL_UNMATCHED]: No fixture matched'],
+            failureDetails: [{ name: 'UnderstudyError', message: 'No fixture matched' }],
+          },
+        ],
+        understudy: { failures: { unmatched: { testLine: 21 } } },
+      },
+    ]);
+    expect(c.failure).toEqual({ message: 'No fixture matched', type: 'UnderstudyError', line: 21 });
+  });
+});
+
+describe("the Jest reporter's annotations", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const key of ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'GITHUB_WORKSPACE']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  it("go to standard error when Jest's --json results hold standard output", () => {
+    process.env.GITHUB_ACTIONS = 'true';
+    delete process.env.GITHUB_STEP_SUMMARY;
+    process.env.GITHUB_WORKSPACE = '/repo';
+    const out = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const results = {
+        testResults: [
+          {
+            testFilePath: '/repo/a.test.js',
+            testResults: [
+              { ancestorTitles: [], title: 't', status: 'failed', failureMessages: ['Error: x'] },
+            ],
+          },
+        ],
+      };
+      new UnderstudyReporter({ json: true }, {}).onRunComplete(undefined, results);
+      expect(out).not.toHaveBeenCalled();
+      expect(err.mock.calls.map(([text]) => String(text)).join('')).toContain(
+        '::error file=a.test.js,title=a.test.js › t::Error: x',
+      );
+      err.mockClear();
+      new UnderstudyReporter({ json: true, outputFile: 'results.json' }, {}).onRunComplete(
+        undefined,
+        results,
+      );
+      expect(out.mock.calls.map(([text]) => String(text)).join('')).toContain('::error file=a.test.js');
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
   });
 });
 

@@ -274,6 +274,35 @@ describe("Vitest's results as the CI surfaces' cases", () => {
     }
   });
 
+  it("places a failure from no line of the test file at the test's location", () => {
+    const [c] = vitestCases([
+      {
+        moduleId: '/project/a.test.ts',
+        meta: () => ({}),
+        children: {
+          allTests: () => [
+            {
+              type: 'test',
+              name: 'unmatched',
+              parent: { type: 'module' },
+              location: { line: 14, column: 3 },
+              result: () => ({
+                state: 'failed',
+                errors: [{ name: 'UnderstudyError', message: 'No fixture matched' }],
+              }),
+            },
+          ],
+        },
+      },
+    ]);
+    expect(c.failure).toEqual({
+      message: 'No fixture matched',
+      type: 'UnderstudyError',
+      line: 14,
+      column: 3,
+    });
+  });
+
   it('refuses a junit option that is not a path, naming the reporter', () => {
     expect(() => new UnderstudyVitestReporter({ junit: 1 } as never)).toThrow(
       'jest-understudy/vitest/reporter: the `junit` option must be a file path (a non-empty string), got 1',
