@@ -246,9 +246,11 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
   });
 });
 
-describe('a Vitest config that names the reporter with options (installed package)', () => {
+describe("Vitest: the reporter named with options, and Vitest's own github-actions reporter (installed package)", () => {
   let run: InstalledRun;
   let summaryFile: string;
+  let withVitests: InstalledRun;
+  let withVitestsSummary: string;
 
   beforeAll(async () => {
     const folder = freshFolder('ci-named-');
@@ -258,7 +260,25 @@ describe('a Vitest config that names the reporter with options (installed packag
       project: folder,
       env: githubEnv(summaryFile, folder),
     });
-  }, 120_000);
+    const other = freshFolder('ci-vitest-annotates-');
+    withVitestsSummary = stepSummary(other);
+    withVitests = await runInstalled({
+      ...withDefaults('vitest'),
+      args: ['--reporter=github-actions'],
+      project: other,
+      env: githubEnv(withVitestsSummary, other),
+    });
+  }, 180_000);
+
+  it("leaves the annotations to Vitest's github-actions reporter when it runs (none twice), and writes the summary", () => {
+    const errors = withVitests.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    // Vitest's own, one per failing test (its properties: file, title, line, column); none of ours (col=).
+    expect(errors.filter((l) => l.includes('refunds instead of cancelling'))).toHaveLength(1);
+    expect(errors.some((l) => /,col=\d+,title=/.test(l))).toBe(false);
+    expect(readFileSync(withVitestsSummary, 'utf8')).toContain(
+      '## ❌ jest-understudy (Vitest): 3 failed, 1 passed',
+    );
+  });
 
   it("writes the summary and the annotations once: the plugin's own reporter stands aside", () => {
     const text = readFileSync(summaryFile, 'utf8');

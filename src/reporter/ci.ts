@@ -35,6 +35,8 @@ export interface CiContext {
   cwd?: string;
   /** Where annotations go (GitHub reads workflow commands from the step's output). */
   write?: (text: string) => void;
+  /** Another reporter of the run annotates the failures already (Vitest's `github-actions`). */
+  annotated?: boolean;
   startedAt?: Date;
 }
 
@@ -73,7 +75,7 @@ export function reportToCi(
   }
   if (!github) return problems;
   const workspace = env.GITHUB_WORKSPACE || cwd;
-  const lines = annotations(cases, workspace);
+  const lines = context.annotated ? [] : annotations(cases, workspace);
   if (lines.length > 0) write(`${lines.join('\n')}\n`);
   const file = env.GITHUB_STEP_SUMMARY;
   if (file) {

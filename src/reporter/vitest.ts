@@ -153,6 +153,11 @@ export default class UnderstudyVitestReporter {
   readonly addedByPlugin: boolean;
   /** The Vitest this instance reports for (several may run in one process). */
   private vitest: unknown;
+  /**
+   * Vitest's own `github-actions` reporter runs too (Vitest adds it under GitHub Actions when the
+   * config names no reporters): it annotates the failures, so this one writes only the job summary.
+   */
+  private vitestAnnotates = false;
 
   constructor(options: ReporterOptions & { addedBy?: string } = {}) {
     const { addedBy, ...rest } = options;
@@ -163,6 +168,8 @@ export default class UnderstudyVitestReporter {
 
   onInit(vitest: unknown): void {
     this.vitest = vitest;
+    const reporters = (vitest as { config?: { reporters?: unknown[] } } | undefined)?.config?.reporters ?? [];
+    this.vitestAnnotates = reporters.some((r) => (Array.isArray(r) ? r[0] : r) === 'github-actions');
   }
 
   onTestRunEnd(
@@ -208,6 +215,7 @@ export default class UnderstudyVitestReporter {
     const problems = reportToCi(vitestCases(testModules), factsOf(summary), this.options, {
       runner: 'Vitest',
       startedAt: this.startedAt,
+      annotated: this.vitestAnnotates,
     });
     if (problems.length > 0) {
       process.stderr.write(`\njest-understudy: ${problems.join('\njest-understudy: ')}\n`);
