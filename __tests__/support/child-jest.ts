@@ -134,7 +134,7 @@ export interface ChildOutput {
 
 /**
  * Runs `node <argv>` (under `prefix` when given) with `env` merged over this process's (colour
- * off; `undefined` removes a variable), killed after `timeoutMs` (default CHILD_JEST_TIMEOUT_MS).
+ * off, GitHub Actions' variables removed; `undefined` removes a variable), killed after `timeoutMs` (default CHILD_JEST_TIMEOUT_MS).
  */
 export function runChild(
   argv: string[],
@@ -142,7 +142,9 @@ export function runChild(
 ): Promise<ChildOutput> {
   const bound = options.timeoutMs ?? CHILD_JEST_TIMEOUT_MS;
   const env: Record<string, string> = {};
-  const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env };
+  // A child writes no annotations or job summary into the CI job running this suite, unless asked to.
+  const github = { GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, GITHUB_WORKSPACE: undefined };
+  const merged = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...github, ...options.env };
   for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
   const [command, ...before] = options.prefix ?? [process.execPath];
   const args = options.prefix ? [...before, process.execPath, ...argv] : argv;

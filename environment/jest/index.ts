@@ -10,16 +10,18 @@ import { scrubForWriting } from '../../src/files/write';
 import { HOST_SERVICES } from '../../src/host-services';
 import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { usageFileOf } from '../../src/record/usage';
+import { type FailureNote, locate } from '../../src/reporter/cases';
 import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../../src/sandbox/bridge';
-import type { FileStats, Phase, PlainError } from '../../src/trace/evidence';
+import type { FileStats, Phase, PlainError, TestEvidence } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
 import { keepCompiledCode } from '../code-cache';
 import { codeKey } from '../code-key';
+import { failureNote, reportName } from '../failure-note';
 import { appendToError, titleTags, toError, traceNote } from '../failures';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
-import { TraceWriter, traceDirProblem } from '../traces';
+import { TraceWriter, traceDirProblem, type WrittenTrace } from '../traces';
 import { ConcurrentTests } from './concurrent';
 import { keepAsyncContext } from './fake-timers';
 
@@ -27,6 +29,10 @@ import { keepAsyncContext } from './fake-timers';
 export interface UnderstudyFileReport extends FileStats {
   /** Absolute paths of the traces written for this file. */
   traces: string[];
+  /** What the CI surfaces show of each failed test (`describe › test`). */
+  failures: Record<string, FailureNote>;
+  /** Where the traces go (the live report is read from there). */
+  traceDir: string;
   quarantine: string[];
   history?: { path: string; keep: number; readyAfter: number };
   /** What the file's tests ran, the key of their history (./code-key.ts); present with a history. */
@@ -85,6 +91,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private testStartedAt = 0;
   private readonly tags: Record<string, string[]> = {};
   private readonly skipped: Record<string, string> = {};
+  private readonly failures: Record<string, FailureNote> = {};
   /** Set at teardown: what the file started and left running must not reach the next file. */
   private closed = false;
   /** The data files (fixtures, worlds, golden files, cassettes) the test file parsed, with digests of their text. */
@@ -159,6 +166,8 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     return structuredClone({
       ...stats,
       traces: [...this.traces.written],
+      failures: this.failures,
+      traceDir: this.bridge.options.traceDir,
       quarantine,
       ...(history && {
         history,
@@ -382,13 +391,20 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     }
   }
 
-  /** Writes the test's trace and timeline when the `traces` option asks for it; a failure names them. */
+  /**
+   * Writes the test's trace and timeline when the `traces` option asks for it; a failure names them,
+   * and is noted for the reporter.
+   */
   private traceTest(test: Circus.TestEntry, name: string): void {
     const { traces: mode, rootDir, testPath } = this.bridge.options;
     const runtime = this.bridge.session;
     const failed = test.errors.length > 0;
-    if (mode === 'off' || !runtime || (mode === 'on-failure' && !failed)) return;
+    const messages = failed ? test.errors.map((entry) => plainError(errorOf(entry)).message) : [];
+    let written: WrittenTrace | undefined;
+    let evidence: TestEvidence | undefined;
     try {
+      if (runtime && failed) evidence = runtime.testEvidence();
+      if (mode === 'off' || !runtime || (mode === 'on-failure' && !failed)) return;
       const errors: Array<{ phase: string; error: PlainError }> = test.errors.map((entry) => {
         const error = plainError(errorOf(entry));
         return {
@@ -400,7 +416,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           },
         };
       });
-      const written = this.traces.write(
+      written = this.traces.write(
         {
           file: relative(rootDir, testPath),
           name,
@@ -410,7 +426,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           endedAt: performance.now(),
           timeOrigin: performance.timeOrigin,
         },
-        runtime.testEvidence(),
+        evidence ?? runtime.testEvidence(),
       );
       if (failed) {
         const text = traceNote(written);
@@ -422,6 +438,16 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       const message = `jest-understudy could not write the trace of this test: ${(error as Error)?.message ?? error}`;
       if (failed) test.errors.push(toError('TRACE_WRITE_FAILED', message));
       else process.stderr.write(`${message}\n`);
+    } finally {
+      if (failed)
+        this.failures[reportName(name)] = failureNote(
+          written,
+          evidence?.expectation,
+          messages,
+          this.secretsInUse(),
+          // Where `it(…)` was called: Jest keeps that stack on the test for its own messages.
+          locate(test.asyncError?.stack, testPath)?.line,
+        );
     }
   }
 }

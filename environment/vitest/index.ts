@@ -15,6 +15,7 @@ import { PROVIDE_KEY, type ProvidedSession } from './provided';
 
 const SETUP = join(__dirname, 'setup.mjs');
 const REPORTER = join(__dirname, '..', '..', 'src', 'reporter', 'vitest.js');
+const PUBLIC_REPORTER = 'jest-understudy/vitest/reporter';
 
 interface ResolvedProjectConfig {
   root: string;
@@ -60,6 +61,9 @@ function understudy(options: UnderstudyOptions = {}): Plugin {
       if (early) throw toError('RUNNER_SETTING_REFUSED', early);
       const given = test.setupFiles === undefined ? [] : [test.setupFiles].flat();
       test.setupFiles = [SETUP, ...given.filter((file) => file !== SETUP)];
+      // Each test's line reaches the reporter: a failure whose stack never enters the test file
+      // (an unmatched request failing the test at its end) is annotated there.
+      test.includeTaskLocation ??= true;
       return {
         // A test file's `setupServer(...)` (msw/node) is served by jest-understudy, as under Jest.
         resolve: { alias: [{ find: /^msw\/node$/, replacement: MSW_NODE }] },
@@ -74,8 +78,11 @@ function understudy(options: UnderstudyOptions = {}): Plugin {
       const provided: ProvidedSession = { options, root: config.root, project: config.name ?? '' };
       (project as unknown as { provide(key: string, value: unknown): void }).provide(PROVIDE_KEY, provided);
       // The summary after the run, beside whatever reporters the config or the command line chose.
+      // One the config names itself (with its options: `junit`…) stands instead.
       const reporters = (vitest as unknown as { config: { reporters: unknown[] } }).config.reporters;
-      if (!reporters.some((r) => Array.isArray(r) && r[0] === REPORTER)) reporters.push([REPORTER, {}]);
+      const named = (r: unknown) => r === REPORTER || r === PUBLIC_REPORTER;
+      if (!reporters.some((r) => named(r) || (Array.isArray(r) && named(r[0]))))
+        reporters.push([REPORTER, { addedBy: 'jest-understudy/vitest' }]);
     },
   };
 }

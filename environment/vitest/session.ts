@@ -23,6 +23,7 @@ import { HOST_SERVICES } from '../../src/host-services';
 import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { replaysCassette } from '../../src/record/paths';
 import { usageFileOf } from '../../src/record/usage';
+import type { FailureNote } from '../../src/reporter/cases';
 import { concurrentTestMessage } from '../../src/run/concurrent';
 import {
   BRIDGE_KEY,
@@ -32,16 +33,17 @@ import {
   type RunnerGlobals,
   SETUP_KEY,
 } from '../../src/sandbox/bridge';
-import type { Phase, PlainError } from '../../src/trace/evidence';
+import type { Phase, PlainError, TestEvidence } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
 import { keepCompiledCode } from '../code-cache';
 import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
+import { failureNote, reportName } from '../failure-note';
 import { appendToError, toError as errorOf, titleTags, traceNote } from '../failures';
 import { hostServicesForWorker } from '../host-services';
 import { type Containment, contain } from '../network';
 import { resolveOptions } from '../options';
-import { TraceWriter, traceDirProblem } from '../traces';
+import { TraceWriter, traceDirProblem, type WrittenTrace } from '../traces';
 import { withCodeInName } from './coded-name';
 import { keepAsyncContextOfVi } from './fake-timers';
 import type { ProvidedSession } from './provided';
@@ -242,9 +244,13 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       Object.fromEntries(
         MATCHER_NAMES.map((name) => [
           name,
-          function (this: unknown, ...args: unknown[]) {
+          function (this: { isNot?: boolean }, ...args: unknown[]) {
             const matchers = realm().lazyMatchers as unknown as Record<string, (...a: unknown[]) => unknown>;
-            return matchers[name].apply(this, args);
+            // Vitest leaves `isNot` undefined on an assertion without `.not`; Jest's is false, which
+            // the matchers compare with (a failed expectation noted for the trace and the reporter).
+            const context =
+              this.isNot === undefined ? Object.create(this, { isNot: { value: false } }) : this;
+            return matchers[name].apply(context, args);
           },
         ]),
       ),
@@ -272,6 +278,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   /** Tags per test (`describe › test`), and why jest-understudy skipped tests: for the reporter. */
   const tags: Record<string, string[]> = {};
   const skipped: Record<string, string> = {};
+  /** What the CI surfaces show of each failed test (`describe › test`). */
+  const failures: Record<string, FailureNote> = {};
   let fileMeta: Record<string, unknown> | undefined;
   /** The most retries a test of the file has: the reporter warns that retries mask the flake rate. */
   let retries = 0;
@@ -352,13 +360,17 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     if (failedNow) failed++;
     const live = bridge.session;
     const { traces: traceMode } = options;
+    const messages = failedNow ? [...theirs, ...ours].map((error) => plainError(error).message) : [];
+    let written: WrittenTrace | undefined;
+    let evidence: TestEvidence | undefined;
     if (live && traceMode !== 'off' && (traceMode === 'always' || failedNow)) {
       try {
         const errors: Array<{ phase: string; error: PlainError }> = [
           ...theirs.map((error) => ({ phase: 'test', error: plainError(error) })),
           ...ours.map((error) => ({ phase: 'understudy', error: plainError(error) })),
         ];
-        const written = traces.write(
+        evidence = live.testEvidence();
+        written = traces.write(
           {
             file: relative(root, testPath),
             name,
@@ -368,7 +380,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
             endedAt: performance.now(),
             timeOrigin: performance.timeOrigin,
           },
-          live.testEvidence(),
+          evidence,
         );
         if (failedNow) {
           const text = traceNote(written);
@@ -380,6 +392,14 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         if (failedNow) ours.push(toError('TRACE_WRITE_FAILED', message));
         else process.stderr.write(`${message}\n`);
       }
+    }
+    if (failedNow) {
+      try {
+        evidence ??= live?.testEvidence();
+      } catch {
+        // The note is a courtesy to the reporter; the test's result stands without its expectation.
+      }
+      failures[reportName(name)] = failureNote(written, evidence?.expectation, messages, secretsInUse());
     }
     // After the trace: it keeps the errors as both runners hand them over.
     for (const error of [...theirs, ...ours]) withCodeInName(error);
@@ -403,6 +423,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       run: fileRun,
       at: new Date().toISOString(),
       traces: [...traces.written],
+      failures,
+      traceDir: options.traceDir,
       quarantine,
       ...(history && { history, code: codeKey(root, testPath, sources) }),
       rootDir: root,

@@ -9,8 +9,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { relative, sep } from 'node:path';
+import type { FailureNote } from './cases';
+import { type CiOptions, ciOptionsProblem, type RunFacts, reportToCi } from './ci';
 import { flaky, type HistoryRecord, type HistoryTest, testHistories, updateHistory } from './history';
 import { HISTORY_FORMAT } from './history.schema';
+import { type JestFileLike, jestCases } from './jest-cases';
 import type { ReportedTest } from './results';
 
 /** A cassette a test file wrote, and what changed in it. */
@@ -31,6 +34,10 @@ export interface FileReport {
   unmatched: number;
   staleCassettes: string[];
   traces: string[];
+  /** What the CI surfaces show of each failed test, by `describe › test`. */
+  failures?: Record<string, FailureNote>;
+  /** The trace folder of the file's project. */
+  traceDir?: string;
   recorded?: Record<string, number>;
   cassettes?: CassetteReport[];
   /** Each test's status, tags and quarantine (see ./results.ts). */
@@ -80,6 +87,8 @@ export interface SuiteSummary {
   /** Files that retry failing tests (Jest's `jest.retryTimes`, Vitest's `retry`), and tests that passed only on a retry. */
   retryFiles: string[];
   passedOnRetry: NamedTest[];
+  /** The first file's trace folder (where `understudy live` puts its report). */
+  traceDir?: string;
   /** This run's history records, per history file. */
   history: Map<string, { keep: number; readyAfter: number; records: HistoryRecord[] }>;
 }
@@ -94,7 +103,7 @@ export interface HistoryReport {
   problem?: string;
 }
 
-export interface ReporterOptions {
+export interface ReporterOptions extends CiOptions {
   /** Trace paths listed under the summary (default 5; 0 lists none). */
   listTraces?: number;
   /** Force colors on or off (default: when stderr is a terminal and NO_COLOR is unset). */
@@ -150,6 +159,7 @@ export function summarize(testResults: readonly ResultLike[]): SuiteSummary {
     sum.unmatched += num(r.unmatched);
     for (const file of r.staleCassettes ?? []) stale.add(file);
     sum.traces.push(...(r.traces ?? []));
+    if (typeof r.traceDir === 'string' && sum.traceDir === undefined) sum.traceDir = r.traceDir;
     const path = result.testFilePath ?? '';
     const file = r.rootDir && path ? posix(relative(r.rootDir, path)) : posix(path);
     const tests = Array.isArray(r.tests) ? r.tests : [];
@@ -385,7 +395,7 @@ export function printSummary(
   testResults: readonly ResultLike[],
   options: ReporterOptions,
   runner: RunnerName = 'jest',
-): void {
+): SuiteSummary {
   const color = options.color ?? (Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
   const summary = summarize(testResults);
   let history: HistoryReport[] = [];
@@ -403,22 +413,61 @@ export function printSummary(
     ...(options.listTraces !== undefined && { listTraces: options.listTraces }),
   });
   if (text) process.stderr.write(`\n${text}\n`);
+  return summary;
+}
+
+/** What the CI surfaces take of the summary. */
+export const factsOf = (s: SuiteSummary): RunFacts => ({
+  counts: {
+    agentRuns: s.agentRuns,
+    replayed: s.replayedTotal,
+    unmatched: s.unmatched,
+    staleCassettes: s.staleCassettes.length,
+  },
+  ...(s.traceDir !== undefined && { traceDir: s.traceDir }),
+});
+
+/** The reporter's options, checked: a bad one stops the run before any test, naming it. */
+export function checkedOptions(options: unknown, reporter: string): ReporterOptions {
+  const given = (options ?? {}) as Record<string, unknown>;
+  const problem = ciOptionsProblem(given, reporter);
+  if (problem) throw new Error(problem);
+  return given as ReporterOptions;
 }
 
 /** The Jest reporter: `reporters: ['default', 'jest-understudy/reporter']` (the preset adds it). */
 export default class UnderstudyReporter {
   private readonly options: ReporterOptions;
+  private readonly startedAt = new Date();
+  /** Jest's `--json` without `--outputFile` prints its results on standard output: annotations go beside, on stderr. */
+  private readonly stdoutTaken: boolean;
+  private problem: Error | undefined;
 
-  constructor(_globalConfig?: unknown, options?: ReporterOptions) {
-    this.options = options ?? {};
+  constructor(globalConfig?: unknown, options?: ReporterOptions) {
+    this.options = checkedOptions(options, 'jest-understudy/reporter');
+    const config = (globalConfig ?? {}) as { json?: boolean; outputFile?: string };
+    this.stdoutTaken = config.json === true && !config.outputFile;
   }
 
-  onRunComplete(_contexts: unknown, results: { testResults: readonly ResultLike[] }): void {
-    printSummary(results.testResults ?? [], this.options);
+  onRunComplete(
+    _contexts: unknown,
+    results: { testResults: ReadonlyArray<ResultLike & JestFileLike> },
+  ): void {
+    const files = results.testResults ?? [];
+    const summary = printSummary(files, this.options);
+    const problems = reportToCi(jestCases(files), factsOf(summary), this.options, {
+      runner: 'Jest',
+      startedAt: this.startedAt,
+      ...(this.stdoutTaken && { write: (text: string) => process.stderr.write(text) }),
+    });
+    if (problems.length > 0) {
+      process.stderr.write(`\njest-understudy: ${problems.join('\njest-understudy: ')}\n`);
+      this.problem = new Error(`jest-understudy: ${problems.join('; ')}`);
+    }
   }
 
   getLastError(): Error | undefined {
-    return undefined;
+    return this.problem;
   }
 }
 

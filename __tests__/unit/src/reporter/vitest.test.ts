@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import UnderstudyVitestReporter, {
   inThisCheckout,
   type TestModuleLike,
+  vitestCases,
 } from '../../../../src/reporter/vitest';
 
 interface FakeTest {
@@ -183,5 +184,128 @@ describe('a report from another checkout', () => {
     const outside = { ...history, path: '/shared/history.jsonl' };
     expect(inThisCheckout({ rootDir: '/m1/p', history: outside }, '/m3/q').history?.path).toBe(outside.path);
     expect(inThisCheckout({ rootDir: '/m1/p', history }, undefined).history?.path).toBe(history.path);
+  });
+});
+
+describe("Vitest's results as the CI surfaces' cases", () => {
+  const failingModule = (): TestModuleLike => ({
+    moduleId: '/project/a.test.ts',
+    meta: () => ({
+      understudy: {
+        failures: { 'd › fails': { trace: '/project/t.trace.json', message: 'scrubbed [REDACTED]' } },
+      },
+    }),
+    errors: () => [
+      {
+        name: 'Error',
+        message: 'afterAll broke',
+        stack: 'Error: afterAll broke\n    at /project/a.test.ts:30:3',
+      },
+    ],
+    children: {
+      allTests: () => [
+        {
+          type: 'test',
+          name: 'fails',
+          parent: { type: 'suite', name: 'd', parent: { type: 'module' } },
+          result: () => ({
+            state: 'failed',
+            errors: [
+              {
+                name: 'AssertionError',
+                message: 'expected 1 to be 2',
+                stack: 'AssertionError: x\n    at /project/a.test.ts:12:7',
+              },
+            ],
+          }),
+          diagnostic: () => ({ duration: 8 }),
+        },
+        {
+          type: 'test',
+          name: 'passes',
+          parent: { type: 'module' },
+          result: () => ({ state: 'passed' }),
+          diagnostic: () => ({ duration: 2 }),
+        },
+      ],
+      allSuites: () => [],
+    },
+  });
+
+  it('reads status, time, the failing line, the error type and the note; a module error is a case of its own', () => {
+    expect(vitestCases([failingModule()])).toEqual([
+      {
+        file: '/project/a.test.ts',
+        name: 'd › fails',
+        status: 'failed',
+        durationMs: 8,
+        failure: { message: 'scrubbed [REDACTED]', type: 'AssertionError', line: 12, column: 7 },
+        note: { trace: '/project/t.trace.json', message: 'scrubbed [REDACTED]' },
+      },
+      { file: '/project/a.test.ts', name: 'passes', status: 'passed', durationMs: 2 },
+      {
+        file: '/project/a.test.ts',
+        name: '',
+        status: 'failed',
+        failure: { message: 'afterAll broke', type: 'Error', line: 30, column: 3 },
+      },
+    ]);
+  });
+
+  it("the plugin's reporter stands aside for one the config names, in the same Vitest only", () => {
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const vitest = {};
+      const named = new UnderstudyVitestReporter({});
+      const plugin = new UnderstudyVitestReporter({ addedBy: 'jest-understudy/vitest' } as never);
+      named.onInit(vitest);
+      plugin.onInit(vitest);
+      const modules = [module([{ name: 't', state: 'passed' }], report())];
+      plugin.onTestRunEnd(modules);
+      expect(write).not.toHaveBeenCalled();
+      named.onTestRunEnd(modules);
+      expect(write).toHaveBeenCalledTimes(1);
+      const alone = new UnderstudyVitestReporter({ addedBy: 'jest-understudy/vitest' } as never);
+      alone.onInit({});
+      alone.onTestRunEnd(modules);
+      expect(write).toHaveBeenCalledTimes(2);
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it("places a failure from no line of the test file at the test's location", () => {
+    const [c] = vitestCases([
+      {
+        moduleId: '/project/a.test.ts',
+        meta: () => ({}),
+        children: {
+          allTests: () => [
+            {
+              type: 'test',
+              name: 'unmatched',
+              parent: { type: 'module' },
+              location: { line: 14, column: 3 },
+              result: () => ({
+                state: 'failed',
+                errors: [{ name: 'UnderstudyError', message: 'No fixture matched' }],
+              }),
+            },
+          ],
+        },
+      },
+    ]);
+    expect(c.failure).toEqual({
+      message: 'No fixture matched',
+      type: 'UnderstudyError',
+      line: 14,
+      column: 3,
+    });
+  });
+
+  it('refuses a junit option that is not a path, naming the reporter', () => {
+    expect(() => new UnderstudyVitestReporter({ junit: 1 } as never)).toThrow(
+      'jest-understudy/vitest/reporter: the `junit` option must be a file path (a non-empty string), got 1',
+    );
   });
 });
