@@ -163,7 +163,9 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
     for (const title of ['has no recorded verdict', 'has no recorded verdict under .not either']) {
       const message = plain(file, title);
       expect(message).toContain('no recorded verdict of the judge (openai gpt-4o-mini)');
-      expect(message).toContain(`npx understudy record -- judge-missing.case.js -t "${title}"`);
+      expect(message).toContain(
+        `npx understudy record -- judge-missing.case.js -t "${title.replace('.not', '\\.not')}"`,
+      );
       // The agent's catch-all fixture did not answer it.
       expect(message).not.toContain('Thank you for writing');
     }

@@ -46,13 +46,17 @@ export async function askJudge(judge: JudgeSetting, rubric: string, text: string
   const body = await response.text();
   if (call?.unmatched) {
     const { rootDir, testPath, mode } = context.options;
-    const test = context.test;
+    // Jest's and Vitest's -t take the full name, spaced, as a pattern.
+    const test = context.test
+      ?.split(' > ')
+      .join(' ')
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     return {
       kind: 'missing',
       message:
         `${mode} mode has no recorded verdict of ${who} for this rubric and text in ${relative(rootDir, context.options.cassette)}: ` +
         "a judge's call is answered only by its recording. Record it with a key: " +
-        `\`npx understudy record -- ${relative(rootDir, testPath)}${test ? ` -t ${JSON.stringify(test)}` : ''}\`` +
+        `\`npx understudy record -- ${relative(rootDir, testPath)}${test ? ` -t "${test.replace(/["$`]/g, '\\$&')}"` : ''}\`` +
         ' (or write a judge fixture by hand: docs/matchers.md#judged-by-a-model).',
     };
   }
