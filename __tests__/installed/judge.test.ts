@@ -7,7 +7,7 @@
  * failing; the matchers' types in a TypeScript consumer.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -38,6 +38,7 @@ const plain = (file: ChildFile, title: string) => stripVTControlCharacters(messa
 describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package (%s)', (runner) => {
   let upstream: FakeUpstream;
   const runs: Record<string, InstalledRun> = {};
+  let liveRequests = 0;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream(KEYS);
@@ -61,6 +62,15 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
       env: env({ OPENAI_API_KEY: KEYS.openai }),
     });
     const project = runs.record.project;
+    const recorded = upstream.requests.length;
+    runs.live = await runInstalled({
+      cases: [RECORDED],
+      understudy,
+      ...runnerOptions,
+      cli: ['live'],
+      env: env({ OPENAI_API_KEY: KEYS.openai }),
+    });
+    liveRequests = upstream.requests.length - recorded;
     const judgedBefore = upstream.requests.length;
     await upstream.close();
     const replay = (extra: Record<string, string | undefined> = {}) =>
@@ -77,6 +87,8 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
       JUDGE_RUBRIC: 'The answer must mention "refund"',
       UNDERSTUDY_STRICT_CASSETTES: '1',
     });
+    runs.otherJudge = await replay({ JUDGE_MODEL: 'gpt-4.1-mini', JUDGE_TEXT: 'Your refund was sent.' });
+    // Last of the replays in this folder: its traces are read below.
     runs.flipped = await replay({ JUDGE_FLIP: '1' });
     expect(upstream.requests.length).toBe(judgedBefore);
     const offline = {
@@ -115,6 +127,16 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
     expect(cassette.fixtures.filter((f: any) => f.match.context === undefined)).toHaveLength(1);
   });
 
+  it('asks the real judge in live mode, and writes nothing', () => {
+    expect(statuses(fileOf(runs.live, RECORDED))).toEqual({
+      'a polite answer satisfies the judge': 'passed',
+      'judges any text': 'passed',
+    });
+    // The agent's call and two judge calls went to the provider.
+    expect(liveRequests).toBe(3);
+    expect(existsSync(join(runs.live.project, 'cassettes'))).toBe(false);
+  });
+
   it('replays the verdicts with the provider gone, on CI, with no key', () => {
     expect(statuses(fileOf(runs.replay, RECORDED))).toEqual({
       'a polite answer satisfies the judge': 'passed',
@@ -134,6 +156,20 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
       'judges any text': 'passed',
     });
     expect(output(runs.strict)).toContain('[CASSETTE_STALE]');
+  });
+
+  it('reports a verdict stale when the judge model or the judged text changed', () => {
+    expect(statuses(fileOf(runs.otherJudge, RECORDED))).toEqual({
+      'a polite answer satisfies the judge': 'passed',
+      'judges any text': 'passed',
+    });
+    const text = output(runs.otherJudge);
+    expect(text).toMatch(
+      /stale cassette: .* recorded in test "a polite answer satisfies the judge" answered the judge's .*model.*"gpt-4o-mini" → "gpt-4\.1-mini"/s,
+    );
+    expect(text).toMatch(
+      /stale cassette: .* recorded in test "judges any text" answered the judge's .*system prompt.*Your refund was sent\./s,
+    );
   });
 
   it('fails the test when the recorded verdict says the text does not satisfy the rubric', () => {

@@ -1,7 +1,7 @@
 // A support agent and a judge of its answers, recorded against a stand-in provider (JUDGE_UPSTREAM,
 // an OpenAI base URL the config intercepts) and replayed with it gone. JUDGE_RUBRIC changes the
-// rubric after the recording (a stale verdict); JUDGE_FLIP asserts the opposite of a recorded
-// "fail" verdict (the test must fail).
+// rubric after the recording (a stale verdict), JUDGE_MODEL the judge model and JUDGE_TEXT a judged
+// text (stale too); JUDGE_FLIP asserts the opposite of a recorded "fail" verdict (the test must fail).
 const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
@@ -20,7 +20,8 @@ async function agent(question) {
 
 it('a polite answer satisfies the judge', async () => {
   const run = await understudy.run(() => agent('Thanks for the refund!'));
-  await expect(run).toSatisfyJudge(process.env.JUDGE_RUBRIC || 'The answer must mention "thanks"');
+  const judge = process.env.JUDGE_MODEL ? { model: process.env.JUDGE_MODEL } : undefined;
+  await expect(run).toSatisfyJudge(process.env.JUDGE_RUBRIC || 'The answer must mention "thanks"', judge);
   // The judge's call is not one of the agent's model calls.
   expect(run.modelCalls).toHaveLength(1);
   expect(run).toHaveStepCount(1);
@@ -33,7 +34,7 @@ it('a polite answer satisfies the judge', async () => {
 });
 
 it('judges any text', async () => {
-  const text = 'Your refund is on its way.';
+  const text = process.env.JUDGE_TEXT || 'Your refund is on its way.';
   if (process.env.JUDGE_FLIP) await expect(text).toSatisfyJudge('It must mention "invoice"');
   else await expect(text).not.toSatisfyJudge('It must mention "invoice"');
 });
