@@ -27,6 +27,9 @@ import { ALL_RUNNERS } from '../support/runner-output';
 
 const KEYS = { openai: 'sk-test-INSTALLEDJUDGE0123456789abcd', anthropic: 'unused', gemini: 'unused' };
 const RECORDED = 'judge-record.case.js';
+const NEW_RUBRIC = 'The answer must mention "refund"';
+const cassetteOf = (project: string) =>
+  JSON.parse(readFileSync(join(project, 'cassettes', `${RECORDED}.cassette.json`), 'utf8'));
 const output = (run: InstalledRun) =>
   stripVTControlCharacters(
     [run.stderr, ...run.files.flatMap((f) => [f.message, ...f.tests.flatMap((t) => t.failureMessages)])].join(
@@ -39,6 +42,8 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
   let upstream: FakeUpstream;
   const runs: Record<string, InstalledRun> = {};
   let liveRequests = 0;
+  const flippedTraces: string[] = [];
+  let before: any;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream(KEYS);
@@ -82,15 +87,50 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
         env: env({ CI: 'true', ...extra }),
       });
     runs.replay = await replay();
-    runs.stale = await replay({ JUDGE_RUBRIC: 'The answer must mention "refund"' });
-    runs.strict = await replay({
-      JUDGE_RUBRIC: 'The answer must mention "refund"',
-      UNDERSTUDY_STRICT_CASSETTES: '1',
-    });
     runs.otherJudge = await replay({ JUDGE_MODEL: 'gpt-4.1-mini', JUDGE_TEXT: 'Your refund was sent.' });
-    // Last of the replays in this folder: its traces are read below.
     runs.flipped = await replay({ JUDGE_FLIP: '1' });
+    // The next run in this folder replaces them.
+    const traces = join(project, '.understudy', 'traces', RECORDED);
+    for (const ext of ['trace.json', 'trace.html'])
+      flippedTraces.push(readFileSync(join(traces, `judges any text.${ext}`), 'utf8'));
+    runs.stale = await replay({ JUDGE_RUBRIC: NEW_RUBRIC });
+    runs.strict = await replay({ JUDGE_RUBRIC: NEW_RUBRIC, UNDERSTUDY_STRICT_CASSETTES: '1' });
     expect(upstream.requests.length).toBe(judgedBefore);
+
+    // `understudy record --stale` re-records the stale verdict's test only, against a provider up again.
+    before = cassetteOf(project);
+    const again = await startFakeUpstream(KEYS);
+    const moved = {
+      ...understudy,
+      providers: { openai: { baseURL: `${again.url}/openai/v1` } },
+      judge: { ...understudy.judge, baseURL: `${again.url}/openai/v1` },
+    };
+    runs.rerecord = await runInstalled({
+      cases: [RECORDED],
+      understudy: moved,
+      ...runnerOptions,
+      project,
+      cli: ['record', '--stale'],
+      env: {
+        CI: undefined,
+        JUDGE_UPSTREAM: again.url,
+        OPENAI_API_KEY: KEYS.openai,
+        JUDGE_RUBRIC: NEW_RUBRIC,
+      },
+    });
+    await again.close();
+    runs.rereplay = await runInstalled({
+      cases: [RECORDED],
+      understudy: moved,
+      ...runnerOptions,
+      project,
+      env: {
+        CI: 'true',
+        JUDGE_UPSTREAM: again.url,
+        JUDGE_RUBRIC: NEW_RUBRIC,
+        UNDERSTUDY_STRICT_CASSETTES: '1',
+      },
+    });
     const offline = {
       ...runnerOptions,
       env: { CI: 'true' },
@@ -112,9 +152,8 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
       'a polite answer satisfies the judge': 'passed',
       'judges any text': 'passed',
     });
-    const cassette = JSON.parse(
-      readFileSync(join(runs.record.project, 'cassettes', `${RECORDED}.cassette.json`), 'utf8'),
-    );
+    // As recorded (`understudy record --stale` rewrites it below).
+    const cassette = before;
     const judged = cassette.fixtures.filter((f: any) => f.match.context === 'jest-understudy-judge');
     expect(judged.map((f: any) => [f.metadata.test, JSON.parse(f.response.content).verdict])).toEqual([
       ['a polite answer satisfies the judge', 'pass'],
@@ -158,6 +197,27 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
     expect(output(runs.strict)).toContain('[CASSETTE_STALE]');
   });
 
+  it('re-records a stale verdict with `understudy record --stale`, and its test alone', () => {
+    expect(output(runs.rerecord)).toContain('understudy record: running');
+    expect(statuses(fileOf(runs.rerecord, RECORDED))['a polite answer satisfies the judge']).toBe('passed');
+    const after = cassetteOf(runs.rerecord.project);
+    const judgeOf = (cassette: any, test: string) =>
+      cassette.fixtures.find(
+        (f: any) => f.match.context === 'jest-understudy-judge' && f.metadata.test === test,
+      );
+    expect(judgeOf(after, 'a polite answer satisfies the judge').metadata.request.system).toContain(
+      `<rubric>\n${NEW_RUBRIC}\n</rubric>`,
+    );
+    // The other test's verdict was not stale: kept as it was.
+    expect(judgeOf(after, 'judges any text')).toEqual(judgeOf(before, 'judges any text'));
+    // Replayed, strict, with the provider gone: nothing is stale any more.
+    expect(statuses(fileOf(runs.rereplay, RECORDED))).toEqual({
+      'a polite answer satisfies the judge': 'passed',
+      'judges any text': 'passed',
+    });
+    expect(output(runs.rereplay)).not.toContain('stale cassette:');
+  });
+
   it('reports a verdict stale when the judge model or the judged text changed', () => {
     expect(statuses(fileOf(runs.otherJudge, RECORDED))).toEqual({
       'a polite answer satisfies the judge': 'passed',
@@ -180,9 +240,8 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
     expect(message).toContain('- the text does not mention "invoice"');
     expect(message).toContain('Your refund is on its way.');
     // The trace and timeline hold the judge's call: the rubric, the judged text and the verdict with its reasons.
-    const traces = join(runs.flipped.project, '.understudy', 'traces', RECORDED);
-    for (const ext of ['trace.json', 'trace.html']) {
-      const trace = readFileSync(join(traces, `judges any text.${ext}`), 'utf8');
+    expect(flippedTraces).toHaveLength(2);
+    for (const trace of flippedTraces) {
       expect(trace).toContain('It must mention');
       expect(trace).toContain('Your refund is on its way.');
       expect(trace).toContain('does not mention');
