@@ -291,6 +291,19 @@ const properties = {
     ),
     additionalProperties: false,
   },
+  judge: {
+    title: '{ provider, model, baseURL? }',
+    type: 'object',
+    description:
+      'The judge model of `toSatisfyJudge` (a call can override it): `provider` "openai", "anthropic" or "gemini", `model`, and `baseURL` when it is served elsewhere than the provider\'s API (a proxy; also intercept it with `providers`).',
+    properties: {
+      provider: { type: 'string', enum: ['openai', 'anthropic', 'gemini'] },
+      model: { type: 'string', minLength: 1 },
+      baseURL: { type: 'string', minLength: 1 },
+    },
+    required: ['provider', 'model'],
+    additionalProperties: false,
+  },
 } satisfies Described<keyof UnderstudyOptions>;
 
 export const optionsSchema: JsonSchema = {

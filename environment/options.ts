@@ -230,6 +230,7 @@ export function resolveOptions(
     startedAt: Date.now(),
     ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
     ...(o.prices !== undefined && { prices: o.prices }),
+    ...(o.judge !== undefined && { judge: o.judge }),
     cassette: cassettePathOf({
       rootDir,
       testPath,

@@ -1,8 +1,10 @@
+import { toHaveCostBelow, toHaveLatencyBelow } from './budgets';
 import { toHaveCalledTool, toHaveRequestedTool } from './called-tool';
 import { toHaveChangedFiles } from './changed-files';
 import { toHavePassedDrill } from './drill';
 import { toHaveFinalMessage } from './final-message';
 import { toHandleAllFaults } from './handle-faults';
+import { toSatisfyJudge } from './judge';
 import { withCallerUtils } from './matcher-utils';
 import { withNoteOnFailure } from './on-failure';
 import { toNeverCallTools, toOnlyCallTools } from './permissions';
@@ -14,6 +16,7 @@ import { toHaveTerminalState } from './terminal-state';
 import { toHaveCalledToolSequence, toHaveRequestedToolSequence } from './tool-sequence';
 
 export type { DrillResultLike } from './drill';
+export type { JudgeOptions } from './judge';
 export type { PromptTokenOptions, TokenEncoding } from './prompt';
 export type {
   ArgsMode,
@@ -54,6 +57,9 @@ export const matchers = {
   toHaveSpans: wrap(toHaveSpans),
   toHaveChangedFiles: wrap(toHaveChangedFiles),
   toHandleAllFaults: withCallerUtils(toHandleAllFaults),
+  toSatisfyJudge: withCallerUtils(toSatisfyJudge),
+  toHaveCostBelow: wrap(toHaveCostBelow),
+  toHaveLatencyBelow: wrap(toHaveLatencyBelow),
 };
 
 /** Registers the matchers on the given `expect` (global or from `@jest/globals`). */

@@ -31,13 +31,16 @@ const modules: Record<Name, () => Record<string, Impl>> = {
   toHaveSpans: () => require('./spans'),
   toHaveChangedFiles: () => require('./changed-files'),
   toHandleAllFaults: () => require('./handle-faults'),
+  toSatisfyJudge: () => require('./judge'),
+  toHaveCostBelow: () => require('./budgets'),
+  toHaveLatencyBelow: () => require('./budgets'),
 };
 
 const runOutcomeNote = (received: unknown): string | undefined =>
   (require('./run-outcome') as typeof import('./run-outcome')).runOutcomeNote(received);
 
 /** Matchers whose `received` is not a run: no note of how a run ended. */
-const NOT_RUNS: ReadonlySet<Name> = new Set(['toHavePassedDrill', 'toHandleAllFaults']);
+const NOT_RUNS: ReadonlySet<Name> = new Set(['toHavePassedDrill', 'toHandleAllFaults', 'toSatisfyJudge']);
 
 export const lazyMatchers = Object.fromEntries(
   (Object.keys(modules) as Name[]).map((name) => {

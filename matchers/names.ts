@@ -19,4 +19,7 @@ export const MATCHER_NAMES = [
   'toHaveSpans',
   'toHaveChangedFiles',
   'toHandleAllFaults',
+  'toSatisfyJudge',
+  'toHaveCostBelow',
+  'toHaveLatencyBelow',
 ] as const;

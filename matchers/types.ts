@@ -143,6 +143,18 @@ export interface TrajectoryMatchers<R> {
   toHavePassedDrill(): R;
   /** Snapshots the system prompt and tool manifest a ModelCall (or every call of a Run) carried. */
   toMatchPromptSnapshot(hint?: string): R;
+  /**
+   * A judge model finds the text (a string, or a Run's final message) satisfies the rubric; its
+   * verdict is recorded in the test's cassette and replayed. Await it.
+   */
+  toSatisfyJudge(
+    rubric: string,
+    options?: { provider?: 'openai' | 'anthropic' | 'gemini'; model?: string; baseURL?: string },
+  ): Promise<R>;
+  /** The run's model calls cost less than `usd` (their usage times the price table and the `prices` option). */
+  toHaveCostBelow(usd: number): R;
+  /** The run took less than `ms`: wall time live, the simulated time of its model calls in replay. */
+  toHaveLatencyBelow(ms: number): R;
   /** The prompt (system, messages, tools; the largest call of a Run) counts fewer than `limit` tokens. */
   toHavePromptTokensBelow(
     limit: number,

@@ -213,6 +213,14 @@ export interface MatchKeys {
   context?: string;
 }
 
+/**
+ * The routing key of a judge's call (`toSatisfyJudge`): the package's own request, sent with the
+ * header `JUDGE_HEADER`, answered only by fixtures whose `match.context` is this, and never by
+ * the agent's.
+ */
+export const JUDGE_CONTEXT = 'jest-understudy-judge';
+export const JUDGE_HEADER = 'x-understudy-judge';
+
 export function matchKeysOf(conversation: Conversation): MatchKeys {
   const { messages } = conversation;
   let lastUser = -1;

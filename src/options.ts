@@ -71,6 +71,16 @@ export interface UnderstudyOptions {
   dialect?: DialectSetting;
   /** Model prices in USD per million tokens, over the built-in table (`src/pricing/prices.ts`). */
   prices?: PriceTable;
+  /** The judge model of `toSatisfyJudge` (a call's own options override it). */
+  judge?: JudgeSetting;
+}
+
+/** A judge model: its provider's wire protocol, the model, and where it is served (default: the provider's API). */
+export interface JudgeSetting {
+  provider: 'openai' | 'anthropic' | 'gemini';
+  model: string;
+  /** The provider's base URL (as an SDK takes it: `https://api.openai.com/v1`). */
+  baseURL?: string;
 }
 
 /** The keys of the `providers` option: the providers, and the presets of services that speak their protocols. */
@@ -132,4 +142,6 @@ export interface ResolvedOptions {
   dialect?: DialectSetting;
   /** The `prices` option, if given (the user's entries; the built-in table is below them). */
   prices?: PriceTable;
+  /** The `judge` option, if given. */
+  judge?: JudgeSetting;
 }

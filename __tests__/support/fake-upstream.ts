@@ -58,6 +58,8 @@ const usage = { inputTokens: 31, outputTokens: 9, totalTokens: 40, cachedInputTo
 function think(conversation: Conversation, serial: number, idPrefix: string): NeutralReply {
   const keys = matchKeysOf(conversation);
   const model = `${conversation.model}-2026-01-01`;
+  const judged = judge(keys.systemMessage);
+  if (judged) return { content: judged, toolCalls: [], finishReason: 'stop', usage, model };
   if (!keys.hasToolResult) {
     const orders = (keys.userMessage ?? '').match(/[A-Z]-\d{4}/g) ?? [];
     if (orders.length === 0)
@@ -83,6 +85,22 @@ function think(conversation: Conversation, serial: number, idPrefix: string): Ne
     usage: { ...usage, cachedInputTokens: 8 },
     model,
   };
+}
+
+/**
+ * A judge's request (toSatisfyJudge: rubric and text in the system prompt) gets a verdict: pass
+ * when the text contains the phrase the rubric quotes, else fail.
+ */
+function judge(system: string): string | undefined {
+  const rubric = /<rubric>\n([\s\S]*?)\n<\/rubric>/.exec(system)?.[1];
+  const text = /<text>\n([\s\S]*?)\n<\/text>/.exec(system)?.[1];
+  if (rubric === undefined || text === undefined) return undefined;
+  const phrase = /"([^"]+)"/.exec(rubric)?.[1] ?? rubric;
+  const found = text.toLowerCase().includes(phrase.toLowerCase());
+  return JSON.stringify({
+    verdict: found ? 'pass' : 'fail',
+    reasons: [`the text ${found ? 'mentions' : 'does not mention'} "${phrase}"`],
+  });
 }
 
 async function body(req: IncomingMessage): Promise<string> {

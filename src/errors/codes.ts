@@ -247,6 +247,26 @@ export const ERROR_CODES = {
     meaning: 'A file about to be written holds a credential in use; nothing was written.',
     action: 'Remove the key from your fixtures or redact hook, and write again.',
   },
+  JUDGE_NOT_RECORDED: {
+    area: 'recording',
+    meaning:
+      "Replay had no recorded verdict for a `toSatisfyJudge` call: a judge's call is answered only by its recording.",
+    action:
+      'Record it with the judge\'s key: `npx understudy record -- <test file> -t "<test name>"` (the message names both), or write a judge fixture by hand (docs/matchers.md).',
+  },
+  JUDGE_FAILED: {
+    area: 'model',
+    meaning:
+      'The judge of `toSatisfyJudge` could not be asked, refused the request, or answered with no verdict.',
+    action:
+      'The message quotes what the judge answered. Check the `judge` option (provider, model, baseURL) and the key; a judge fixture must answer `{"verdict": "pass" | "fail", "reasons": [...]}`.',
+  },
+  PRICE_UNKNOWN: {
+    area: 'runs',
+    meaning: '`toHaveCostBelow` met a model call of a model that has no price, so the cost is unknown.',
+    action:
+      'Add the model\'s price in USD per million tokens to the `prices` option: `{ prices: { openai: { "my-model": { input, output } } } }`.',
+  },
   CASSETTE_STALE: {
     area: 'recording',
     meaning:

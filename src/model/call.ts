@@ -69,6 +69,13 @@ export interface ModelCall {
   contract?: { rule: ContractRule; at: string };
   startedAt: number;
   durationMs: number;
+  /** A judge's call (`toSatisfyJudge`): the package's own, of no run. */
+  judge?: true;
+  /**
+   * Replay: the time the answer took on the injectable clock (its latency and stream pacing),
+   * whatever `timeScale` or fake timers made of it; absent when it took none.
+   */
+  simulatedMs?: number;
 }
 
 /** An embedding request the mock model answered, in `understudy.model.embeddings`. */

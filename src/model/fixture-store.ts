@@ -1,4 +1,4 @@
-import type { MatchKeys } from '../conversation';
+import { JUDGE_CONTEXT, type MatchKeys } from '../conversation';
 import { isChatFixture, isEmbeddingFixture } from '../fixtures/kinds';
 import type { Fixture } from '../fixtures/types';
 import { type Candidate, type CompiledMatch, compileMatch, contentMatches, selectByTurnIndex } from './match';
@@ -143,7 +143,10 @@ export class FixtureStore {
    */
   select(keys: MatchKeys, strictTurnIndex: boolean, test?: string): Selection | undefined {
     let matched: Entry[] = [];
+    const judge = keys.context === JUDGE_CONTEXT;
     for (const e of this.candidatesFor(keys)) {
+      // A judge's call is answered by a judge fixture only: an agent's catch-all never gives a verdict.
+      if (judge && e.fixture.match?.context !== JUDGE_CONTEXT) continue;
       if (!contentMatches(e.compiled, keys)) continue;
       if (e.compiled.sequenceIndex !== undefined && this.servedCount(e) !== e.compiled.sequenceIndex)
         continue;

@@ -11,7 +11,13 @@
  * names both calls. Last, the user's `redact` hook runs, and the replay is checked once
  * more: a hook that would stop a fixture from answering its own request is refused.
  */
-import type { Conversation, MatchKeys, NeutralError, NeutralReply } from '../conversation';
+import {
+  type Conversation,
+  JUDGE_CONTEXT,
+  type MatchKeys,
+  type NeutralError,
+  type NeutralReply,
+} from '../conversation';
 import { UnderstudyError } from '../errors';
 import { recordedFrom, tagRecorded } from '../fixtures/metadata';
 import type {
@@ -175,6 +181,7 @@ function baseFixture(call: RecordedCall, secrets: readonly string[], recordedAt:
       ...(keys.userMessage !== null ? { userMessage: keys.userMessage } : {}),
       turnIndex: keys.turnIndex,
       hasToolResult: keys.hasToolResult,
+      ...(keys.context === JUDGE_CONTEXT && { context: JUDGE_CONTEXT }),
     },
     response: responseOf(call),
     metadata: {

@@ -8,6 +8,7 @@
 import {
   type Conversation,
   type ConversationStore,
+  JUDGE_HEADER,
   matchKeysOf,
   type NeutralError,
   type NeutralReply,
@@ -67,7 +68,14 @@ export interface ForwardRequest {
 /** Headers that describe the upstream connection, not the body the agent gets. */
 const HOP_HEADERS = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'];
 /** Request headers fetch sets itself. */
-const DROP_REQUEST_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding']);
+const DROP_REQUEST_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'accept-encoding',
+  // The package's own marker of a judge's call, for the mock model only.
+  JUDGE_HEADER,
+]);
 
 function retryAfterOf(headers: Headers): number | undefined {
   const value = headers.get('retry-after');

@@ -6,7 +6,14 @@ import {
   type Violation,
   violation,
 } from '../contracts';
-import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
+import {
+  type Conversation,
+  JUDGE_CONTEXT,
+  JUDGE_HEADER,
+  type NeutralError,
+  type NeutralReply,
+  type ProviderId,
+} from '../conversation';
 import { noteCredentials } from '../files/secrets';
 import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } from '../fixtures/types';
 import type { CutReason, ModelCall } from '../model/call';
@@ -171,6 +178,8 @@ export interface JudgedRequest {
   what: string;
   /** The wire keeps the order of a reply's text and calls (see `ProviderCodec.keepsOrder`). */
   keepsOrder?: boolean;
+  /** A judge's call (toSatisfyJudge): its matcher, not the test's end, fails an unmatched one. */
+  judge?: boolean;
 }
 
 /** What `judge` decided: the provider answers, or a registered-to-be call gets this answer. */
@@ -268,11 +277,16 @@ export class ModelServer {
     // aimock's fixture routing header (fixtures with `match.context`).
     const aimockContext = request.header('x-aimock-context');
     if (aimockContext) conversation.context = aimockContext;
-    const what = `this ${codec.protocol} request (POST ${url})`;
+    // A judge's call (toSatisfyJudge) is the package's own: it belongs to no run.
+    const judge = request.header(JUDGE_HEADER) !== null;
+    if (judge) conversation.context = JUDGE_CONTEXT;
+    const what = `${judge ? "the judge's" : 'this'} ${codec.protocol} request (POST ${url})`;
 
     // 4. Mode: record and live send every call to the provider; record-missing what no fixture matches.
     // A call of no run (its run or test ended, or a concurrent test's) is refused, and has failed its test.
-    const claim = context.claim(() => `a ${codec.protocol} model call (POST ${url})`);
+    const claim = judge
+      ? refusedOrNone(context.admit(() => `a judge's ${codec.protocol} call (POST ${url})`))
+      : context.claim(() => `a ${codec.protocol} model call (POST ${url})`);
     if (claim.refused)
       return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...claim.refused }));
     const run = claim.run;
@@ -292,6 +306,7 @@ export class ModelServer {
       header: (name) => request.header(name),
       what,
       keepsOrder: codec.keepsOrder,
+      judge,
     });
 
     // 7. Forward.
@@ -361,7 +376,8 @@ export class ModelServer {
     if (resolution.kind === 'unmatched') {
       const call = this.newCall(request);
       call.unmatched = true;
-      this.unmatched.push({ call, message: resolution.message });
+      // The judge's matcher fails with what to record; the agent's unmatched calls fail the test.
+      if (!request.judge) this.unmatched.push({ call, message: resolution.message });
       return { kind: 'answer', call, answer: { kind: 'unmatched', message: resolution.message } };
     }
     // Recording checks a cassette answer (stale, a tool no longer offered) and may put personal data back into it.
@@ -424,6 +440,7 @@ export class ModelServer {
     failTest?.();
     const outcome = outcomeOf(answer, conversation.stream);
     // Only a wait reads the signal (the served port makes it on first read).
+    if (outcome.latency) call.simulatedMs = outcome.latency;
     if (outcome.latency)
       await this.context.clock.sleep(outcome.latency, request.signal).catch((reason: unknown) => {
         // The client went away before the answer was due: nothing of it reached the client.
@@ -482,6 +499,7 @@ export class ModelServer {
           outcome.streamError !== undefined,
         );
         run?.inflight?.push(response.plan);
+        if (!response.plan.unpaced) call.simulatedMs = (outcome.latency ?? 0) + pacedFor(response.plan);
       } else {
         response = plainAnswer(out.wire, outcome.shaping, call);
         // Half a body: no client reads a reply out of it.
@@ -563,8 +581,21 @@ export class ModelServer {
 
   /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
   register(call: ModelCall, run: RunRecorder | undefined): void {
+    if (call.conversation.context === JUDGE_CONTEXT) call.judge = true;
     this.context.model.calls.push(call);
     this.context.evidence.noteCall(call);
     run?.calls.push(call);
   }
+}
+
+/** An admission as a claim of no run. */
+function refusedOrNone(refused: ReturnType<FileContext['admit']>): ReturnType<FileContext['claim']> {
+  return refused ? { refused } : { run: undefined };
+}
+
+/** The time a paced stream takes between its events, on the injectable clock. */
+function pacedFor(plan: { readonly count: number; delay(at: number): number }): number {
+  let total = 0;
+  for (let at = 0; at < plan.count; at++) total += Math.max(0, plan.delay(at));
+  return total;
 }

@@ -150,6 +150,19 @@ describe('testEnvironmentOptions.understudy', () => {
     ).toContain('above');
   });
 
+  it('takes the judge model, naming what is wrong', () => {
+    expect(resolve({ judge: { provider: 'anthropic', model: 'claude-haiku-4-5' } }).judge).toEqual({
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+    });
+    expect(resolve({}).judge).toBeUndefined();
+    const text = (raw: unknown) => (thrown(() => resolve(raw)) as Error).message;
+    expect(text({ judge: { provider: 'mistral', model: 'm' } })).toContain(
+      'testEnvironmentOptions.understudy.judge.provider',
+    );
+    expect(text({ judge: { provider: 'openai' } })).toMatch(/judge.*model/);
+  });
+
   it('turns on a local gateway preset at its usual address with true, or at the address given', () => {
     expect(resolve({ providers: { ollama: true } }).providers).toEqual({
       ollama: ['http://localhost:11434/v1', 'http://127.0.0.1:11434/v1'],

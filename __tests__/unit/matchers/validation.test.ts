@@ -110,6 +110,9 @@ describe('registerMatchers', () => {
       'toHaveSpans',
       'toHaveChangedFiles',
       'toHandleAllFaults',
+      'toSatisfyJudge',
+      'toHaveCostBelow',
+      'toHaveLatencyBelow',
     ]);
   });
 });

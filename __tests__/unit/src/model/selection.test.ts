@@ -186,3 +186,21 @@ describe('flat selection over many fixtures', () => {
     expect(model.resolve(conv([user('a\u{1F600}b')]), 'x').kind).toBe('reply');
   });
 });
+
+describe("a judge's call (toSatisfyJudge)", () => {
+  const judgeCall = conv([sys('<rubric>\npolite\n</rubric>'), user('Give your verdict as JSON.')], {
+    context: 'jest-understudy-judge',
+  });
+  it("is answered by a judge fixture only, never by the agent's catch-all", () => {
+    expect(pick([f('catch-all', {})], judgeCall)).toBeUndefined();
+    expect(
+      pick(
+        [f('catch-all', {}), f('judge', { context: 'jest-understudy-judge', systemMessage: 'polite' })],
+        judgeCall,
+      ),
+    ).toBe('judge');
+  });
+  it("and a judge fixture never answers the agent's calls", () => {
+    expect(pick([f('judge', { context: 'jest-understudy-judge' })], conv([user('hi')]))).toBeUndefined();
+  });
+});
