@@ -206,9 +206,11 @@ describe('understudy record -- <jest args>', () => {
     });
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.out).mode).toBe('record-missing');
-    expect(
-      JSON.parse(cli(project, ['live'], { CI: undefined, ANTHROPIC_API_KEY: 'sk-ant-x' }).out).mode,
-    ).toBe('live');
+    // The stand-in notes no test in the live run's ledger: the command says so after the runner's output.
+    const live = cli(project, ['live'], { CI: undefined, ANTHROPIC_API_KEY: 'sk-ant-x' });
+    expect(JSON.parse(live.out.split('\n')[0]!).mode).toBe('live');
+    expect(live.code).toBe(1);
+    expect(live.err).toContain('understudy live: no test ran live');
   });
 
   it('--stale re-records the tests the last replay found stale: their files and a -t naming exactly them', () => {
