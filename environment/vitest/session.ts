@@ -379,7 +379,8 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         else process.stderr.write(`${message}\n`);
       }
     }
-    if (inLiveRun()) {
+    // A test that skipped itself (`context.skip()`) did not run: it counts in no pass rate.
+    if (inLiveRun() && task.result?.state !== 'skip') {
       const { cassette, traceDir } = options;
       const facts = { file: testPath, test: name, cassette, traceDir, failed: failedNow };
       noteLiveTest({ ...facts, startedAt, endedAt: performance.now() }, () => live?.testEvidence());

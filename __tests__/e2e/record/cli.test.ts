@@ -213,6 +213,23 @@ describe('understudy record -- <jest args>', () => {
     expect(live.err).toContain('understudy live: no test ran live');
   });
 
+  it('understudy live refuses a bad --repeat, --min-pass-rate or --refresh-above, and CI without --allow-ci, before the runner starts', () => {
+    const env = { CI: undefined, OPENAI_API_KEY: 'sk-x' };
+    for (const [args, said] of [
+      [['--repeat', '0'], '--repeat takes a whole number of at least 1, received "0"'],
+      [['--min-pass-rate', '1.5'], '--min-pass-rate takes a number from 0 to 1, received "1.5"'],
+      [['--refresh-above', 'high'], '--refresh-above takes a number from 0 to 1, received "high"'],
+      [['--budget-tokens', '-3'], '--budget-tokens takes a whole number of at least 1, received "-3"'],
+    ] as const) {
+      const refused = cli(project, ['live', ...args], env);
+      expect([refused.code, refused.out]).toEqual([2, '']);
+      expect(refused.err).toContain(said);
+    }
+    const ci = cli(project, ['live', '--repeat', '2'], { ...env, CI: '1' });
+    expect([ci.code, ci.out]).toEqual([2, '']);
+    expect(ci.err).toContain('understudy live: CI is set (CI="1")');
+  });
+
   it('--stale re-records the tests the last replay found stale: their files and a -t naming exactly them', () => {
     const usage = join(project, '.understudy', 'usage');
     const env = { CI: undefined, OPENAI_API_KEY: 'sk-x' };
