@@ -147,5 +147,8 @@ export function capReached(cap: BudgetCap, spend: Spend): string | undefined {
     return `${spend.tokens} tokens spent, the cap is ${cap.tokens}`;
   if (cap.usd !== undefined && spend.usd >= cap.usd)
     return `$${spend.usd.toFixed(4)} spent, the cap is $${cap.usd}`;
+  // A money cap that cannot price a call cannot be kept: it stops rather than spend blind.
+  if (cap.usd !== undefined && spend.unpriced.length > 0)
+    return `the price table has no price for ${spend.unpriced.join(', ')}, so the $${cap.usd} cap cannot be kept (add the model to the prices option, or cap with --budget-tokens alone)`;
   return undefined;
 }

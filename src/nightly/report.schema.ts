@@ -70,7 +70,8 @@ export const liveReportSchema: JsonSchema = {
         unpriced: {
           type: 'array',
           items: { type: 'string' },
-          description: 'Models with no price: their calls count no money.',
+          description:
+            'Models the price table has no price for: a --budget-usd cap stops at their first call.',
         },
         reached: {
           type: 'string',

@@ -67,6 +67,11 @@ describe('the budget', () => {
     expect(capReached({ tokens: 100 }, spend)).toBe('120 tokens spent, the cap is 100');
     expect(capReached({ usd: 0.25 }, spend)).toBe('$0.5000 spent, the cap is $0.25');
     expect(capReached({ tokens: 200, usd: 1 }, spend)).toBeUndefined();
+    // A money cap cannot be kept with calls it cannot price: it stops rather than spend blind.
+    expect(capReached({ usd: 1 }, { ...spend, unpriced: ['local-model'] })).toBe(
+      'the price table has no price for local-model, so the $1 cap cannot be kept (add the model to the prices option, or cap with --budget-tokens alone)',
+    );
+    expect(capReached({ tokens: 200 }, { ...spend, unpriced: ['local-model'] })).toBeUndefined();
   });
 
   it('refuses a call once the cap is reached, and notes the refusal for the report', () => {
