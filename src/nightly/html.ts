@@ -39,7 +39,8 @@ function testSection(t: TestReport) {
 <tr><td>tokens</td><td>${spread(t.tokens, String)}</td></tr>
 <tr><td>cost</td><td>${spread(t.usd, (n) => `$${n.toFixed(4)}`)}</td></tr>
 </table>
-<h4>${driftBadge} Drift from ${drift.cassette}${drift.refreshed ? ' (re-recorded)' : ''}</h4>
+<h4>Drift from the cassette</h4>
+<div class="meta">${driftBadge}<span>${drift.cassette}</span>${drift.refreshed ? badge('re-recorded', 'warn') : ''}</div>
 ${drift.recorded ? html`<div class="dim">recorded: <code>${path(drift.recorded.tools, drift.recorded.terminal)}</code></div>` : ''}
 <ul>${join(drift.changes.map((c) => html`<li>${c}</li>`))}</ul>
 </section>`;
@@ -65,7 +66,7 @@ export function renderLiveReport(report: LiveReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>${failed > 0 ? '✗ ' : '✓ '}understudy live</title>
-<style>${raw(timelineStyles())}</style>
+<style>${raw(timelineStyles())}table.kv td:first-child{padding-right:1em;white-space:nowrap}</style>
 </head>
 <body>
 <header>
