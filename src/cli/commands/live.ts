@@ -189,7 +189,8 @@ async function runLive(runnerArgs: string[], options: LiveOptions): Promise<void
       );
       report.exitCode = 1;
     }
-    if (options.refreshAbove !== undefined) await refresh(report, lines, options.refreshAbove, runner, tags);
+    if (options.refreshAbove !== undefined)
+      await refresh(report, lines, { above: options.refreshAbove, runner, tags, runnerArgs });
     const problems = reportProblems(report);
     if (problems.length > 0)
       throw new Error(
@@ -214,10 +215,9 @@ async function runLive(runnerArgs: string[], options: LiveOptions): Promise<void
 async function refresh(
   report: LiveReport,
   lines: readonly LedgerLine[],
-  above: number,
-  runner: RunnerName | undefined,
-  tags: string[],
+  how: { above: number; runner: RunnerName | undefined; tags: string[]; runnerArgs: string[] },
 ): Promise<void> {
+  const { above, runner, tags, runnerArgs } = how;
   const drifted = report.tests.filter((t) => t.drift.score !== null && t.drift.score > above);
   if (drifted.length === 0) {
     report.refresh = { above, tests: [], cassettes: [], exitCode: 0 };
@@ -239,19 +239,19 @@ async function refresh(
   process.stderr.write(
     `understudy live: re-recording ${plural(drifted.length, 'drifted test')} (drift above ${above}) in record mode\n`,
   );
-  const run = await runRunner(
-    'record',
-    'live',
-    testsArguments(
+  // The run's own runner arguments (its config), then the drifted tests' files and a -t naming them.
+  const args = [
+    ...runnerArgs,
+    ...testsArguments(
       files,
       drifted.map((t) => t.name),
     ),
-    {
-      tags,
-      chosen: runner,
-      env: isCI(process.env) ? { [ALLOW_CI_VARIABLE]: '1' } : {},
-    },
-  );
+  ];
+  const run = await runRunner('record', 'live', args, {
+    tags,
+    chosen: runner,
+    env: isCI(process.env) ? { [ALLOW_CI_VARIABLE]: '1' } : {},
+  });
   for (const t of drifted)
     t.drift.refreshed = run.code === 0 && mtimeOf(t.drift.cassette) !== before.get(t.drift.cassette);
   report.refresh = { above, tests: drifted.map((t) => t.name), cassettes, exitCode: run.code };
