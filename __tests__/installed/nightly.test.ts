@@ -81,6 +81,7 @@ interface TestReport {
   trajectories: Array<{ tools: string[]; terminal: string; count: number }>;
   latencyMs: { p50: number } | null;
   tokens: { p50: number; max: number } | null;
+  usd: { p50: number; p90: number; max: number } | null;
   drift: {
     recorded: unknown;
     score: number | null;
@@ -92,7 +93,7 @@ interface TestReport {
 interface Report {
   exitCode: number;
   repetitions: number;
-  budget: { spentTokens: number; reached?: string };
+  budget: { spentTokens: number; spentUsd: number; reached?: string };
   tests: TestReport[];
   refresh?: { tests: string[]; exitCode: number };
 }
@@ -161,6 +162,15 @@ describe.each(ALL_RUNNERS)('the nightly layer from the installed package (%s)', 
       cases: ['nightly-budget.case.js'],
       cli: ['live', '--repeat', '4', '--budget-tokens', '100', '--allow-ci'],
       env: env({ CI: 'true' }),
+    });
+    // $1000 per million tokens: each call of 40 tokens costs $0.04.
+    const prices = { openai: { 'steady-tool': { input: 1000, output: 1000 } } };
+    runs.money = await runInstalled({
+      ...base,
+      understudy: { ...understudy, prices },
+      cases: ['nightly-budget.case.js'],
+      cli: ['live', '--repeat', '4', '--budget-usd', '0.1'],
+      env: env(),
     });
     requestsBeforeRefusal = upstream.requests.length;
     refused = await runInstalled({
@@ -262,6 +272,24 @@ describe.each(ALL_RUNNERS)('the nightly layer from the installed package (%s)', 
     expect(out(runs.budget)).toContain('LIVE_BUDGET_SPENT');
   });
 
+  it('stops at a money cap, from the price table with the prices option over it', () => {
+    const report = reportOf(runs.money);
+    expect(runs.money.code).toBe(3);
+    expect(report.budget).toEqual(
+      expect.objectContaining({
+        usd: 0.1,
+        spentTokens: 120,
+        spentUsd: 0.12,
+        unpriced: [],
+        reached: '$0.1200 spent, the cap is $0.1',
+      }),
+    );
+    const test = testOf(report, 'finds the order within budget');
+    expect([test.runs, test.stopped, test.notRun]).toEqual([1, 1, 2]);
+    expect(test.usd).toEqual({ p50: 0.08, p90: 0.08, max: 0.08 });
+    expect(out(runs.money)).toContain('spent 120 tokens, $0.1200');
+  });
+
   it('refuses to run or refresh on CI without --allow-ci, before anything runs', () => {
     expect(refused).toContain('(exit 2)');
     expect(refused).toContain('understudy live: CI is set (CI="true")');
@@ -279,7 +307,8 @@ describe.each(ALL_RUNNERS)('the nightly layer from the installed package (%s)', 
       ),
     );
     const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
-    for (const run of [runs.gated, runs.passing, runs.budget]) expect(validate(reportOf(run))).toBe(true);
+    for (const run of [runs.gated, runs.passing, runs.budget, runs.money])
+      expect(validate(reportOf(run))).toBe(true);
     const broken = { ...reportOf(runs.gated), tests: [{ ...reportOf(runs.gated).tests[0], passRate: 2 }] };
     expect(validate(broken)).toBe(false);
     const page = readFileSync(join(runs.gated.project, '.understudy', 'traces', 'live-report.html'), 'utf8');

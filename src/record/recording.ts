@@ -32,6 +32,7 @@ export type { ReplayedAnswer } from './replay-check';
 const fixtureLoad = (): typeof import('../fixtures/load') => require('../fixtures/load');
 const forwarding = (): typeof import('./forwarder') => require('./forwarder');
 const nightly = (): typeof import('../nightly/live-calls') => require('../nightly/live-calls');
+const pricing = (): typeof import('../pricing') => require('../pricing');
 
 /** What the recording reads of its test file (the file's context, src/run/context.ts). */
 export interface RecordingDeps {
@@ -159,15 +160,11 @@ export class Recording {
   private charge(call: ModelCall): void {
     const usage = call.response?.usage;
     if (!usage || this.modeFor(this.deps.runs.getStore()) !== 'live' || !nightly().inLiveRun()) return;
+    const model = call.response?.model ?? call.conversation.model;
+    const usd = pricing().costOf(usage, call.provider, model, this.deps.options.prices);
     nightly().chargeCall(
-      {
-        file: this.deps.options.testPath,
-        test: this.currentTest,
-        provider: call.provider,
-        model: call.response?.model ?? call.conversation.model,
-        usage,
-      },
-      undefined,
+      { file: this.deps.options.testPath, test: this.currentTest, provider: call.provider, model, usage },
+      usd,
     );
   }
 
