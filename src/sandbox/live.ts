@@ -6,12 +6,14 @@
  * a test that skips itself with the reason as its note (`context.skip(note)`), which Vitest reports.
  * Its `minPassRate` is the test's own gate in `understudy live --repeat`.
  */
-import { noteGate } from '../nightly/live-calls';
 import { ciForbids, realKeys } from '../record/mode';
 import { BRIDGE_KEY, type Bridge, type TestDeclaration } from './bridge';
-import { loadRuntime } from './runtime';
 
 type TestFn = (...args: any[]) => unknown;
+
+// Required when a gated test starts: most files declare no live() test.
+const runtimeModule = (): typeof import('./runtime') => require('./runtime');
+const liveCalls = (): typeof import('../nightly/live-calls') => require('../nightly/live-calls');
 
 export interface LiveOptions {
   timeout?: number;
@@ -44,8 +46,8 @@ function optionsOf(name: string, given: number | LiveOptions | undefined): LiveO
 function gated(fn: TestFn, minPassRate: number | undefined): TestFn {
   if (minPassRate === undefined) return fn;
   const note = () => {
-    const { context } = loadRuntime();
-    if (context.test !== undefined) noteGate(context.options.testPath, context.test, minPassRate);
+    const { context } = runtimeModule().loadRuntime();
+    if (context.test !== undefined) liveCalls().noteGate(context.options.testPath, context.test, minPassRate);
   };
   // The same arity: Jest reads a `done` parameter from it.
   return fn.length === 0
