@@ -8,10 +8,11 @@
  * cassette, writes the report (JSON, HTML) to the trace folder, and re-records the drifted
  * cassettes when asked.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { json, writeFile } from '../../files/write';
 import { renderLiveReport } from '../../nightly/html';
 import {
   BUDGET_VARIABLE,
@@ -157,10 +158,9 @@ async function runLive(runnerArgs: string[], options: LiveOptions): Promise<void
     }
     const lines = readLedger(ledger);
     const spend = spendOf(lines);
-    reached ??=
-      capReached(cap, spend) !== undefined && lines.some((l) => l.kind === 'refused')
-        ? capReached(cap, spend)
-        : undefined;
+    // The cap reached in the last repetition stopped the run only if it refused a call there.
+    const after = capReached(cap, spend);
+    reached ??= after !== undefined && lines.some((l) => l.kind === 'refused') ? after : undefined;
     const report = buildReport({
       lines,
       runner: runner ?? 'jest',
@@ -197,10 +197,11 @@ async function runLive(runnerArgs: string[], options: LiveOptions): Promise<void
         `the live report does not match its schema (a bug in jest-understudy): ${problems.join('; ')}`,
       );
     const folder = traceFolder(lines, options.out);
-    mkdirSync(folder, { recursive: true });
-    const written = { json: join(folder, 'live-report.json'), html: join(folder, 'live-report.html') };
-    writeFileSync(written.json, `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(written.html, renderLiveReport(report));
+    // Through the package's writer: whatever a test name or path holds, no key in use is written.
+    const written = {
+      json: writeFile(join(folder, 'live-report.json'), json(report), { atomic: true }),
+      html: writeFile(join(folder, 'live-report.html'), renderLiveReport(report), { atomic: true }),
+    };
     printSummary(report, written);
     process.exitCode = report.exitCode;
   } finally {
