@@ -5,7 +5,7 @@
  * lookup_refund; `drifting` moves on to find_order once the driver says so). Pass rates and
  * trajectory counts, the gates and their exit codes (a rate below the gate fails the command
  * though some runs passed; a live() test's own gate), the budget cap reached mid-run, drift
- * scored against the cassette and refreshed (only the drifted test's fixtures), refused on CI,
+ * scored against the cassette and refreshed (only the drifted test's fixtures) on CI with --allow-ci, refused on CI without it,
  * and the report validated against its schema.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -148,8 +148,9 @@ describe.each(ALL_RUNNERS)('the nightly layer from the installed package (%s)', 
       ...base,
       project: runs.record.project,
       cases: ['nightly-repeat.case.js', 'nightly-gate.case.js', 'nightly-drift.case.js'],
-      cli: ['live', '--repeat', '3', '--min-pass-rate', '0.9', '--refresh-above', '0.1'],
-      env: env(),
+      // A nightly job: CI is set, and --allow-ci lets the live runs and the refresh's record run go.
+      cli: ['live', '--repeat', '3', '--min-pass-rate', '0.9', '--refresh-above', '0.1', '--allow-ci'],
+      env: env({ CI: 'true' }),
     });
     runs.passing = await runInstalled({
       ...base,
