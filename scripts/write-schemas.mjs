@@ -18,6 +18,7 @@ const schemas = [
   { name: 'fixtures', module: 'src/fixtures/fixtures.schema.ts', exportName: 'fixturesSchema' },
   { name: 'golden', module: 'src/golden/golden.schema.ts', exportName: 'goldenSchema' },
   { name: 'history', module: 'src/reporter/history.schema.ts', exportName: 'historySchema' },
+  { name: 'live-report', module: 'src/nightly/report.schema.ts', exportName: 'liveReportSchema' },
   { name: 'world', module: 'src/world/world.schema.ts', exportName: 'worldSchema' },
   { name: 'options', module: 'environment/options.schema.ts', exportName: 'optionsSchema' },
 ];

@@ -32,6 +32,7 @@ export const PRECOMPILED = {
   fixtures: { validateFixtures: '' },
   golden: { validateGolden: '' },
   history: { validateHistory: '' },
+  'live-report': { validateLiveReport: '' },
   options: { validateOptions: '' },
   world: { validateWorld: '', validateSetup: '/definitions/setup' },
 } as const satisfies Record<string, Record<string, string>>;

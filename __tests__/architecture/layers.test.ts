@@ -44,7 +44,7 @@ const LAYERS: LayerRules['layers'] = [
   ['src/fixtures'],
   ['src/providers'],
   ['src/contracts'],
-  ['src/model', 'src/world', 'src/options'],
+  ['src/model', 'src/world', 'src/options', 'src/nightly'],
   ['src/record', 'src/embeddings', 'src/sockets'],
   ['src/run', 'src/browser'],
   ['src/sandbox'],

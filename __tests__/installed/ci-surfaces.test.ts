@@ -82,7 +82,7 @@ const LIVE_REPORT = {
       runs: 10,
       passed: 9,
       minPassRate: 0.8,
-      trajectories: [{ tools: ['lookup_order', 'issue_refund'], terminalState: 'succeeded', count: 9 }],
+      trajectories: [{ tools: ['lookup_order', 'issue_refund'], terminal: 'stop', count: 9 }],
     },
   ],
 };
@@ -159,7 +159,7 @@ describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runne
     const [failures, live] = ours.split('### Live pass rates');
     expect(failures).not.toContain('refunds a damaged order');
     expect(live).toContain(
-      '| ci-surfaces-agent.case.js › refunds › refunds a damaged order | ✅ 90% | 9/10 | 80% | 9× lookup\\_order → issue\\_refund (succeeded) |',
+      '| ci-surfaces-agent.case.js › refunds › refunds a damaged order | ✅ 90% | 9/10 | 80% | 9× lookup\\_order → issue\\_refund (stop) |',
     );
   });
 

@@ -114,7 +114,13 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(text);
 }
 
-export async function startFakeUpstream(expectedKeys: Record<string, string>): Promise<FakeUpstream> {
+/** How the stand-in answers a request (the n-th it served); `think` above unless a driver gives its own. */
+export type UpstreamBrain = (conversation: Conversation, serial: number, idPrefix: string) => NeutralReply;
+
+export async function startFakeUpstream(
+  expectedKeys: Record<string, string>,
+  brain: UpstreamBrain = think,
+): Promise<FakeUpstream> {
   const requests: FakeUpstream['requests'] = [];
   // Stateful protocols keep threads by the ids this server hands out, as the real ones do.
   const store = createConversationStore();
@@ -148,7 +154,7 @@ export async function startFakeUpstream(expectedKeys: Record<string, string>): P
       const conversation = decoded.conversation;
       requests.push({ path: url.pathname, streamed: conversation.stream, key });
       const n = serial++;
-      const reply = think(conversation, n, codec.toolCallIdPrefix ?? 'call_');
+      const reply = brain(conversation, n, codec.toolCallIdPrefix ?? 'call_');
       const ctx = { callIndex: n, created: 1767225600, shaping: { chunkSize: 7 }, store };
       if (!conversation.stream) {
         const wire = codec.encodeReply(reply, conversation, ctx);

@@ -8,6 +8,7 @@ import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
 import { scrubForWriting } from '../../src/files/write';
 import { HOST_SERVICES } from '../../src/host-services';
+import { inLiveRun, noteLiveTest } from '../../src/nightly/live-calls';
 import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { usageFileOf } from '../../src/record/usage';
 import { type FailureNote, locate } from '../../src/reporter/cases';
@@ -342,6 +343,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           event.test.errors.push(error);
         }
         this.traceTest(event.test, name);
+        this.noteLive(event.test, name);
         break;
       }
       case 'run_finish': {
@@ -389,6 +391,19 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
           `not tagged ${selectTags.map((t) => `@${t}`).join(' or ')} (UNDERSTUDY_TAGS=${selectTags.join(',')})`;
       }
     }
+  }
+
+  /** In a repetition of `understudy live`, notes the test's outcome and trajectory in the run's ledger. */
+  private noteLive(test: Circus.TestEntry, name: string): void {
+    if (!inLiveRun()) return;
+    const { testPath, cassette, traceDir } = this.bridge.options;
+    const facts = { file: testPath, test: name, cassette, traceDir };
+    const ended = {
+      failed: test.errors.length > 0,
+      startedAt: this.testStartedAt,
+      endedAt: performance.now(),
+    };
+    noteLiveTest({ ...facts, ...ended }, () => this.bridge.session?.testEvidence());
   }
 
   /**

@@ -20,6 +20,7 @@ import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
 import { scrubForWriting } from '../../src/files/write';
 import { HOST_SERVICES } from '../../src/host-services';
+import { inLiveRun, noteLiveTest } from '../../src/nightly/live-calls';
 import { ciRefusal, keylessProviderOn, noKeyMessage, realKeys } from '../../src/record/mode';
 import { replaysCassette } from '../../src/record/paths';
 import { usageFileOf } from '../../src/record/usage';
@@ -400,6 +401,12 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
         // The note is a courtesy to the reporter; the test's result stands without its expectation.
       }
       failures[reportName(name)] = failureNote(written, evidence?.expectation, messages, secretsInUse());
+    }
+    // A test that skipped itself (`context.skip()`) did not run: it counts in no pass rate.
+    if (inLiveRun() && task.result?.state !== 'skip') {
+      const { cassette, traceDir } = options;
+      const facts = { file: testPath, test: name, cassette, traceDir, failed: failedNow };
+      noteLiveTest({ ...facts, startedAt, endedAt: performance.now() }, () => live?.testEvidence());
     }
     // After the trace: it keeps the errors as both runners hand them over.
     for (const error of [...theirs, ...ours]) withCodeInName(error);

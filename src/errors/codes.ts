@@ -209,6 +209,13 @@ export const ERROR_CODES = {
     action:
       "Set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY…); write a test that needs the real model with live(), not a guard on the variable.",
   },
+  LIVE_BUDGET_SPENT: {
+    area: 'recording',
+    meaning:
+      'In a repetition of `understudy live --budget-tokens/--budget-usd`, the run had spent its budget: the model call was not sent and the test stopped.',
+    action:
+      'Nothing to fix in the test: `understudy live` reports it as not run. Raise the budget to run more.',
+  },
   RECORD_UNAVAILABLE: {
     area: 'recording',
     meaning: 'A call had to go to the real provider, but this environment cannot reach it (no upstream).',

@@ -189,6 +189,8 @@ export interface ForwarderDeps {
   /** The current run's captures to wait for (see src/run/scope.ts), when a run is current. */
   runPending(): Promise<unknown>[] | undefined;
   currentTest(): string | undefined;
+  /** The provider answered the call (its reply or error is on it). */
+  answered?(call: ModelCall): void;
 }
 
 export class Forwarder {
@@ -380,9 +382,11 @@ export class Forwarder {
       call.error = error;
       rec.error = error;
       this.writer.counted(codec.provider, rec);
+      this.deps.answered?.(call);
       return;
     }
     const reply: NeutralReply = withIdentity(result.reply, call.conversation, response.replyId);
+    this.deps.answered?.({ ...call, response: reply });
     if (!result.complete) {
       // The provider's stream ended before its last event: what it sent is all the agent got.
       const binary = codec.reply?.binaryStream !== undefined;

@@ -30,9 +30,17 @@ export function isCI(env: NodeJS.ProcessEnv): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
+/** Set by `understudy live --allow-ci` for its runs on CI (a nightly job): the one way past the CI rule. */
+export const ALLOW_CI_VARIABLE = 'UNDERSTUDY_ALLOW_CI';
+
+/** CI is set and no `understudy live --allow-ci` run lifted the rule. */
+export function ciForbids(env: NodeJS.ProcessEnv): boolean {
+  return isCI(env) && env[ALLOW_CI_VARIABLE] !== '1';
+}
+
 /** The refusal, worded for where the mode was asked for; undefined when the mode may run here. */
 export function ciRefusal(mode: UnderstudyMode, where: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (!reachesNetwork(mode) || !isCI(env)) return undefined;
+  if (!reachesNetwork(mode) || !ciForbids(env)) return undefined;
   return (
     `jest-understudy: ${where} asks for ${mode} mode, but CI is set (CI=${JSON.stringify(env.CI)}). ` +
     `${mode} mode calls the real model provider, so it runs only on a developer machine; CI replays ` +

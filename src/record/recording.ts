@@ -31,6 +31,8 @@ export type { ReplayedAnswer } from './replay-check';
 // replay never forwards; the package is evaluated in every test file.
 const fixtureLoad = (): typeof import('../fixtures/load') => require('../fixtures/load');
 const forwarding = (): typeof import('./forwarder') => require('./forwarder');
+const nightly = (): typeof import('../nightly/live-calls') => require('../nightly/live-calls');
+const pricing = (): typeof import('../pricing') => require('../pricing');
 
 /** What the recording reads of its test file (the file's context, src/run/context.ts). */
 export interface RecordingDeps {
@@ -127,6 +129,16 @@ export class Recording {
 
   /** Sends the call to the provider and hands its real response back to the agent. */
   forward(request: ForwardRequest): Promise<Response | 'drop'> {
+    const live = this.modeFor(this.deps.runs.getStore()) === 'live' && nightly().inLiveRun();
+    if (live) {
+      const spent = nightly().budgetSpent(this.deps.options.testPath, this.currentTest);
+      if (spent !== undefined) {
+        this.deps.fail('LIVE_BUDGET_SPENT', spent);
+        // 402: no SDK retries it.
+        const wire = request.codec.encodeError({ status: 402, type: 'budget_spent', message: spent });
+        return Promise.resolve(new Response(wire.body, { status: wire.status, headers: wire.headers }));
+      }
+    }
     this.forwarder ??= new (forwarding().Forwarder)(
       {
         model: this.deps.model,
@@ -135,12 +147,25 @@ export class Recording {
         modeNow: () => this.modeFor(this.deps.runs.getStore()),
         runPending: () => this.deps.runs.getStore()?.pending,
         currentTest: () => this.currentTest,
+        answered: (call) => this.charge(call),
       },
       this.deps.services,
       this.views,
       this.writer,
     );
     return this.forwarder.forward(request);
+  }
+
+  /** In a repetition of `understudy live`, notes what the provider's answer cost for the run's budget. */
+  private charge(call: ModelCall): void {
+    const usage = call.response?.usage;
+    if (!usage || this.modeFor(this.deps.runs.getStore()) !== 'live' || !nightly().inLiveRun()) return;
+    const model = call.response?.model ?? call.conversation.model;
+    const usd = pricing().costOf(usage, call.provider, model, this.deps.options.prices);
+    nightly().chargeCall(
+      { file: this.deps.options.testPath, test: this.currentTest, provider: call.provider, model, usage },
+      usd,
+    );
   }
 
   /** Fixtures for recorded calls (harness.getRecordedFixtures). */

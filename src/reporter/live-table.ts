@@ -25,7 +25,8 @@ export interface LiveTestLike {
   passed: number;
   /** The gate this test had to meet (the run's `--min-pass-rate` or the test's own). */
   minPassRate?: number;
-  trajectories?: Array<{ tools: string[]; terminalState?: string; count: number }>;
+  /** As `understudy live` writes them: `terminal` is how the model ended (`stop`, `tool_calls`, `cut`…). */
+  trajectories?: Array<{ tools: string[]; terminal?: string; count: number }>;
 }
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
@@ -57,7 +58,7 @@ export function liveTable(report: unknown, written?: Date): string | undefined {
       .slice(0, 3)
       .map((j) =>
         escapeMarkdown(
-          `${j.count}× ${j.tools.join(' → ') || '(no tools)'}${j.terminalState ? ` (${j.terminalState})` : ''}`,
+          `${j.count}× ${j.tools.join(' → ') || '(no tools)'}${typeof j.terminal === 'string' ? ` (${j.terminal})` : ''}`,
         ),
       )
       .join('<br>');

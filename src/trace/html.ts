@@ -32,6 +32,9 @@ function pageAssets(): { css: string; script: string } {
   return assets;
 }
 
+/** The timeline's CSS, for other pages in its look (the live report). */
+export const timelineStyles = (): string => pageAssets().css;
+
 const plain = (text: unknown) => stripVTControlCharacters(String(text ?? ''));
 
 function pretty(value: unknown): string {

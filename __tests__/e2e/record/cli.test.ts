@@ -206,9 +206,28 @@ describe('understudy record -- <jest args>', () => {
     });
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.out).mode).toBe('record-missing');
-    expect(
-      JSON.parse(cli(project, ['live'], { CI: undefined, ANTHROPIC_API_KEY: 'sk-ant-x' }).out).mode,
-    ).toBe('live');
+    // The stand-in notes no test in the live run's ledger: the command says so after the runner's output.
+    const live = cli(project, ['live'], { CI: undefined, ANTHROPIC_API_KEY: 'sk-ant-x' });
+    expect(JSON.parse(live.out.split('\n')[0]!).mode).toBe('live');
+    expect(live.code).toBe(1);
+    expect(live.err).toContain('understudy live: no test ran live');
+  });
+
+  it('understudy live refuses a bad --repeat, --min-pass-rate or --refresh-above, and CI without --allow-ci, before the runner starts', () => {
+    const env = { CI: undefined, OPENAI_API_KEY: 'sk-x' };
+    for (const [args, said] of [
+      [['--repeat', '0'], '--repeat takes a whole number of at least 1, received "0"'],
+      [['--min-pass-rate', '1.5'], '--min-pass-rate takes a number from 0 to 1, received "1.5"'],
+      [['--refresh-above', 'high'], '--refresh-above takes a number from 0 to 1, received "high"'],
+      [['--budget-tokens', '-3'], '--budget-tokens takes a whole number of at least 1, received "-3"'],
+    ] as const) {
+      const refused = cli(project, ['live', ...args], env);
+      expect([refused.code, refused.out]).toEqual([2, '']);
+      expect(refused.err).toContain(said);
+    }
+    const ci = cli(project, ['live', '--repeat', '2'], { ...env, CI: '1' });
+    expect([ci.code, ci.out]).toEqual([2, '']);
+    expect(ci.err).toContain('understudy live: CI is set (CI="1")');
   });
 
   it('--stale re-records the tests the last replay found stale: their files and a -t naming exactly them', () => {

@@ -13,6 +13,7 @@ import { optionsSchema } from '../../../environment/options.schema';
 import { fixturesSchema } from '../../../src/fixtures/fixtures.schema';
 import { goldenSchema } from '../../../src/golden/golden.schema';
 import { HOST_SERVICES, hostServices } from '../../../src/host-services';
+import { liveReportSchema } from '../../../src/nightly/report.schema';
 import { AJV_OPTIONS, PRECOMPILED, schemaHash } from '../../../src/precompile';
 import { precompiledValidators } from '../../../src/precompile-code';
 import { historySchema } from '../../../src/reporter/history.schema';
@@ -24,6 +25,7 @@ const SCHEMAS = [
   ['fixtures', fixturesSchema, 'src/fixtures/fixtures.schema.ts'],
   ['golden', goldenSchema, 'src/golden/golden.schema.ts'],
   ['history', historySchema, 'src/reporter/history.schema.ts'],
+  ['live-report', liveReportSchema, 'src/nightly/report.schema.ts'],
   ['world', worldSchema, 'src/world/world.schema.ts'],
   ['options', optionsSchema, 'environment/options.schema.ts'],
 ] as const;
@@ -42,10 +44,10 @@ describe.each(SCHEMAS)('schemas/%s.*', (name, schema, module) => {
     );
   });
 
-  it("under the environment, the loaders get the worker's precompiled functions from the host (the history file is the reporter's: read on the host, not served)", () => {
+  it("under the environment, the loaders get the worker's precompiled functions from the host (the history file is the reporter's and the live report the CLI's: read on the host, not served)", () => {
     const services = hostServices();
     expect(services).toBeDefined();
-    if (name === 'history') {
+    if (name === 'history' || name === 'live-report') {
       for (const exportName of Object.keys(PRECOMPILED[name]))
         expect(services?.validator(name, exportName)).toBeUndefined();
       return;

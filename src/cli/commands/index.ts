@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerFixtures } from './fixtures';
 import { registerGolden } from './golden';
+import { registerLive } from './live';
 import { registerMcp } from './mcp';
 import { registerRecord } from './record';
 import { registerReport } from './report';
@@ -16,6 +17,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerReport,
   registerGolden,
   registerRecord,
+  registerLive,
   registerFixtures,
   registerTool,
   registerMcp,

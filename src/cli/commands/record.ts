@@ -11,24 +11,38 @@ import { ciRefusal, noKeyMessage, realKeys, type UnderstudyMode } from '../../re
 import { readUsage } from '../../record/usage';
 import { detectRunner, RUNNER_NAMES, type RunnerName, runnerCommand } from '../runner';
 
-function runJest(
+/** What a runner run needs beyond its mode: the runner to use, extra environment, and whether the CI rule is lifted. */
+export interface RunnerRun {
+  tags?: readonly string[];
+  chosen?: RunnerName | undefined;
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts the project's runner (Jest or Vitest) in `mode` after the checks the environment would
+ * make anyway (no CI, a key); resolves with its exit code (1 for a runner killed by a signal), and
+ * `ran: false` when it did not start, having said why.
+ */
+export function runRunner(
   mode: UnderstudyMode,
   command: string,
   jestArgs: string[],
-  tags: readonly string[] = [],
-  chosen?: RunnerName,
-): Promise<void> {
-  const refusal = ciRefusal(mode, `understudy ${command}`, process.env);
-  if (refusal) return fail(command, refusal.replace(/^jest-understudy: /, ''));
+  { tags = [], chosen, env = {} }: RunnerRun = {},
+): Promise<{ code: number; ran: boolean; runner?: RunnerName }> {
+  const usage = (message: string) => {
+    process.stderr.write(`understudy ${command}: ${message}\n`);
+    return Promise.resolve({ code: 2, ran: false });
+  };
+  const refusal = ciRefusal(mode, `understudy ${command}`, { ...process.env, ...env });
+  if (refusal) return usage(refusal.replace(/^jest-understudy: /, ''));
   if (mode !== 'record-missing' && realKeys(process.env).length === 0)
-    return fail(command, noKeyMessage(mode, `understudy ${command}`).replace(/^jest-understudy: /, ''));
+    return usage(noKeyMessage(mode, `understudy ${command}`).replace(/^jest-understudy: /, ''));
   const detected = chosen ? { runner: chosen, why: '--runner' } : detectRunner(process.cwd());
-  if ('problem' in detected) return fail(command, detected.problem);
+  if ('problem' in detected) return usage(detected.problem);
   const { runner } = detected;
   const start = runnerCommand(runner, process.cwd());
   if (!start)
-    return fail(
-      command,
+    return usage(
       `cannot find ${runner === 'jest' ? 'Jest' : 'Vitest'}: install it in this project (npm i -D ${runner})`,
     );
   const selection = tags.length > 0 ? `, only tests tagged ${tags.map((t) => `@${t}`).join(' or ')}` : '';
@@ -39,6 +53,7 @@ function runJest(
     stdio: 'inherit',
     env: {
       ...process.env,
+      ...env,
       UNDERSTUDY_MODE: mode,
       ...(tags.length > 0 ? { UNDERSTUDY_TAGS: tags.join(',') } : {}),
     },
@@ -46,15 +61,22 @@ function runJest(
   return new Promise((resolve) => {
     child.on('error', (error) => {
       process.stderr.write(`understudy ${command}: cannot start ${runner}: ${error.message}\n`);
-      process.exitCode = 2;
-      resolve();
+      resolve({ code: 2, ran: false, runner });
     });
-    child.on('close', (code, signal) => {
-      // The runner's own failure (tests failed) is this command's: the recording did not complete.
-      process.exitCode = signal ? 1 : code === 0 ? 0 : 1;
-      resolve();
-    });
+    child.on('close', (code, signal) => resolve({ code: signal ? 1 : (code ?? 1), ran: true, runner }));
   });
+}
+
+async function runJest(
+  mode: UnderstudyMode,
+  command: string,
+  jestArgs: string[],
+  tags: readonly string[] = [],
+  chosen?: RunnerName,
+): Promise<void> {
+  const { code, ran } = await runRunner(mode, command, jestArgs, { tags, chosen });
+  // The runner's own failure (tests failed) is this command's: the recording did not complete.
+  process.exitCode = !ran ? 2 : code === 0 ? 0 : 1;
 }
 
 /** Jest's full name of a test (`describe it`) from the label a cassette gives it (`describe > it`). */
@@ -76,12 +98,13 @@ export function staleArguments(root: string): { args: string[]; tests: number; f
       tests.add(test);
     }
   if (tests.size === 0) return undefined;
+  return { args: testsArguments(files, tests), tests: tests.size, files: files.size };
+}
+
+/** The runner arguments that run exactly `tests` (as a cassette names them) in `files`. */
+export function testsArguments(files: Iterable<string>, tests: Iterable<string>): string[] {
   const pattern = `^(?:${[...tests].map((t) => escapeRegExp(jestName(t))).join('|')})$`;
-  return {
-    args: [...[...files].sort().map((f) => relative(process.cwd(), f) || f), '-t', pattern],
-    tests: tests.size,
-    files: files.size,
-  };
+  return [...[...files].sort().map((f) => relative(process.cwd(), f) || f), '-t', pattern];
 }
 
 async function fail(command: string, message: string): Promise<void> {
@@ -158,20 +181,5 @@ export function registerRecord(program: Command): void {
         );
         return runJest('record', 'record', [...stale.args, ...jestArgs], [], options.runner);
       },
-    );
-
-  program
-    .command('live')
-    .description(
-      'run the tests (Jest or Vitest) in live mode: model calls go to the real provider, nothing is written (local only)',
-    )
-    .argument('[jest-args...]', 'arguments for the test runner, after --')
-    .addHelpText(
-      'after',
-      '\nRefused when CI is set. Exit codes: 0 tests passed, 1 tests failed, 2 bad usage.',
-    )
-    .addOption(runnerOption())
-    .action((jestArgs: string[], options: { runner?: RunnerName }) =>
-      runJest('live', 'live', jestArgs, [], options.runner),
     );
 }

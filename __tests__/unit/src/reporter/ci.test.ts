@@ -284,8 +284,8 @@ describe('the live table', () => {
           passed: 7,
           minPassRate: 0.8,
           trajectories: [
-            { tools: ['lookup', 'cancel'], terminalState: 'succeeded', count: 3 },
-            { tools: ['lookup', 'refund'], terminalState: 'succeeded', count: 7 },
+            { tools: ['lookup', 'cancel'], terminal: 'stop', count: 3 },
+            { tools: ['lookup', 'refund'], terminal: 'stop', count: 7 },
           ],
         },
         { name: 'greets', runs: 5, passed: 5 },
@@ -297,7 +297,7 @@ describe('the live table', () => {
         '### Live pass rates',
         '| Test | Pass rate | Passed | Gate | Trajectories |',
         '|---|---:|---:|---:|---|',
-        '| a.test.js › refunds \\| damaged | ❌ 70% | 7/10 | 80% | 7× lookup → refund (succeeded)<br>3× lookup → cancel (succeeded) |',
+        '| a.test.js › refunds \\| damaged | ❌ 70% | 7/10 | 80% | 7× lookup → refund (stop)<br>3× lookup → cancel (stop) |',
         '| greets | 100% | 5/5 |  |  |',
       ].join('\n'),
     );

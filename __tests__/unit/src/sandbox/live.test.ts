@@ -15,9 +15,18 @@ describe('liveSkipReason', () => {
 
   it('never runs on CI, whatever the mode and key', () => {
     expect(liveSkipReason('live', { ...KEY, CI: 'true' })).toBe(
-      'live() never runs on CI (CI="true"): it calls the real provider',
+      'live() never runs on CI (CI="true") but in understudy live --allow-ci: it calls the real provider',
     );
     expect(liveSkipReason('live', { ...KEY, CI: '1' })).toContain('never runs on CI');
+  });
+
+  it('runs on CI in a run of understudy live --allow-ci (a nightly job), and only in live mode', () => {
+    const allowed = { ...KEY, CI: 'true', UNDERSTUDY_ALLOW_CI: '1' };
+    expect(liveSkipReason('live', allowed)).toBeUndefined();
+    expect(liveSkipReason('replay', allowed)).toContain('runs only in live mode');
+    expect(liveSkipReason('live', { ...KEY, CI: 'true', UNDERSTUDY_ALLOW_CI: 'yes' })).toContain(
+      'never runs on CI',
+    );
   });
 
   it('does not run in replay or record mode', () => {
