@@ -83,6 +83,13 @@ export interface SocketServices {
    * fails the test as a refused HTTP request does, unless the `parameters` contract is off.
    */
   refused(error: NeutralError): void;
+  /**
+   * What the user says in a spoken turn whose audio carries no text: the `userMessage` of the
+   * first fixture that would answer the conversation with it as the user's turn (null: none would).
+   */
+  heard(conversation: Conversation): string | null;
+  /** Waits `ms` on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */

@@ -1,0 +1,49 @@
+/**
+ * OpenAI Realtime over a WebSocket (`wss://api.openai.com/v1/realtime?model=…`, the GA API):
+ * one session per connection, each model turn answered through the file's session.
+ */
+import type {
+  SocketConnection,
+  SocketOpening,
+  SocketPeer,
+  SocketProtocol,
+  SocketServices,
+} from '../protocol';
+import { RealtimeSessionMachine } from './session';
+
+export const openaiRealtime: SocketProtocol = {
+  protocol: 'openai.realtime',
+  provider: 'openai',
+  endpoints: ['GET /realtime'],
+  handles: (path) => path === '/realtime',
+  // Browsers authenticate in subprotocols (`realtime`, `openai-insecure-api-key.…`): accept `realtime`.
+  subprotocol: (offered) => (offered.includes('realtime') ? 'realtime' : undefined),
+  open(opening: SocketOpening, peer: SocketPeer, services: SocketServices): SocketConnection {
+    const model = opening.url.searchParams.get('model');
+    if (!model) {
+      // The API refuses a session without a model (a `call_id` attaches to a SIP/WebRTC call, which no mock has).
+      const error = {
+        status: 400,
+        type: 'invalid_request_error',
+        code: 'missing_required_parameter',
+        param: 'model',
+        message: "Missing required parameter: 'model'.",
+      };
+      services.refused(error);
+      peer.send(
+        JSON.stringify({
+          type: 'error',
+          event_id: 'event_000001',
+          error: { ...error, status: undefined, event_id: null },
+        }),
+      );
+      peer.close(1008, 'missing model');
+      return { message() {}, closed() {} };
+    }
+    const session = new RealtimeSessionMachine(model, peer, services);
+    return {
+      message: (data) => session.message(data),
+      closed: () => session.closedByClient(),
+    };
+  },
+};
