@@ -249,12 +249,6 @@ export function checkSessionUpdate(
   if (update.type !== 'realtime') return invalid('session.type', update.type, ['realtime']);
   const extra = unknownKey(update, SESSION_KEYS, 'session');
   if (extra) return extra;
-  if (update.model !== undefined && update.model !== current.model)
-    return problem(
-      'invalid_value',
-      'session.model',
-      `Cannot update a session's model: it is ${JSON.stringify(current.model)}, set when the session was created.`,
-    );
   if (update.instructions !== undefined && typeof update.instructions !== 'string')
     return wrongType('session.instructions', 'a string', update.instructions);
   const modalities = update.output_modalities;
