@@ -97,8 +97,18 @@ describe('the Realtime codec', () => {
       call_id: 'call_1',
       arguments: '',
     };
-    const at = { response_id: 'resp_1', item_id: 'item_00000000000000000001', output_index: 0, content_index: 0 };
-    const callAt = { response_id: 'resp_1', item_id: 'item_00000000000000000002', output_index: 1, call_id: 'call_1' };
+    const at = {
+      response_id: 'resp_1',
+      item_id: 'item_00000000000000000001',
+      output_index: 0,
+      content_index: 0,
+    };
+    const callAt = {
+      response_id: 'resp_1',
+      item_id: 'item_00000000000000000002',
+      output_index: 1,
+      call_id: 'call_1',
+    };
     const doneMessage: RealtimeConversationItemAssistantMessage = {
       ...message,
       status: 'completed',
