@@ -315,11 +315,14 @@ export class MockModel {
 
   /**
    * @internal What the user says next in a voice session, whose audio has no text: the
-   * `userMessage` (a string) of the first fixture that would answer the conversation with it as
-   * the user's turn. Null when no fixture answers a spoken turn here.
+   * `userMessage` (a string) of the first fixture not served yet that would answer the
+   * conversation with it as the user's turn, else of the first served one. Null when no fixture
+   * answers a spoken turn here.
    */
   heard(conversation: Conversation): string | null {
     const base = this.keysOf(conversation);
+    // A fixture not served yet is the user's next line; one served already, a line said again.
+    let again: string | null = null;
     for (const e of this.store.all) {
       const said = e.compiled.userLiteral;
       if (said === null) continue;
@@ -327,9 +330,11 @@ export class MockModel {
       if (e.compiled.turnIndex !== undefined && e.compiled.turnIndex !== keys.turnIndex) continue;
       if (e.compiled.sequenceIndex !== undefined && this.store.servedCount(e) !== e.compiled.sequenceIndex)
         continue;
-      if (contentMatches(e.compiled, keys)) return said;
+      if (!contentMatches(e.compiled, keys)) continue;
+      if (this.store.servedCount(e) === 0) return said;
+      again ??= said;
     }
-    return null;
+    return again;
   }
 
   /** `idPrefix`: how the protocol's tool call ids start (`call_`, `toolu_`…). */

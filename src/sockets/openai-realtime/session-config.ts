@@ -61,7 +61,7 @@ const SERVER_VAD: TurnDetection = {
   type: 'server_vad',
   threshold: 0.5,
   prefix_padding_ms: 300,
-  silence_duration_ms: 200,
+  silence_duration_ms: 500,
   idle_timeout_ms: null,
   create_response: true,
   interrupt_response: true,

@@ -80,6 +80,8 @@ export class RealtimeSessionMachine {
   private inputMs = 0;
   private active: Active | undefined;
   private closed = false;
+  /** The user's spoken turn ended during a response: answer it once that one is done. */
+  private queued = false;
   private readonly conversationId: string;
   /** The assistant's spoken items and the model call each came from, for truncation. */
   private readonly spoken = new Map<
@@ -450,7 +452,11 @@ export class RealtimeSessionMachine {
       item_id: this.buffer.itemId,
     });
     this.commit();
-    if (vad.create_response) void this.respond({}, undefined);
+    // A turn that ends while the model still answers the last one is answered after it.
+    if (vad.create_response) {
+      if (this.active) this.queued = true;
+      else void this.respond({}, undefined);
+    }
   }
 
   /**
@@ -626,6 +632,7 @@ export class RealtimeSessionMachine {
         },
       },
     });
+    this.next();
   }
 
   private async play(
@@ -706,26 +713,13 @@ export class RealtimeSessionMachine {
         delivered: active.sent.length + 1,
         of,
       });
-      this.error(error, undefined, false);
-      this.active = undefined;
-      this.emit({
-        type: 'response.done',
-        response: {
-          ...plan.response,
-          status: 'failed',
-          status_details: {
-            type: 'failed',
-            error: { type: error.type, code: error.code ?? null, message: error.message },
-          },
-        },
-      });
+      this.fail(plan.response, error, undefined);
       return;
     }
     for (const [id, item] of active.live)
       if (item.role === 'assistant' && item.content?.[0]?.type === 'output_audio')
         this.spoken.set(id, { reply: outcome.reply, outcome, delivered: of, of });
     this.finish(active, plan.response, 'completed');
-    this.emit({ type: 'rate_limits.updated', rate_limits: RATE_LIMITS(39000) });
   }
 
   /** Keeps the conversation's items as the response's events build them. */
@@ -824,5 +818,14 @@ export class RealtimeSessionMachine {
             : null,
       },
     });
+    if (status === 'completed') this.emit({ type: 'rate_limits.updated', rate_limits: RATE_LIMITS(39000) });
+    this.next();
+  }
+
+  /** A response ended: the spoken turn waiting for it is answered now. */
+  private next(): undefined {
+    if (!this.queued || this.active || this.closed) return;
+    this.queued = false;
+    void this.respond({}, undefined);
   }
 }

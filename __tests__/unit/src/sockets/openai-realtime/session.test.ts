@@ -412,7 +412,7 @@ describe('a Realtime session', () => {
     expect(failures()).toEqual([]);
   });
 
-  it('barge-in: speech during a response cancels it (turn_detected)', async () => {
+  it('barge-in: speech during a response cancels it (turn_detected), and the spoken turn is answered next', async () => {
     understudy.model.use([
       {
         match: { userMessage: 'hi' },
@@ -420,22 +420,30 @@ describe('a Realtime session', () => {
         chunkSize: 4,
         chunkDelay: 5,
       },
+      { match: { userMessage: 'wait, stop' }, response: { content: 'Stopped.' } },
     ]);
     const client = new FakeClient();
-    client.say('hi');
-    client.send({ type: 'response.create' });
-    await client.until('response.output_audio.delta', 2);
-    client.send({
-      type: 'input_audio_buffer.append',
-      audio: Buffer.from(speak('wait', { type: 'audio/pcm', rate: 24000 })).toString('base64'),
+    const run = await understudy.run(async () => {
+      client.say('hi');
+      client.send({ type: 'response.create' });
+      await client.until('response.output_audio.delta', 2);
+      const pcm = { type: 'audio/pcm', rate: 24000 } as const;
+      client.send({
+        type: 'input_audio_buffer.append',
+        audio: Buffer.from(speak('wait', pcm)).toString('base64'),
+      });
+      client.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(24000).toString('base64') });
+      await client.until('response.done', 2);
     });
-    await client.until('response.done');
     expect(client.of('input_audio_buffer.speech_started')).toHaveLength(1);
-    expect(client.of('response.done')[0].response.status_details).toEqual({
-      type: 'cancelled',
-      reason: 'turn_detected',
-    });
-    failures();
+    const [first, second] = client.of('response.done').map((e) => e.response);
+    expect(first.status_details).toEqual({ type: 'cancelled', reason: 'turn_detected' });
+    expect(second.status).toBe('completed');
+    expect(second.output[0].content[0].transcript).toBe('Stopped.');
+    expect(run.modelCalls[0].cut?.reason).toBe('aborted');
+    expect(run.modelCalls[1].conversation.messages.at(-1)).toEqual({ role: 'user', text: 'wait, stop' });
+    expect(run.finalMessage).toBe('Stopped.');
+    expect(failures()).toEqual([]);
   });
 
   it('refuses a response while one is in progress, an unknown event, and beta item content', async () => {
