@@ -83,6 +83,8 @@ export class RealtimeSessionMachine {
   /** The user's spoken turn ended during a response: answer it once that one is done. */
   private queued = false;
   private readonly conversationId: string;
+  /** ms of audio sent for each assistant item, for truncation. */
+  private readonly audioOut = new Map<string, number>();
   /** The assistant's spoken items and the model call each came from, for truncation. */
   private readonly spoken = new Map<
     string,
@@ -361,7 +363,10 @@ export class RealtimeSessionMachine {
       );
     const end = event.audio_end_ms;
     const transcript = String(part.transcript ?? '');
-    const total = transcript.length * MS_PER_CHAR;
+    const spoken = this.spoken.get(item.id);
+    // The audio that went out (its transcript may lag it), and the text it speaks.
+    const total = Math.round(this.audioOut.get(item.id) ?? transcript.length * MS_PER_CHAR);
+    const said = spoken?.outcome.reply.content ?? transcript;
     if (!Number.isInteger(end) || end < 0)
       return this.error(
         {
@@ -384,10 +389,9 @@ export class RealtimeSessionMachine {
         },
         eventId,
       );
-    const heard = transcript.slice(0, heardChars(end));
+    const heard = said.slice(0, heardChars(end));
     part.transcript = heard;
-    const spoken = this.spoken.get(item.id);
-    if (spoken && heard.length < transcript.length) {
+    if (spoken && heard.length < said.length) {
       const reached: NeutralReply = { ...spoken.reply, content: heard === '' ? null : heard, toolCalls: [] };
       spoken.outcome.cut('aborted', reached, { delivered: spoken.delivered, of: spoken.of });
     }
@@ -741,9 +745,13 @@ export class RealtimeSessionMachine {
           ];
         break;
       }
-      case 'response.output_audio.delta':
+      case 'response.output_audio.delta': {
         this.audioSent = true;
+        const bytes = Buffer.byteLength(event.delta, 'base64');
+        const ms = durationMs(bytes, this.session.audio.output.format);
+        this.audioOut.set(event.item_id, (this.audioOut.get(event.item_id) ?? 0) + ms);
         break;
+      }
       case 'response.output_audio_transcript.delta':
       case 'response.output_text.delta': {
         const part = active.live.get(event.item_id)?.content?.[0];
