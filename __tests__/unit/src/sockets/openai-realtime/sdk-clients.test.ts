@@ -182,3 +182,92 @@ describe("the Agents SDK's RealtimeSession over its WebSocket transport", () => 
     expect(getRuntime().drainFailures()).toEqual([]);
   });
 });
+
+describe('interruptions, as OpenAIRealtimeWS sees them', () => {
+  const pcm = (ms: number, tone: boolean) => {
+    const samples = (24000 * ms) / 1000;
+    const out = Buffer.alloc(samples * 2);
+    if (tone)
+      for (let i = 0; i < samples; i++)
+        out.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 24000)), i * 2);
+    return out.toString('base64');
+  };
+
+  /** The user talks over the answer after 160 ms of it; a careful app cancels and truncates. */
+  async function bargeIn(handle: boolean) {
+    const rt = new OpenAIRealtimeWS(
+      { model: 'gpt-realtime', options: { createConnection: toLocal } as never },
+      new OpenAI({ apiKey: 'sk-test' }),
+    );
+    await new Promise((resolve) => rt.socket.once('open', resolve));
+    rt.send({
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        audio: {
+          input: {
+            turn_detection: { type: 'server_vad', interrupt_response: false, create_response: false },
+          },
+        },
+      },
+    });
+    let played = 0;
+    let item = '';
+    await new Promise<void>((resolve) => {
+      rt.on('response.output_audio.delta', (e) => {
+        item = e.item_id;
+        played += Buffer.from(e.delta, 'base64').length / 48;
+        if (played === 160) rt.send({ type: 'input_audio_buffer.append', audio: pcm(200, true) });
+      });
+      rt.on('input_audio_buffer.speech_started', () => {
+        if (!handle) return;
+        rt.send({ type: 'response.cancel' });
+        rt.send({
+          type: 'conversation.item.truncate',
+          item_id: item,
+          content_index: 0,
+          audio_end_ms: played,
+        });
+      });
+      rt.on('response.done', () => resolve());
+      rt.send({
+        type: 'conversation.item.create',
+        item: {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'Tell me about your hours' }],
+        },
+      });
+      rt.send({ type: 'response.create' });
+    });
+    rt.close();
+  }
+
+  const longAnswer = () =>
+    understudy.model.use([
+      {
+        match: { userMessage: 'Tell me about your hours' },
+        response: { content: 'We open at nine and close at six, every day but Sunday.' },
+        chunkSize: 4,
+        chunkDelay: 40,
+      },
+    ]);
+
+  it('handled: the call keeps what the user heard', async () => {
+    longAnswer();
+    const run = await understudy.run(() => bargeIn(true));
+    expect(run.modelCalls[0].cut?.reason).toBe('aborted');
+    expect(run.modelCalls[0].response?.content).toBe('We o');
+    expect(getRuntime().drainFailures()).toEqual([]);
+  });
+
+  it('not handled: the answer went out whole over the user, and the call says so', async () => {
+    longAnswer();
+    const run = await understudy.run(() => bargeIn(false));
+    expect(run.modelCalls[0].cut).toBeUndefined();
+    expect(run.modelCalls[0].response?.content).toBe(
+      'We open at nine and close at six, every day but Sunday.',
+    );
+    expect(getRuntime().drainFailures()).toEqual([]);
+  });
+});
