@@ -103,6 +103,54 @@ it('the Agents SDK must fail: the test expects lookup_order, the model called re
   expect(run).toHaveCalledTool('lookup_order');
 });
 
+it('the Agents SDK: a barge-in cuts the answer where the user spoke, and the spoken turn is answered', async () => {
+  understudy.model.use([
+    {
+      match: { userMessage: 'Tell me about your hours' },
+      response: { content: 'We open at nine and close at six, every day but Sunday.' },
+      chunkSize: 4,
+      chunkDelay: 40,
+    },
+    { match: { userMessage: 'Stop, just tell me Sunday' }, response: { content: 'Closed on Sunday.' } },
+  ]);
+  const tone = new Int16Array(24000 * 0.2).map((_, i) =>
+    Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 24000)),
+  );
+  const silence = new Int16Array(24000 * 0.6);
+  const run = await understudy.run(async () => {
+    const session = new RealtimeSession(new RealtimeAgent({ name: 'hours', instructions: 'Answer.' }), {
+      transport: 'websocket',
+      model: 'gpt-realtime',
+    });
+    await session.connect({ apiKey: 'sk-test' });
+    let spoke = false;
+    // The user starts talking as the first audio plays.
+    session.on('audio', () => {
+      if (spoke) return;
+      spoke = true;
+      session.sendAudio(tone.buffer);
+      session.sendAudio(silence.buffer);
+    });
+    const said = new Promise((resolve) => {
+      session.on('history_updated', (history) => {
+        const last = history.at(-1);
+        if (last?.type === 'message' && last.role === 'assistant' && last.status === 'completed') {
+          if (last.content[0]?.transcript === 'Closed on Sunday.') resolve(last.content[0].transcript);
+        }
+      });
+    });
+    session.sendMessage('Tell me about your hours');
+    const answer = await said;
+    session.close();
+    return answer;
+  });
+  const [first, second] = run.modelCalls;
+  expect(first.cut?.reason).toBe('aborted');
+  expect(first.response?.content?.length ?? 0).toBeLessThan(20);
+  expect(second.conversation.messages.at(-1)).toEqual({ role: 'user', text: 'Stop, just tell me Sunday' });
+  expect(run).toHaveFinalMessage('Closed on Sunday.');
+});
+
 // ── The openai SDK's OpenAIRealtimeWS, driving the documented events ──────────────────────────
 const TOOLS = [
   {

@@ -183,6 +183,66 @@ describe("the Agents SDK's RealtimeSession over its WebSocket transport", () => 
   });
 });
 
+describe("the Agents SDK's own interruption handling", () => {
+  it('a barge-in: the SDK truncates what was played, the spoken turn is heard and answered', async () => {
+    understudy.model.use([
+      {
+        match: { userMessage: 'Tell me about your hours' },
+        response: { content: 'We open at nine and close at six, every day but Sunday.' },
+        chunkSize: 4,
+        chunkDelay: 40,
+      },
+      { match: { userMessage: 'Stop, just tell me Sunday' }, response: { content: 'Closed on Sunday.' } },
+    ]);
+    const tone = new Int16Array(24000 * 0.2).map((_, i) =>
+      Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 24000)),
+    );
+    const silence = new Int16Array(24000 * 0.6);
+    const run = await understudy.run(async () => {
+      const session = new RealtimeSession(new RealtimeAgent({ name: 'hours', instructions: 'Answer.' }), {
+        transport: new OpenAIRealtimeWebSocket({
+          createWebSocket: async ({ url, apiKey }) =>
+            new WebSocket(url, {
+              headers: { Authorization: `Bearer ${apiKey}` },
+              createConnection: toLocal,
+            }) as never,
+        }),
+        model: 'gpt-realtime',
+      });
+      await session.connect({ apiKey: 'sk-test' });
+      let spoke = false;
+      session.on('audio', () => {
+        if (spoke) return;
+        spoke = true;
+        session.sendAudio(tone.buffer);
+        session.sendAudio(silence.buffer);
+      });
+      const said = new Promise<string>((resolve) => {
+        session.on('history_updated', (history) => {
+          const last = history.at(-1);
+          if (last?.type === 'message' && last.role === 'assistant' && last.status === 'completed') {
+            const part = last.content[0];
+            const text = part && 'transcript' in part ? part.transcript : undefined;
+            if (text === 'Closed on Sunday.') resolve(text);
+          }
+        });
+      });
+      session.sendMessage('Tell me about your hours');
+      const answer = await said;
+      session.close();
+      return answer;
+    });
+    const [first, second] = run.modelCalls;
+    expect(first.cut?.reason).toBe('aborted');
+    const heard = first.response?.content ?? '';
+    expect('We open at nine and close at six, every day but Sunday.'.startsWith(heard)).toBe(true);
+    expect(heard.length).toBeLessThan(20);
+    expect(second.conversation.messages.at(-1)).toEqual({ role: 'user', text: 'Stop, just tell me Sunday' });
+    expect(run.finalMessage).toBe('Closed on Sunday.');
+    expect(getRuntime().drainFailures()).toEqual([]);
+  });
+});
+
 describe('interruptions, as OpenAIRealtimeWS sees them', () => {
   const pcm = (ms: number, tone: boolean) => {
     const samples = (24000 * ms) / 1000;
