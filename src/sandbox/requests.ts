@@ -128,12 +128,15 @@ export class FileRequests {
     return !this.http.empty;
   }
 
-  /** The unmatched model calls since the last drain that the test did not accept. */
   /** The file's model, as a socket protocol serving one connection reaches it. */
   socketServices(socket: TurnSocket): SocketServices {
-    return socketServices(this.server, socket);
+    return {
+      ...socketServices(this.server, socket),
+      request: (request) => this.handleRequest(request) ?? Promise.resolve(undefined),
+    };
   }
 
+  /** The unmatched model calls since the last drain that the test did not accept. */
   drainUnmatched(): string[] {
     return this.server.drainUnmatched();
   }

@@ -29,7 +29,7 @@ const refusal = (message: string, status = 400): TurnOutcome => ({
 });
 
 /** The file's model, as one socket connection's protocol reaches it. */
-export function socketServices(server: ModelServer, socket: TurnSocket): SocketServices {
+export function socketServices(server: ModelServer, socket: TurnSocket): Omit<SocketServices, 'request'> {
   const { context } = server;
   const what = `this ${socket.protocol} turn (${socket.url})`;
   return {

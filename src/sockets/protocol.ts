@@ -30,6 +30,8 @@ export interface SocketOpening {
   path: string;
   /** One request header of the upgrade (null when absent). */
   header(name: string): string | null;
+  /** All of them (credentials included: a turn served over HTTP notes them for scrubbing). */
+  headers(): Headers;
   /** The subprotocols the client offered (`Sec-WebSocket-Protocol`), in its order. */
   protocols: readonly string[];
 }
@@ -85,11 +87,20 @@ export interface SocketServices {
   refused(error: NeutralError): void;
   /**
    * What the user says in a spoken turn whose audio carries no text: the `userMessage` of the
-   * first fixture that would answer the conversation with it as the user's turn (null: none would).
+   * first fixture not served yet that would answer the conversation with it as the user's turn
+   * (else of the first served one; null: none would).
    */
   heard(conversation: Conversation): string | null;
   /** Waits `ms` on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Serves one HTTP request to the provider through the file's HTTP pipeline, as if the client had
+   * made it (route, contracts, fixtures, chaos, recording, the call log and evidence, the crash
+   * gate): for a protocol whose turns are the provider's HTTP calls framed as messages (the
+   * Responses API's WebSocket mode). Undefined when nothing of the file answers the URL. Called in
+   * the async context of the message that asked for it, so the call belongs to that message's run.
+   */
+  request(request: Request): Promise<Response | undefined>;
 }
 
 /** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */

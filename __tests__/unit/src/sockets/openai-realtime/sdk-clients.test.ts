@@ -39,6 +39,7 @@ beforeAll(async () => {
         url,
         path: '/realtime',
         header: (n) => String(request.headers[n.toLowerCase()] ?? '') || null,
+        headers: () => new Headers(),
         protocols: [],
       },
       { send: (d) => ws.send(d), close: (c, r) => ws.close(c, r), drop: () => ws.terminate() },
