@@ -42,6 +42,9 @@ describe.each(Object.keys(RUNNERS) as Runner[])('OpenAI Realtime (%s)', (runner)
       'the Agents SDK must fail: the test expects lookup_order, the model called refund_order',
     );
     expect(message).toContain('lookup_order');
+    // The model's calls reached the agent over the socket, and it ran them.
+    expect(message).toContain('Received 2 calls');
+    expect(message).toContain('transfer_to_refunds');
     expect(message).toContain('refund_order');
   });
 
