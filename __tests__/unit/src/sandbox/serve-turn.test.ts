@@ -69,6 +69,13 @@ describe('a socket turn', () => {
     expect(run.finalMessage).toBe('Order 7 shipped.');
     expect(run.terminalState).toBe('succeeded');
     expect(run.modelCalls.map((c) => c.protocol)).toEqual(['openai.realtime', 'openai.realtime']);
+    // A span per response and per tool call, as on HTTP.
+    expect(run.trace.map((s) => s.name)).toEqual([
+      'invoke_agent run 0',
+      'chat gpt-realtime',
+      'chat gpt-realtime',
+      'execute_tool lookup',
+    ]);
     expect(failures()).toEqual([]);
   });
 
