@@ -31,7 +31,13 @@ class FakeClient {
       toolCallIdPrefix: 'call_',
     });
     this.connection = openaiRealtime.open(
-      { url: new URL(url), path: '/realtime', header: () => null, headers: () => new Headers(), protocols: [] },
+      {
+        url: new URL(url),
+        path: '/realtime',
+        header: () => null,
+        headers: () => new Headers(),
+        protocols: [],
+      },
       {
         send: (data) => {
           this.received.push(JSON.parse(String(data)));
