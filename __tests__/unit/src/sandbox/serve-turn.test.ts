@@ -130,6 +130,19 @@ describe('a socket turn', () => {
     expect(failures()).toEqual([]);
   });
 
+  it('a turn that would go to the provider (record, live) is refused, naming replay as the way', async () => {
+    understudy.model.use(script().user('hi').replies('hello'));
+    const socket = services();
+    const run = await understudy.run(() => socket.answer(conversation(user('hi')), turn()), {
+      mode: 'live',
+    } as never);
+    expect(run.output).toMatchObject({ kind: 'error' });
+    const [failure, ...more] = failures();
+    expect(more).toEqual([]);
+    expect(failure.code).toBe('RECORD_UNSUPPORTED');
+    expect(failure.message).toContain('replay mode');
+  });
+
   it('refused fails the test as a refused HTTP request does', () => {
     services().refused({
       status: 400,
