@@ -21,21 +21,25 @@ export const openaiRealtime: SocketProtocol = {
   open(opening: SocketOpening, peer: SocketPeer, services: SocketServices): SocketConnection {
     const model = opening.url.searchParams.get('model');
     if (!model) {
-      // The API refuses a session without a model (a `call_id` attaches to a SIP/WebRTC call, which no mock has).
+      const url = opening.url;
+      const other = url.searchParams.has('intent')
+        ? 'a transcription session (intent=transcription), which jest-understudy does not serve'
+        : url.searchParams.has('call_id')
+          ? 'a WebRTC or SIP call (call_id), which jest-understudy does not serve'
+          : undefined;
       const error = {
         status: 400,
         type: 'invalid_request_error',
         code: 'missing_required_parameter',
         param: 'model',
-        message: "Missing required parameter: 'model'.",
+        message: other
+          ? `Missing required parameter: 'model'. This socket opens ${other}: open a session by model (?model=…).`
+          : "Missing required parameter: 'model'.",
       };
       services.refused(error);
+      const { status: _, ...body } = error;
       peer.send(
-        JSON.stringify({
-          type: 'error',
-          event_id: 'event_000001',
-          error: { ...error, status: undefined, event_id: null },
-        }),
+        JSON.stringify({ type: 'error', event_id: 'event_000001', error: { ...body, event_id: null } }),
       );
       peer.close(1008, 'missing model');
       return { message() {}, closed() {} };

@@ -115,6 +115,16 @@ describe('a Realtime session', () => {
     expect(failures()).toEqual([]);
   });
 
+  it('refuses a socket without a model, and names what is not served (transcription sessions)', () => {
+    const client = new FakeClient('wss://api.openai.com/v1/realtime?intent=transcription');
+    expect(client.types()).toEqual(['error']);
+    expect(client.received[0].error).toMatchObject({ code: 'missing_required_parameter', param: 'model' });
+    expect(client.closedWith).toBe(1008);
+    const [failure] = failures();
+    expect(failure.code).toBe('CONTRACT_BREACH');
+    expect(failure.message).toContain('transcription session');
+  });
+
   it.each([
     [
       'a beta-shaped session (modalities, voice)',
