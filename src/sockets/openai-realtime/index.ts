@@ -2,6 +2,8 @@
  * OpenAI Realtime over a WebSocket (`wss://api.openai.com/v1/realtime?model=…`, the GA API):
  * one session per connection, each model turn answered through the file's session.
  */
+
+import { noteCredentials, noteSecret } from '../../files/secrets';
 import type {
   SocketConnection,
   SocketOpening,
@@ -11,6 +13,9 @@ import type {
 } from '../protocol';
 import { RealtimeSessionMachine } from './session';
 
+/** The subprotocol a browser client sends its key in. */
+const KEY_PROTOCOL = 'openai-insecure-api-key.';
+
 export const openaiRealtime: SocketProtocol = {
   protocol: 'openai.realtime',
   provider: 'openai',
@@ -19,6 +24,10 @@ export const openaiRealtime: SocketProtocol = {
   // Browsers authenticate in subprotocols (`realtime`, `openai-insecure-api-key.…`): accept `realtime`.
   subprotocol: (offered) => (offered.includes('realtime') ? 'realtime' : undefined),
   open(opening: SocketOpening, peer: SocketPeer, services: SocketServices): SocketConnection {
+    // The key, in a header or a subprotocol, is blanked in every file written later.
+    noteCredentials({ forEach: (visit) => opening.headers().forEach(visit) }, opening.url.href);
+    for (const offered of opening.protocols)
+      if (offered.startsWith(KEY_PROTOCOL)) noteSecret(offered.slice(KEY_PROTOCOL.length));
     const model = opening.url.searchParams.get('model');
     if (!model) {
       const url = opening.url;

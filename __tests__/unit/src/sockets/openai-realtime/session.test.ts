@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';
+import { secretsInUse } from '../../../../../src/files/secrets';
 import { getRuntime } from '../../../../../src/sandbox/runtime';
 import { MS_PER_CHAR, speak } from '../../../../../src/sockets/openai-realtime/audio';
 import { openaiRealtime } from '../../../../../src/sockets/openai-realtime/index';
@@ -113,6 +114,31 @@ describe('a Realtime session', () => {
     expect(updated.session.audio.output.voice).toBe('marin');
     expect(updated.session.tools[0].name).toBe('lookup_order');
     expect(failures()).toEqual([]);
+  });
+
+  it('notes the key a client sends, in a header or a subprotocol, for scrubbing', () => {
+    const services = getRuntime().requests.socketServices({
+      protocol: 'openai.realtime',
+      provider: 'openai',
+      url: 'wss://api.openai.com/v1/realtime?model=gpt-realtime',
+      path: '/realtime',
+    });
+    const peer = { send: () => undefined, close: () => undefined, drop: () => undefined };
+    openaiRealtime.open(
+      {
+        url: new URL('wss://api.openai.com/v1/realtime?model=gpt-realtime'),
+        path: '/realtime',
+        header: () => null,
+        headers: () => new Headers({ authorization: 'Bearer sk-header-key-0123456789abcdef' }),
+        protocols: ['realtime', 'openai-insecure-api-key.sk-subprotocol-key-0123456789'],
+      },
+      peer,
+      services,
+    );
+    expect(secretsInUse([], {})).toEqual(
+      expect.arrayContaining(['sk-header-key-0123456789abcdef', 'sk-subprotocol-key-0123456789']),
+    );
+    expect(openaiRealtime.subprotocol?.(['realtime', 'openai-insecure-api-key.x'])).toBe('realtime');
   });
 
   it('refuses a socket without a model, and names what is not served (transcription sessions)', () => {
