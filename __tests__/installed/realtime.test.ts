@@ -28,12 +28,12 @@ describe.each(Object.keys(RUNNERS) as Runner[])('OpenAI Realtime (%s)', (runner)
     file = fileOf(runs.realtime, 'realtime-voice.case.js');
   }, 240_000);
 
-  it('passes the loops: a handoff and a tool (in process, served port), a barge-in, a spoken tool loop, spoken input, a handled interruption', () => {
+  it('passes the loops: a handoff and a tool (in process, served port), a barge-in, the global WebSocket, a spoken tool loop, spoken input, a handled interruption', () => {
     const passing = file.tests.filter((t) => !t.title.includes('must fail'));
     expect(passing.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
       passing.map((t) => [t.title, 'passed', '']),
     );
-    expect(passing).toHaveLength(6);
+    expect(passing).toHaveLength(7);
   });
 
   it('a wrong tool fails the assertion, naming the calls made', () => {

@@ -151,6 +151,42 @@ it('the Agents SDK: a barge-in cuts the answer where the user spoke, and the spo
   expect(run).toHaveFinalMessage('Closed on Sunday.');
 });
 
+// ── Node's global WebSocket, opened as a browser opens it (the key in a subprotocol) ──────────
+it("Node's global WebSocket: a text turn, the key sent in a subprotocol", async () => {
+  understudy.model.use(script().user('Say hi').replies('Hi there.'));
+  const run = await understudy.run(async () => {
+    const ws = new WebSocket('wss://api.openai.com/v1/realtime?model=gpt-realtime', [
+      'realtime',
+      'openai-insecure-api-key.sk-test-browser-0123456789',
+    ]);
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = reject;
+    });
+    const done = new Promise((resolve) => {
+      ws.onmessage = (message) => {
+        const event = JSON.parse(message.data);
+        if (event.type === 'response.done') resolve(event.response);
+      };
+    });
+    ws.send(
+      JSON.stringify({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } }),
+    );
+    ws.send(
+      JSON.stringify({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hi' }] },
+      }),
+    );
+    ws.send(JSON.stringify({ type: 'response.create' }));
+    const response = await done;
+    ws.close();
+    return { subprotocol: ws.protocol, text: response.output[0].content[0].text };
+  });
+  expect(run.output).toEqual({ subprotocol: 'realtime', text: 'Hi there.' });
+  expect(run).toHaveFinalMessage('Hi there.');
+});
+
 // ── The openai SDK's OpenAIRealtimeWS, driving the documented events ──────────────────────────
 const TOOLS = [
   {
