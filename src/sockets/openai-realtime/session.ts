@@ -335,6 +335,22 @@ export class RealtimeSessionMachine {
       object: 'realtime.item',
       status: 'completed',
     };
+    // A user's audio part without a transcript is heard as the fixtures' next user turn, as a commit is.
+    if (item.role === 'user')
+      item.content = item.content.map((part: Obj) =>
+        part?.type === 'input_audio' && typeof part.transcript !== 'string'
+          ? {
+              ...part,
+              transcript: this.services.heard(
+                conversationOf(
+                  this.session,
+                  [...this.items.slice(0, at), { ...item, content: [] }],
+                  this.session.tools,
+                ),
+              ),
+            }
+          : part,
+      );
     this.items.splice(at, 0, item);
     const previous_item_id = at === 0 ? null : this.items[at - 1].id;
     this.emit({ type: 'conversation.item.added', previous_item_id, item });

@@ -454,6 +454,21 @@ describe('a Realtime session', () => {
     expect(failures()).toEqual([]);
   });
 
+  it("an input_audio item without a transcript is heard as the fixture's user turn", async () => {
+    understudy.model.use(script().user('Book a table for two').replies('Booked.'));
+    const client = new FakeClient();
+    const audio = Buffer.from(speak('book', { type: 'audio/pcm', rate: 24000 })).toString('base64');
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_audio', audio }] },
+    });
+    expect(client.of('conversation.item.done')[0].item.content[0].transcript).toBe('Book a table for two');
+    client.send({ type: 'response.create' });
+    await client.until('response.done');
+    expect(client.of('response.output_audio_transcript.done')[0].transcript).toBe('Booked.');
+    expect(failures()).toEqual([]);
+  });
+
   it('barge-in: speech during a response cancels it (turn_detected), and the spoken turn is answered next', async () => {
     understudy.model.use([
       {
