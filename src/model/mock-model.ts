@@ -10,6 +10,7 @@ import { ChaosDice, type ChaosFault } from './chaos';
 import { describeUnmatched, nearestMisses } from './diagnose';
 import { DialectChooser } from './dialects';
 import { type Entry, FixtureStore, type Scope } from './fixture-store';
+import { contentMatches } from './match';
 import { errorFrom, replyFrom } from './reply';
 
 interface Selected {
@@ -310,6 +311,30 @@ export class MockModel {
       toolResult: keys.toolResult === null ? null : String(n(keys.toolResult)),
       systemMessage: String(n(keys.systemMessage)),
     };
+  }
+
+  /**
+   * @internal What the user says next in a voice session, whose audio has no text: the
+   * `userMessage` (a string) of the first fixture not served yet that would answer the
+   * conversation with it as the user's turn, else of the first served one. Null when no fixture
+   * answers a spoken turn here.
+   */
+  heard(conversation: Conversation): string | null {
+    const base = this.keysOf(conversation);
+    // A fixture not served yet is the user's next line; one served already, a line said again.
+    let again: string | null = null;
+    for (const e of this.store.all) {
+      const said = e.compiled.userLiteral;
+      if (said === null) continue;
+      const keys = { ...base, userMessage: said, hasToolResult: false, toolCallId: null, toolResult: null };
+      if (e.compiled.turnIndex !== undefined && e.compiled.turnIndex !== keys.turnIndex) continue;
+      if (e.compiled.sequenceIndex !== undefined && this.store.servedCount(e) !== e.compiled.sequenceIndex)
+        continue;
+      if (!contentMatches(e.compiled, keys)) continue;
+      if (this.store.servedCount(e) === 0) return said;
+      again ??= said;
+    }
+    return again;
   }
 
   /** `idPrefix`: how the protocol's tool call ids start (`call_`, `toolu_`…). */

@@ -35,6 +35,8 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
   return {
     refused: (error: NeutralError) => server.refused(socket.protocol, socket.url, error),
     answer: answerTurn,
+    heard: (conversation) => context.model.heard(conversation),
+    sleep: (ms, signal) => context.clock.sleep(ms, signal),
   };
 
   async function answerTurn(

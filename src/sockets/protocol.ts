@@ -86,6 +86,14 @@ export interface SocketServices {
    */
   refused(error: NeutralError): void;
   /**
+   * What the user says in a spoken turn whose audio carries no text: the `userMessage` of the
+   * first fixture not served yet that would answer the conversation with it as the user's turn
+   * (else of the first served one; null: none would).
+   */
+  heard(conversation: Conversation): string | null;
+  /** Waits `ms` on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
    * Serves one HTTP request to the provider through the file's HTTP pipeline, as if the client had
    * made it (route, contracts, fixtures, chaos, recording, the call log and evidence, the crash
    * gate): for a protocol whose turns are the provider's HTTP calls framed as messages (the

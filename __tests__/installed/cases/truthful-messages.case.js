@@ -23,7 +23,10 @@ async function realtimeAgent() {
   // also reject connect(): either way the agent throws the raw ws ErrorEvent.
   await new Promise((resolve, reject) => {
     session.on('error', (event) => reject(event.error ?? event));
-    session.connect({ apiKey: 'sk-test-realtime' }).then(resolve, reject);
+    // A host nothing serves: the socket is refused, as a network failure would refuse it.
+    session
+      .connect({ apiKey: 'sk-test-realtime', url: 'wss://realtime.invalid/v1/realtime?model=gpt-realtime' })
+      .then(resolve, reject);
   });
 }
 

@@ -69,6 +69,13 @@ describe('a socket turn', () => {
     expect(run.finalMessage).toBe('Order 7 shipped.');
     expect(run.terminalState).toBe('succeeded');
     expect(run.modelCalls.map((c) => c.protocol)).toEqual(['openai.realtime', 'openai.realtime']);
+    // A span per response and per tool call, as on HTTP.
+    expect(run.trace.map((s) => s.name)).toEqual([
+      'invoke_agent run 0',
+      'chat gpt-realtime',
+      'chat gpt-realtime',
+      'execute_tool lookup',
+    ]);
     expect(failures()).toEqual([]);
   });
 
@@ -121,6 +128,19 @@ describe('a socket turn', () => {
     expect(run.finalMessage).toBeUndefined();
     expect(run.terminalState).toBe('failed');
     expect(failures()).toEqual([]);
+  });
+
+  it('a turn that would go to the provider (record, live) is refused, naming replay as the way', async () => {
+    understudy.model.use(script().user('hi').replies('hello'));
+    const socket = services();
+    const run = await understudy.run(() => socket.answer(conversation(user('hi')), turn()), {
+      mode: 'live',
+    } as never);
+    expect(run.output).toMatchObject({ kind: 'error' });
+    const [failure, ...more] = failures();
+    expect(more).toEqual([]);
+    expect(failure.code).toBe('RECORD_UNSUPPORTED');
+    expect(failure.message).toContain('replay mode');
   });
 
   it('refused fails the test as a refused HTTP request does', () => {
