@@ -4,15 +4,15 @@
  * file's mock model. Each turn is the whole conversation so far, decoded as a generateContent
  * request is, so fixtures match a Live session as they match HTTP.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type Violation, violation } from '../../contracts/violation';
-import type { NeutralError, NeutralReply } from '../../conversation';
-import type { StreamShaping } from '../../fixtures/types';
+import { setTimeout as realSleep } from 'node:timers/promises';
+import type { Conversation, NeutralError, NeutralReply } from '../../conversation';
+import type { FixtureStreamError, StreamShaping } from '../../fixtures/types';
+import type { CutReason } from '../../model/call';
 import { chunkText, DEFAULT_CHUNK_SIZE } from '../../providers/codec';
 import { decodeGemini } from '../../providers/gemini/decode';
 import { argsObject } from '../../providers/gemini/ids';
 import { createConversationStore } from '../../providers/store';
-import type { SocketConnection, SocketData, SocketPeer, SocketServices } from '../protocol';
+import type { SocketConnection, SocketData, SocketPeer, SocketServices, TurnOutcome } from '../protocol';
 import { Listener, speak } from './speech';
 import {
   AUDIO_OUT_RATE,
@@ -41,11 +41,22 @@ import {
   type WireCall,
 } from './wire';
 
-/** What a Live session needs of the file beyond a model turn. */
-export interface LiveServices extends SocketServices {
-  /** A client message the API refuses: fails the test as a refused HTTP request does (when its rule is on). */
-  refused?(breach: Violation): void;
-}
+/** What a Live session asks of the file besides a model turn. */
+export type LiveServices = SocketServices &
+  Partial<{
+    /** A client message the API refuses: fails the test as a refused HTTP request does (its rule on). */
+    refused(error: NeutralError): void;
+    /** What the fixtures have the user say in a spoken turn whose audio carries no text. */
+    heard(conversation: Conversation): string | null;
+    /** Waits on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  }>;
+
+/** A reply outcome, and what the file learns when less of it reached the client than was made. */
+type Reply = Extract<TurnOutcome, { kind: 'reply' }> & {
+  streamError?: FixtureStreamError;
+  cut?(reason: CutReason, reached: NeutralReply | undefined, events: { delivered: number; of: number }): void;
+};
 
 type Content = { role: 'user' | 'model'; parts: Array<Record<string, unknown>> };
 
@@ -54,6 +65,10 @@ interface Speaking {
   abort: AbortController;
   /** The text that reached the client so far (what the model said, should it be cut off). */
   said: string;
+  /** Its messages sent so far, of how many, once the reply is known. */
+  sent: number;
+  of: number;
+  reply?: Reply;
 }
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -179,16 +194,24 @@ export class LiveSession implements SocketConnection {
     }
   }
 
-  /** The user's speech (or typing) ends a turn: its words, as transcribed, and the model answers. */
+  /**
+   * The user's speech (or typing) ends a turn, and the model answers. Audio `speak` made is heard
+   * as its words; other audio as what the fixtures have the user say next (audio is matched by its
+   * transcript), and the input transcription carries it.
+   */
   private userSpoke(): void {
     const parts: Array<Record<string, unknown>> = [];
     if (this.listener.started) {
-      const { text } = this.listener.heard();
+      let { text } = this.listener.heard();
       this.listener.reset();
+      if (text === null && this.services.heard) {
+        const spoken = this.conversation([{ role: 'user', parts: [{ inlineData: SPEECH }] }]);
+        if (spoken) text = this.services.heard(spoken);
+      }
       if (text !== null) {
         if (this.setup.inputTranscription) this.send(inputTranscription(text));
         parts.push({ text });
-      } else parts.push({ inlineData: { mimeType: 'audio/pcm;rate=16000', data: '' } });
+      } else parts.push({ inlineData: SPEECH });
     }
     for (const text of this.typed) parts.push({ text });
     this.typed = [];
@@ -235,6 +258,7 @@ export class LiveSession implements SocketConnection {
       this.speaking = undefined;
       speaking.abort.abort();
       if (speaking.said) this.contents.push({ role: 'model', parts: [{ text: speaking.said }] });
+      this.cut(speaking, 'aborted');
       this.send(interrupted());
       this.send(turnComplete());
     }
@@ -254,9 +278,41 @@ export class LiveSession implements SocketConnection {
     }
   }
 
+  /** Tells the file how much of a reply reached the client, when not all of it did. */
+  private cut(speaking: Speaking, reason: CutReason): void {
+    const { reply } = speaking;
+    if (!reply?.cut) return;
+    const reached = speaking.said ? { ...reply.reply, content: speaking.said, toolCalls: [] } : undefined;
+    reply.cut(reason, reached, { delivered: speaking.sent, of: speaking.of });
+  }
+
+  /** The conversation so far (and `more`), as the mock model reads it; undefined when it does not decode. */
+  private conversation(more: Content[] = []): Conversation | undefined {
+    const decoded = this.decode(more);
+    return decoded.ok ? decoded.conversation : undefined;
+  }
+
+  private decode(more: Content[] = []) {
+    const { setup } = this;
+    const model = setup.model.includes('/') ? setup.model : `models/${setup.model}`;
+    const decoded = decodeGemini(
+      {
+        contents: [...this.contents, ...more],
+        ...(setup.systemInstruction !== undefined ? { systemInstruction: setup.systemInstruction } : {}),
+        ...(setup.tools ? { tools: setup.tools } : {}),
+      },
+      { path: `/v1beta/${model}:generateContent`, query: new URLSearchParams(), store: this.store },
+    );
+    if (!decoded.ok) return decoded;
+    return {
+      ok: true as const,
+      conversation: { ...decoded.conversation, protocol: 'gemini.live', stream: true },
+    };
+  }
+
   /** One model turn over the conversation so far. */
   private respond(): void {
-    const speaking: Speaking = { abort: new AbortController(), said: '' };
+    const speaking: Speaking = { abort: new AbortController(), said: '', sent: 0, of: 0 };
     this.speaking = speaking;
     void this.turn(speaking).catch((error: unknown) => {
       if (this.speaking !== speaking || this.state === 'closed') return;
@@ -265,49 +321,71 @@ export class LiveSession implements SocketConnection {
   }
 
   private async turn(speaking: Speaking): Promise<void> {
+    const decoded = this.decode();
+    if (!decoded.ok) {
+      this.refuse(invalid('clientContent', decoded.error.message.trim()));
+      return;
+    }
     const { setup } = this;
-    const model = setup.model.includes('/') ? setup.model : `models/${setup.model}`;
-    const decoded = decodeGemini(
-      {
-        contents: this.contents,
-        ...(setup.systemInstruction !== undefined ? { systemInstruction: setup.systemInstruction } : {}),
-        ...(setup.tools ? { tools: setup.tools } : {}),
-      },
-      { path: `/v1beta/${model}:generateContent`, query: new URLSearchParams(), store: this.store },
-    );
-    if (!decoded.ok) return this.refuse(invalid('clientContent', decoded.error.message.trim()));
-    const conversation = { ...decoded.conversation, protocol: 'gemini.live', stream: true };
-    const outcome = await this.services.answer(conversation, { signal: speaking.abort.signal });
+    const request = {
+      setup: { model: setup.model, generationConfig: setup.generationConfig, tools: setup.tools },
+      contents: this.contents,
+    };
+    const outcome = await this.services.answer(decoded.conversation, {
+      signal: speaking.abort.signal,
+      request,
+    } as {
+      signal: AbortSignal;
+    });
     if (this.speaking !== speaking || this.state === 'closed') return;
     if (outcome.kind === 'drop') return this.drop();
     if (outcome.kind === 'error') return this.fail(outcome.error);
-    await this.say(speaking, outcome.reply, outcome.shaping);
+    speaking.reply = outcome;
+    await this.say(speaking, outcome);
   }
 
-  /** The reply on the wire: text or audio (with its transcript) in chunks, then the calls or the turn's end. */
-  private async say(speaking: Speaking, reply: NeutralReply, shaping: StreamShaping): Promise<void> {
+  /**
+   * The reply on the wire: text, or audio with its transcript, in chunks, then the calls or the
+   * turn's end. A fixture's cut (truncated, disconnected) drops the socket where it says; a
+   * mid-response error closes it as the API closes a failed session.
+   */
+  private async say(speaking: Speaking, outcome: Reply): Promise<void> {
+    const { reply, shaping, streamError } = outcome;
     const { modality, outputTranscription: transcribe } = this.setup;
     const chunks = chunkText(reply.content ?? '', shaping.chunkSize ?? DEFAULT_CHUNK_SIZE);
+    speaking.of = chunks.length + 1;
+    const stop = stopOf(shaping, streamError, chunks.length);
     const malformedAt =
-      shaping.malformed === true ? 0 : shaping.malformed === false ? -1 : (shaping.malformed ?? -1);
-    const cutAt = shaping.disconnect ? Math.floor(chunks.length / 2) : -1;
+      shaping.malformed === true ? 0 : typeof shaping.malformed === 'number' ? shaping.malformed : -1;
+    const sleep =
+      this.services.sleep ?? ((ms: number, signal?: AbortSignal) => realSleep(ms, undefined, { signal }));
     for (let i = 0; i < chunks.length; i++) {
-      if (i === cutAt) return this.drop();
-      if (i === malformedAt) this.peer.send(`{"serverContent":{"modelTurn":{"parts":[{"text":`);
-      else if (modality === 'TEXT') this.send(modelText(chunks[i]));
+      if (stop && i === stop.at) break;
+      if (i === malformedAt) {
+        this.peer.send('{"serverContent":{"modelTurn":{"parts":[{"text":');
+        this.cut(speaking, 'malformed');
+      } else if (modality === 'TEXT') this.send(modelText(chunks[i]));
       else {
         this.send(modelAudio(base64(speak(chunks[i], AUDIO_OUT_RATE))));
         if (transcribe) this.send(outputTranscription(chunks[i]));
       }
-      speaking.said += chunks[i];
+      if (i !== malformedAt) speaking.said += chunks[i];
+      if (malformedAt === -1 || i < malformedAt) speaking.sent = i + 1;
       if (shaping.chunkDelay && i < chunks.length - 1) {
-        const paused = await sleep(shaping.chunkDelay, true, { signal: speaking.abort.signal }).catch(
+        const paused = await sleep(shaping.chunkDelay, speaking.abort.signal).then(
+          () => true,
           () => false,
         );
         if (!paused || this.speaking !== speaking || this.state === 'closed') return;
       }
     }
-    if (cutAt === chunks.length && chunks.length > 0) return this.drop();
+    if (stop) {
+      this.speaking = undefined;
+      this.cut(speaking, stop.reason);
+      if (stop.reason === 'stream_error' && streamError) this.fail(errorOf(streamError));
+      else this.drop();
+      return;
+    }
     this.speaking = undefined;
     const parts: Array<Record<string, unknown>> = speaking.said ? [{ text: speaking.said }] : [];
     if (reply.toolCalls.length > 0) {
@@ -344,13 +422,12 @@ export class LiveSession implements SocketConnection {
   }
 
   private refuse(refusal: Refusal): void {
-    this.services.refused?.(
-      violation('parameters', refusal.at, refusal.problem, {
-        status: 400,
-        type: 'INVALID_ARGUMENT',
-        message: refusal.reason,
-      }),
-    );
+    this.services.refused?.({
+      status: 400,
+      type: 'INVALID_ARGUMENT',
+      message: `${refusal.problem}; the API closes the session: ${refusal.code} ${refusal.reason}`,
+      param: refusal.at,
+    });
     this.close(refusal.code, refusal.reason);
   }
 
@@ -373,6 +450,27 @@ export class LiveSession implements SocketConnection {
     this.speaking?.abort.abort();
     this.speaking = undefined;
   }
+}
+
+/** A spoken user turn whose words are not known, as the conversation keeps it. */
+const SPEECH = { mimeType: 'audio/pcm;rate=16000', data: '' };
+
+/** Where a fixture stops the reply short, in chunks, and why. */
+function stopOf(
+  shaping: StreamShaping,
+  streamError: FixtureStreamError | undefined,
+  chunks: number,
+): { at: number; reason: CutReason } | undefined {
+  if (streamError) return { at: streamError.afterChunks ?? Math.floor(chunks / 2), reason: 'stream_error' };
+  if (shaping.truncateAfterChunks !== undefined)
+    return { at: shaping.truncateAfterChunks, reason: 'truncated' };
+  if (shaping.disconnect) return { at: Math.floor(chunks / 2), reason: 'disconnected' };
+  return undefined;
+}
+
+/** A mid-response error as the session's failure: a server error unless the fixture says otherwise. */
+function errorOf(e: FixtureStreamError): NeutralError {
+  return { status: e.status ?? 500, type: e.type ?? 'INTERNAL', message: e.message };
 }
 
 /** The base64 audio of a realtimeInput: `audio`, or the older `mediaChunks` of an audio type. */

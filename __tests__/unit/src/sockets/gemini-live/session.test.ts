@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import type { Violation } from '../../../../../src/contracts/violation';
-import type { Conversation, NeutralToolCall } from '../../../../../src/conversation';
+import type { Conversation, NeutralError, NeutralToolCall } from '../../../../../src/conversation';
 import type { StreamShaping } from '../../../../../src/fixtures/types';
 import { geminiLive } from '../../../../../src/sockets/gemini-live';
 import type { LiveServices } from '../../../../../src/sockets/gemini-live/session';
@@ -37,11 +36,13 @@ const until = async (done: () => boolean) => {
 };
 
 /** A session over a fake peer, its model turns answered in order from `outcomes`. */
-function session(outcomes: TurnOutcome[]) {
+function session(outcomes: TurnOutcome[], extra: Partial<LiveServices> = {}) {
+  const cuts: Array<{ reason: string; reached: string | null | undefined; delivered: number; of: number }> =
+    [];
   const frames: SocketData[] = [];
   const conversations: Conversation[] = [];
   const signals: AbortSignal[] = [];
-  const breaches: Violation[] = [];
+  const breaches: NeutralError[] = [];
   const state = { closed: undefined as { code: number; reason: string } | undefined, dropped: false };
   const services: LiveServices = {
     answer: async (conversation, turn) => {
@@ -49,9 +50,18 @@ function session(outcomes: TurnOutcome[]) {
       signals.push(turn.signal);
       const next = outcomes.shift();
       if (!next) throw new Error('no model turn left');
-      return next;
+      if (next.kind !== 'reply') return next;
+      return {
+        ...next,
+        cut: (
+          reason: string,
+          reached: { content: string | null } | undefined,
+          events: { delivered: number; of: number },
+        ) => cuts.push({ reason, reached: reached?.content, ...events }),
+      };
     },
     refused: (breach) => breaches.push(breach),
+    ...extra,
   };
   const connection = geminiLive.open(
     opening,
@@ -76,6 +86,7 @@ function session(outcomes: TurnOutcome[]) {
       }
     });
   return {
+    cuts,
     frames,
     messages,
     conversations,
@@ -230,9 +241,9 @@ describe('Gemini Live: a session', () => {
     });
     expect(s.state.closed).toEqual({ code: 1007, reason: 'Request contains an invalid argument.' });
     expect(s.breaches[0]).toMatchObject({
-      rule: 'parameters',
-      at: 'toolResponse.functionResponses[0].id',
-      problem: expect.stringContaining('turn_on_the_lights (function-call-1)'),
+      status: 400,
+      param: 'toolResponse.functionResponses[0].id',
+      message: expect.stringContaining('turn_on_the_lights (function-call-1)'),
     });
   });
 });
@@ -308,6 +319,25 @@ describe('Gemini Live: audio', () => {
     expect(s.conversations[0].messages.at(-1)).toEqual({ role: 'user', text: null });
   });
 
+  it('hears audio it cannot read as what the fixtures have the user say next', async () => {
+    const asked: Conversation[] = [];
+    const s = session([reply('It is noon.')], {
+      heard: (conversation) => {
+        asked.push(conversation);
+        return 'What time is it?';
+      },
+    });
+    s.send(setup({ inputAudioTranscription: {} }));
+    s.send({ realtimeInput: { audio: { data: Buffer.alloc(3200, 7).toString('base64') } } });
+    s.send({ realtimeInput: { audioStreamEnd: true } });
+    await until(() => s.conversations.length === 1);
+    expect(asked[0].messages.at(-1)).toEqual({ role: 'user', text: null });
+    expect(s.conversations[0].messages.at(-1)).toEqual({ role: 'user', text: 'What time is it?' });
+    expect(s.messages().find((m) => serverContent(m).inputTranscription)).toEqual({
+      serverContent: { inputTranscription: { text: 'What time is it?' } },
+    });
+  });
+
   it('marks turns with activityStart and activityEnd when automatic activity detection is off', async () => {
     const s = session([reply('Yes.')]);
     s.send(setup({ realtimeInputConfig: { automaticActivityDetection: { disabled: true } } }));
@@ -330,7 +360,7 @@ describe('Gemini Live: audio', () => {
       code: 1007,
       reason: 'Explicit activity control is not supported when automatic activity detection is enabled.',
     });
-    expect(s.breaches[0].at).toBe('realtimeInput.activityStart');
+    expect(s.breaches[0].param).toBe('realtimeInput.activityStart');
   });
 
   it('answers realtime text as a user turn', async () => {
@@ -359,6 +389,8 @@ describe('Gemini Live: interruption', () => {
     await until(() => s.conversations.length === 2);
     const said = s.conversations[1].messages.find((m) => m.role === 'assistant')?.text;
     expect(said).toBe('One tw');
+    // The call log keeps what reached the client: one chunk of six, and no turnComplete.
+    expect(s.cuts).toEqual([{ reason: 'aborted', reached: 'One tw', delivered: 1, of: 7 }]);
     expect(s.conversations[1].messages.at(-1)).toEqual({ role: 'user', text: 'Stop' });
     // Nothing of the cut turn arrives after it.
     await new Promise((resolve) => setTimeout(resolve, 80));
@@ -429,6 +461,42 @@ describe('Gemini Live: faults', () => {
       .map((p: any) => p.text);
     expect(texts).toEqual(['abc', 'def']);
     expect(s.messages().some((m) => serverContent(m).turnComplete)).toBe(false);
+    expect(s.cuts).toEqual([{ reason: 'disconnected', reached: 'abcdef', delivered: 2, of: 5 }]);
+  });
+
+  it('drops the socket after the chunks truncateAfterChunks lets through', async () => {
+    const s = session([reply('abcdefghijkl', [], { chunkSize: 3, truncateAfterChunks: 1 })]);
+    s.send(setup());
+    s.send(say('Go'));
+    await until(() => s.state.dropped);
+    expect(s.cuts).toEqual([{ reason: 'truncated', reached: 'abc', delivered: 1, of: 5 }]);
+  });
+
+  it('closes the session as a failed one after part of the reply, for a mid-response error', async () => {
+    const s = session([
+      Object.assign(reply('abcdefghijkl', [], { chunkSize: 3 }), {
+        streamError: { message: 'Internal error encountered.', afterChunks: 3 },
+      }),
+    ]);
+    s.send(setup());
+    s.send(say('Go'));
+    await until(() => s.state.closed !== undefined);
+    expect(s.state.closed).toEqual({ code: 1011, reason: 'Internal error encountered.' });
+    expect(s.cuts).toEqual([{ reason: 'stream_error', reached: 'abcdefghi', delivered: 3, of: 5 }]);
+    expect(s.messages().some((m) => serverContent(m).turnComplete)).toBe(false);
+  });
+
+  it('paces chunks on the file clock when it lends one', async () => {
+    const waits: number[] = [];
+    const s = session([reply('abcdef', [], { chunkSize: 2, chunkDelay: 5000 })], {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    s.send(setup());
+    s.send(say('Go'));
+    await until(() => s.messages().some((m) => serverContent(m).turnComplete));
+    expect(waits).toEqual([5000, 5000]);
   });
 
   it('sends a frame that is not JSON where the fixture is malformed', async () => {
@@ -437,6 +505,7 @@ describe('Gemini Live: faults', () => {
     s.send(say('Go'));
     await until(() => s.messages().some((m) => serverContent(m).turnComplete));
     expect(s.messages()[2]).toHaveProperty('unparsable');
+    expect(s.cuts).toEqual([{ reason: 'malformed', reached: 'abc', delivered: 1, of: 3 }]);
   });
 
   it.each([
@@ -528,8 +597,11 @@ describe('Gemini Live: setup is checked against the API’s rules', () => {
     const s = refused(messages);
     expect(s.state.closed).toEqual({ code: 1007, reason: 'Request contains an invalid argument.' });
     expect(s.breaches).toHaveLength(1);
-    expect(s.breaches[0].at).toBe(at);
-    expect(s.breaches[0].problem).toMatch(problem);
+    expect(s.breaches[0].param).toBe(at);
+    expect(s.breaches[0].message).toMatch(problem);
+    expect(s.breaches[0].message).toContain(
+      'the API closes the session: 1007 Request contains an invalid argument.',
+    );
   });
 
   it('refuses a field setup does not have, as the API’s JSON parser words it', () => {
@@ -538,7 +610,7 @@ describe('Gemini Live: setup is checked against the API’s rules', () => {
       code: 1007,
       reason: `Invalid JSON payload received. Unknown name "responseModalities" at 'setup': Cannot find field.`,
     });
-    expect(s.breaches[0].at).toBe('setup.responseModalities');
+    expect(s.breaches[0].param).toBe('setup.responseModalities');
   });
 
   it('refuses TEXT from a native audio model with the API’s reason', () => {
