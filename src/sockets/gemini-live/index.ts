@@ -3,9 +3,13 @@ import { type LiveServices, LiveSession } from './session';
 
 export type { LiveServices };
 
-/** `/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent`, also v1alpha and ephemeral tokens' `…Constrained`. */
+/**
+ * `/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent`, also v1 and
+ * v1alpha and ephemeral tokens' `…Constrained`. @google/genai joins its base URL's trailing slash
+ * and the path's leading one (`//ws/…`), which the API takes.
+ */
 const PATH =
-  /^\/ws\/google\.ai\.generativelanguage\.(v1alpha|v1beta|v1)\.GenerativeService\.BidiGenerateContent(Constrained)?$/;
+  /^\/+ws\/google\.ai\.generativelanguage\.(v1alpha|v1beta|v1)\.GenerativeService\.BidiGenerateContent(Constrained)?$/;
 
 /**
  * Gemini Live (the Developer API's BidiGenerateContent over a WebSocket, as `ai.live.connect`

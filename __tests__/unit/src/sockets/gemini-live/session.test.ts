@@ -113,6 +113,7 @@ describe('Gemini Live: the protocol', () => {
     expect(geminiLive.handles(PATH)).toBe(true);
     expect(geminiLive.handles(PATH.replace('v1beta', 'v1alpha'))).toBe(true);
     expect(geminiLive.handles(`${PATH.replace('v1beta', 'v1alpha')}Constrained`)).toBe(true);
+    expect(geminiLive.handles(`/${PATH.replace('v1beta', 'v1')}`)).toBe(true);
     expect(geminiLive.handles('/v1beta/models/gemini-2.5-flash:generateContent')).toBe(false);
     expect(geminiLive.handles('/ws/google.cloud.aiplatform.v1beta1.LlmBidiService/BidiGenerateContent')).toBe(
       false,
