@@ -103,7 +103,9 @@ export function hostServicesForWorker(
   services ??= createServices();
   const shared = services;
   return {
-    ...(realm && { runBundle: (file, module, require) => runBundle(realm, file, module, require) }),
+    ...((realm || sameRealm) && {
+      runBundle: (file, module, require) => runBundle(realm, file, module, require),
+    }),
     parseText: (text, format, file, options) => shared.parseNoted(text, format, file, options, noteRead),
     // A test file in the worker's own realm (Vitest) shares the validators' module: it compiles
     // each once per worker already, and asking here would ask itself.

@@ -77,13 +77,11 @@ function sharedServer(): Promise<SharedServer> {
       if (!hooks) return core.HttpResponse.error();
       const response = await hooks.handle(request);
       if (response) return response;
-      const transport =
-        request.headers.get('upgrade')?.toLowerCase() === 'websocket'
-          ? 'websocket'
-          : viaFetch.getStore()
-            ? 'fetch'
-            : 'http';
-      const message = refusal(hooks, requestTarget(request.method, request.url, transport));
+      const upgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
+      const transport = upgrade ? 'websocket' : viaFetch.getStore() ? 'fetch' : 'http';
+      // A WebSocket is named by its ws(s) URL, as the client opened it.
+      const url = upgrade ? request.url.replace(/^http(s?):/, 'ws$1:') : request.url;
+      const message = refusal(hooks, requestTarget(request.method, url, transport));
       if (message === undefined) return core.passthrough();
       hooks.fail(message);
       return core.HttpResponse.error();
@@ -93,7 +91,11 @@ function sharedServer(): Promise<SharedServer> {
     const webSocket = (url: string | undefined) => {
       const hooks = state.current;
       if (!hooks) throw markError(new Error('jest-understudy: no test file is running'), 'UNHANDLED_REQUEST');
-      const message = refusal(hooks, url === undefined ? undefined : requestTarget('GET', url, 'websocket'));
+      const target = url === undefined ? undefined : requestTarget('GET', url, 'websocket');
+      // A served host's socket goes on to Node's own WebSocket: its dispatcher connects it to the
+      // socket server, where the host's socket protocol serves it (or the test fails there).
+      if (target && hooks.decide(target).action === 'serve') return;
+      const message = refusal(hooks, target);
       if (message === undefined) return;
       hooks.fail(message);
       throw markError(new Error(message), 'UNHANDLED_REQUEST');

@@ -8,6 +8,7 @@
  * stripping, which cannot resolve extensionless runtime imports.
  */
 import type { ContractRule } from '../src/contracts/rules';
+import type { ProviderId } from '../src/conversation';
 import type { JsonSchema } from '../src/file-format/json-schema';
 import type { DialectName } from '../src/fixtures/stream-dialects';
 import type { ProviderOptionName, UnderstudyOptions } from '../src/options';
@@ -90,7 +91,43 @@ const DIALECT_NAMES = [
 type UnlistedDialect = Exclude<DialectName, (typeof DIALECT_NAMES)[number]>;
 const everyDialectListed: [UnlistedDialect] extends [never] ? true : UnlistedDialect = true;
 void everyDialectListed;
+const PRICED_PROVIDERS = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'bedrock',
+  'ollama',
+] as const satisfies readonly ProviderId[];
+type UnpricedProvider = Exclude<ProviderId, (typeof PRICED_PROVIDERS)[number]>;
+const everyProviderListed: [UnpricedProvider] extends [never] ? true : UnpricedProvider = true;
+void everyProviderListed;
 const names = { type: 'array', items: { type: 'string', enum: DIALECT_NAMES }, uniqueItems: true };
+
+const usd = (what: string) => ({ type: 'number', minimum: 0, description: `USD per million ${what}.` });
+const rates = {
+  input: usd('input tokens neither read from nor written to the prompt cache'),
+  output: usd('output tokens (reasoning included unless `reasoning` is set)'),
+  cachedInput: usd('input tokens read from the prompt cache (default: `input`)'),
+  cacheWrite: usd('input tokens written to the prompt cache (default: `input`)'),
+  reasoning: usd('reasoning tokens, where billed apart (default: `output`)'),
+};
+const modelPrice = {
+  type: 'object',
+  properties: {
+    ...rates,
+    longContext: {
+      type: 'object',
+      description:
+        'A long-prompt tier: a request with more than `above` input tokens is billed at these rates.',
+      properties: { above: { type: 'integer', minimum: 0 }, ...rates },
+      required: ['above', 'input', 'output'],
+      additionalProperties: false,
+    },
+  },
+  required: ['input', 'output'],
+  additionalProperties: false,
+};
+const modelPrices = { type: 'object', additionalProperties: modelPrice };
 
 const properties = {
   world: path(
@@ -239,6 +276,20 @@ const properties = {
         additionalProperties: false,
       },
     ],
+  },
+  prices: {
+    title:
+      '{ [provider]: { [model]: { input, output, cachedInput?, cacheWrite?, reasoning?, longContext? } } }',
+    type: 'object',
+    description:
+      'Model prices in USD per million tokens, over the built-in table (a model listed here replaces its built-in price), for cost budgets (`toHaveCostBelow`). A model id `*` prices every other model of that provider.',
+    properties: Object.fromEntries(
+      PRICED_PROVIDERS.map((id) => [
+        id,
+        { ...modelPrices, description: `${id}'s model ids (or \`*\`) → their price.` },
+      ]),
+    ),
+    additionalProperties: false,
   },
 } satisfies Described<keyof UnderstudyOptions>;
 

@@ -229,6 +229,7 @@ export function resolveOptions(
     pii: piiKinds(o.redact?.pii),
     startedAt: Date.now(),
     ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
+    ...(o.prices !== undefined && { prices: o.prices }),
     cassette: cassettePathOf({
       rootDir,
       testPath,

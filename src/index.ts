@@ -89,6 +89,7 @@ export type { ModelCall } from './model/call';
 export { dialectsFor } from './model/dialects';
 export type { MockModel } from './model/mock-model';
 export type { UnderstudyOptions } from './options';
+export { type CostUsage, costOf, type ModelPrice, type PriceTable, priceOf } from './pricing';
 export type { UnderstudyMode } from './record/mode';
 export type { RecordOptions } from './record/standalone';
 export { REDACTED, type ScrubOptions, scrubSecrets, scrubText } from './redact';

@@ -5,6 +5,7 @@
  */
 import type { ContractsSetting } from './contracts/rules';
 import type { DialectSetting } from './fixtures/stream-dialects';
+import type { PriceTable } from './pricing';
 
 export type TraceMode = 'on-failure' | 'always' | 'off';
 
@@ -68,6 +69,8 @@ export interface UnderstudyOptions {
    * dialect names, or `{ dialects, seed }`. Per file with the `@jest-environment-options` docblock.
    */
   dialect?: DialectSetting;
+  /** Model prices in USD per million tokens, over the built-in table (`src/pricing/prices.ts`). */
+  prices?: PriceTable;
 }
 
 /** The keys of the `providers` option: the providers, and the presets of services that speak their protocols. */
@@ -127,4 +130,6 @@ export interface ResolvedOptions {
   selectTags: string[];
   /** The `dialect` option, if given. */
   dialect?: DialectSetting;
+  /** The `prices` option, if given (the user's entries; the built-in table is below them). */
+  prices?: PriceTable;
 }

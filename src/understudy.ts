@@ -6,6 +6,7 @@ import type { Run } from './run/types';
 import type { UnderstudyHttp } from './sandbox/http-handlers';
 import { getContext, getRuntime } from './sandbox/runtime';
 import type { Served } from './sandbox/serve-mode';
+import type { SocketRecord } from './sandbox/sockets';
 import type { Scenario } from './scenario/scenario';
 import type { AcrossProvidersOptions, PortabilityMatrix, ProviderContext } from './sweep/across-providers';
 import type { SweepOptions, SweepResult, SweepTarget } from './sweep/sweep';
@@ -48,6 +49,8 @@ export interface Understudy {
    * to the run active when they arrive (the URLs read inside a run name it, read in a test the test).
    */
   serve(): Promise<Served>;
+  /** The WebSockets the current test opened to served hosts (in process and over the served port), in order. */
+  readonly sockets: readonly SocketRecord[];
 }
 
 export interface UnderstudyBrowser {
@@ -92,6 +95,9 @@ export const understudy: Understudy = {
   },
   serve() {
     return getRuntime().serve();
+  },
+  get sockets() {
+    return getRuntime().sockets.log;
   },
 };
 

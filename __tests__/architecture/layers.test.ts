@@ -40,7 +40,7 @@ const LAYERS: LayerRules['layers'] = [
     'src/host-services',
     'src/node-http',
   ],
-  ['src/file-format', 'src/files', 'src/validators', 'src/trace'],
+  ['src/file-format', 'src/files', 'src/validators', 'src/trace', 'src/pricing'],
   ['src/fixtures'],
   ['src/providers'],
   ['src/contracts'],

@@ -13,6 +13,7 @@ import { usageFileOf } from '../../src/record/usage';
 import { BRIDGE_KEY, type Bridge, type Failure, type FileSession } from '../../src/sandbox/bridge';
 import type { FileStats, Phase, PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
+import { keepCompiledCode } from '../code-cache';
 import { codeKey } from '../code-key';
 import { appendToError, titleTags, toError, traceNote } from '../failures';
 import { hostServicesForWorker } from '../host-services';
@@ -192,6 +193,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
       {
         handle: (request) => session()?.handleRequest(request),
         serves: (origin) => session()?.serves(origin) ?? false,
+        acceptSocket: (offer) => session()?.acceptSocket(offer),
         // Handlers are added through the session: none exist before it does.
         handlersAnswer: () => bridge.session?.answersHttp() ?? false,
         fail: (message) => {
@@ -259,6 +261,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     this.bridge.session = undefined;
     delete (this.global as unknown as Record<symbol, unknown>)[BRIDGE_KEY];
     delete (this.global as unknown as Record<symbol, unknown>)[HOST_SERVICES];
+    keepCompiledCode();
     await super.teardown();
   }
 

@@ -101,9 +101,9 @@ export function createInterception(options: InterceptionOptions): Interception {
       if (closed) return refusing.dispatch(opts, handler);
       const target = targetOf(opts, options.transport);
       const verdict = target ? options.decide(target) : { action: 'pass' as const };
-      // Nothing serves WebSocket on a provider or world host.
-      if (verdict.action === 'pass' || (verdict.action === 'serve' && target?.transport !== 'websocket'))
-        return inner.dispatch(opts, handler);
+      // A served host's connection reaches the socket server (through the socket guard), which
+      // serves its requests and the WebSockets a socket protocol handles.
+      if (verdict.action === 'pass' || verdict.action === 'serve') return inner.dispatch(opts, handler);
       if (verdict.action === 'refuse' && viaRuntime && handlersAnswer?.() && !opts.upgrade)
         return viaRuntime.dispatch(opts, handler);
       const named =

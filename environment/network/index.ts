@@ -13,6 +13,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { UpstreamRequest } from '../../src/record/recording';
+import type { SocketAcceptance, SocketOffer } from '../../src/sockets/carrier';
 import { startInterception } from '../msw';
 import { allowPatterns, allows } from './allow';
 import { bundledAgent, createInterception, installDispatcher } from './dispatcher';
@@ -32,6 +33,8 @@ export interface ContainmentHooks {
   fail(message: string): void;
   /** Whether the test has msw handlers of its own: undici and fetch requests the policy refuses go to them first. */
   handlersAnswer(): boolean;
+  /** The socket protocol serving a WebSocket to a served host, if one does. */
+  acceptSocket(offer: SocketOffer): SocketAcceptance | undefined;
 }
 
 export interface Containment {
@@ -78,6 +81,7 @@ export async function contain(
   const socketServer = await SocketServer.start(
     {
       handle: hooks.handle,
+      acceptSocket: (offer) => hooks.acceptSocket(offer),
       unhandled: (method, url, transport) => {
         const target = requestTarget(method, url, transport);
         if (target) hooks.fail(blockedMessage(target));

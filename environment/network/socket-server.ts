@@ -11,11 +11,20 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { respond, toRequest } from '../../src/node-http';
+import {
+  offeredProtocols,
+  plainHeaders,
+  type SocketAcceptance,
+  type SocketOffer,
+  serveUpgrade,
+} from '../../src/sockets/carrier';
 
 export interface ServingHooks {
   handle(request: Request): Promise<Response | undefined> | Response | undefined;
   /** A request to a served host that nothing answers; the client then sees the connection drop. */
   unhandled(method: string, url: string, transport: string): void;
+  /** The socket protocol serving a WebSocket to a served host (undefined: none, the test fails). */
+  acceptSocket?(offer: SocketOffer): SocketAcceptance | undefined;
 }
 
 type Snapshot = <R>(fn: () => R) => R;
@@ -42,6 +51,8 @@ export class SocketServer {
    * socket (and the server's close) waiting, as HTTP/1.1 has `closeAllConnections` for.
    */
   private readonly h2Sockets = new Set<net.Socket>();
+  /** WebSockets this server accepted, open until they close. */
+  private readonly upgraded = new Set<net.Socket>();
   private streamIds = 0;
 
   private constructor(
@@ -51,13 +62,14 @@ export class SocketServer {
     private readonly h2: http2.Http2Server,
   ) {
     h1.on('request', (req, res) => this.serve(req, res, this.connections.get(req.socket.remotePort ?? -1)));
-    // Nothing serves WebSocket (or any upgrade) on a provider or world host: the test fails.
-    h1.on('upgrade', (req: http.IncomingMessage, socket: net.Socket) => {
+    // A WebSocket to a path a socket protocol serves is handed to it; any other upgrade fails the test.
+    h1.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
       const connection = this.connections.get(req.socket.remotePort ?? -1);
       if (connection) {
         const url = new URL(req.url ?? '/', connection.origin);
         if (req.headers.upgrade?.toLowerCase() === 'websocket') {
           url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
+          if (this.serveSocket(req, socket, head, url.href, connection)) return;
           hooks.unhandled('GET', url.href, 'websocket');
         } else hooks.unhandled(req.method ?? 'GET', url.href, connection.transport);
       }
@@ -136,12 +148,36 @@ export class SocketServer {
   }
 
   async close(): Promise<void> {
+    for (const socket of this.upgraded) socket.destroy();
     for (const session of this.sessions) session.destroy();
     for (const socket of this.h2Sockets) socket.destroy();
     this.h1.closeAllConnections();
     await Promise.all([closed(this.h1), closed(this.h2)]);
     this.connections.clear();
     this.streamContexts.clear();
+  }
+
+  /** Hands an upgrade to the socket protocol of its URL; false when none serves it. */
+  private serveSocket(
+    req: http.IncomingMessage,
+    socket: net.Socket,
+    head: Buffer,
+    url: string,
+    connection: Connection,
+  ): boolean {
+    const offer = {
+      url,
+      headers: plainHeaders(req),
+      protocols: offeredProtocols(req.headers['sec-websocket-protocol']),
+    };
+    const acceptance = this.hooks.acceptSocket?.(offer);
+    if (!acceptance) return false;
+    // An upgraded socket leaves the HTTP server's books: closing the server must end it too.
+    this.upgraded.add(socket);
+    socket.once('close', () => this.upgraded.delete(socket));
+    // Each frame is handled in the async context of the client's latest write, as a request is.
+    serveUpgrade(req, socket, head, acceptance, (fn) => (connection.context ? connection.context(fn) : fn()));
+    return true;
   }
 
   private open(socket: net.Socket, connection: Connection, serverPort: number): void {

@@ -110,8 +110,15 @@ export function guardSockets(options: SocketGuardOptions): () => void {
   );
 
   if (mswSockets) {
-    const counted = <F extends (...a: any[]) => unknown>(f: F) =>
+    // A WebSocket upgrade to a served host skips msw (it cannot answer an upgrade): the guard
+    // connects it to the socket server, where the host's socket protocol serves it.
+    const servedUpgrade = (secure: boolean, args: unknown[]) => {
+      const target = upgradeTarget(secure, args, options.label('websocket'));
+      return target !== undefined && options.decide(target).action === 'serve';
+    };
+    const counted = <F extends (...a: any[]) => unknown>(f: F, secure: boolean) =>
       function (this: unknown, ...args: unknown[]) {
+        if (attach && servedUpgrade(secure, args)) return f.apply(this, args);
         clientRequests++;
         try {
           return f.apply(this, args);
@@ -120,11 +127,47 @@ export function guardSockets(options: SocketGuardOptions): () => void {
         }
       } as unknown as F;
     for (const module of [http, https]) {
-      patches.add(patch(module, 'request', counted));
-      patches.add(patch(module, 'get', counted));
+      patches.add(patch(module, 'request', (f) => counted(f, module === https)));
+      patches.add(patch(module, 'get', (f) => counted(f, module === https)));
     }
   }
   return () => patches.restore();
+}
+
+/**
+ * The target of an `http.request(url?, options?, callback?)` that asks for a WebSocket upgrade
+ * (as the `ws` package makes it), or undefined for any other request.
+ */
+export function upgradeTarget(secure: boolean, args: unknown[], transport: string): Target | undefined {
+  let url: URL | undefined;
+  let options: Record<string, unknown> = {};
+  for (const arg of args) {
+    if (typeof arg === 'string' || arg instanceof URL) {
+      try {
+        url = new URL(String(arg));
+      } catch {
+        return undefined;
+      }
+    } else if (arg && typeof arg === 'object') options = arg as Record<string, unknown>;
+  }
+  const headers = (options.headers ?? {}) as Record<string, unknown>;
+  if (Array.isArray(headers)) return undefined;
+  const upgrade = Object.entries(headers).find(([name]) => name.toLowerCase() === 'upgrade')?.[1];
+  if (String(upgrade).toLowerCase() !== 'websocket') return undefined;
+  const protocol = (options.protocol ?? url?.protocol ?? (secure ? 'https:' : 'http:')) as string;
+  const rawHost = (options.hostname ?? options.host ?? url?.hostname ?? 'localhost') as string;
+  const host = String(rawHost).replace(/^\[|\]$/g, '');
+  const port = Number(options.port ?? url?.port) || (protocol === 'https:' ? 443 : 80);
+  const path = (options.path ?? (url ? url.pathname + url.search : '/')) as string;
+  const scheme = protocol === 'https:' ? 'wss:' : 'ws:';
+  const origin = originOf({ transport, host, port, protocol: protocol === 'https:' ? 'https:' : 'http:' });
+  return {
+    transport,
+    host,
+    port,
+    protocol: protocol === 'https:' ? 'https:' : 'http:',
+    request: `WebSocket ${origin?.replace(/^http(s?):/, scheme) ?? ''}${path}`,
+  };
 }
 
 type Attach = (socket: net.Socket, origin: string, transport: string) => void;

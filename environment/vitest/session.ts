@@ -34,6 +34,7 @@ import {
 } from '../../src/sandbox/bridge';
 import type { Phase, PlainError } from '../../src/trace/evidence';
 import { plainError } from '../../src/trace/plain';
+import { keepCompiledCode } from '../code-cache';
 import { codeKey } from '../code-key';
 import { Slot } from '../concurrent';
 import { appendToError, toError as errorOf, titleTags, traceNote } from '../failures';
@@ -194,6 +195,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       }
       bridge.session = undefined;
       for (const key of [BRIDGE_KEY, HOST_SERVICES, SECRETS_REGISTRY, SETUP_KEY, SESSION_KEY]) delete g[key];
+      keepCompiledCode();
     }
   };
 
@@ -202,6 +204,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       {
         handle: (request) => session()?.handleRequest(request),
         serves: (origin) => session()?.serves(origin) ?? false,
+        acceptSocket: (offer) => session()?.acceptSocket(offer),
         // Handlers are added through the session: none exist before it does.
         handlersAnswer: () => bridge.session?.answersHttp() ?? false,
         fail: (message) => {

@@ -129,7 +129,9 @@ export function offeredToolsOf(protocol: string, body: Body): OfferedTools | und
   switch (protocol) {
     case 'openai.chat':
       return openaiOffered(body, true);
+    // Realtime sessions offer tools in the Responses shape (`{ type: 'function', name }`).
     case 'openai.responses':
+    case 'openai.realtime':
       return openaiOffered(body, false);
     case 'anthropic.messages':
       return anthropicOffered(body);

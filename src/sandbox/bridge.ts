@@ -16,6 +16,7 @@
 import type { ErrorCode } from '../errors';
 import type { ResolvedOptions } from '../options';
 import type { ConcurrentTest, Failure, RunnerServices } from '../run/context';
+import type { SocketAcceptance, SocketOffer } from '../sockets/carrier';
 import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
 
 export type { ConcurrentTest, Failure, RunnerServices };
@@ -52,6 +53,12 @@ export interface FileSession {
   serves(origin: string): boolean;
   /** Whether the test has msw handlers of its own (`understudy.http.use`, `setupServer`, the `handlers` option). */
   answersHttp(): boolean;
+  /**
+   * A WebSocket a client opened to a served host: the socket protocol that serves its URL, ready
+   * to open once the carrier completed the upgrade; undefined when none does (the carrier refuses
+   * it under the network policy).
+   */
+  acceptSocket(offer: SocketOffer): SocketAcceptance | undefined;
   /**
    * A failure of the current code when it runs in the context of a run that has ended: recorded
    * for that run's test (else the file), and true; false leaves it to the caller (the test running).

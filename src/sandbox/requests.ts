@@ -13,8 +13,10 @@ import { bodyTextOf, eachHeaderOf, headerOf, methodOf, signalOf, urlOf } from '.
 import { noteCredentials } from '../files/secrets';
 import { ProviderRouter } from '../providers/registry';
 import type { FileContext } from '../run/context';
+import type { SocketServices } from '../sockets/protocol';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { type ModelRequest, ModelServer } from './serve-model';
+import { socketServices, type TurnSocket } from './serve-turn';
 import type { ServedRequest } from './served';
 import { asResponse, connectionDropped, undelivered, type WireAnswer } from './wire';
 
@@ -124,6 +126,14 @@ export class FileRequests {
   /** Whether the test has msw handlers of its own. */
   answersHttp(): boolean {
     return !this.http.empty;
+  }
+
+  /** The file's model, as a socket protocol serving one connection reaches it. */
+  socketServices(socket: TurnSocket): SocketServices {
+    return {
+      ...socketServices(this.server, socket),
+      request: (request) => this.handleRequest(request) ?? Promise.resolve(undefined),
+    };
   }
 
   /** The unmatched model calls since the last drain that the test did not accept. */

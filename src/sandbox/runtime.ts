@@ -1,11 +1,13 @@
 import { type ErrorCode, UnderstudyError } from '../errors';
 import { type Failure, FileContext, type RunnerServices } from '../run/context';
+import type { SocketAcceptance, SocketOffer } from '../sockets/carrier';
 import type { FileStats, Phase, TestEvidence } from '../trace/evidence';
 import { BRIDGE_KEY, type Bridge, type FileSession } from './bridge';
 import type { UserHandlers } from './http-handlers';
 import { missingEnvironmentMessage, sandboxFacts } from './missing-environment';
 import { FileRequests } from './requests';
 import type { Served } from './serve-mode';
+import { FileSockets } from './sockets';
 
 // Required on the first `understudy.serve()`: most files never start a port.
 const serveModeModule = (): typeof import('./serve-mode') => require('./serve-mode');
@@ -20,6 +22,7 @@ export class SandboxRuntime implements FileSession {
   readonly context: FileContext;
   readonly requests: FileRequests;
   private served: Promise<Served> | undefined;
+  private fileSockets: FileSockets | undefined;
 
   constructor(options: FileContext['options'], services: RunnerServices = {}) {
     this.context = new FileContext(options, services);
@@ -31,12 +34,22 @@ export class SandboxRuntime implements FileSession {
     return this.requests.http;
   }
 
+  /** The file's WebSockets to served hosts, made on the first one. */
+  get sockets(): FileSockets {
+    this.fileSockets ??= new FileSockets(this.requests);
+    return this.fileSockets;
+  }
+
   /** `understudy.serve()`: this file's one served port, started on first call. */
   serve(): Promise<Served> {
     this.served ??= serveModeModule()
-      .startServing(this.requests, () => {
-        this.served = undefined;
-      })
+      .startServing(
+        this.requests,
+        () => {
+          this.served = undefined;
+        },
+        () => this.sockets,
+      )
       .catch((error: unknown) => {
         this.served = undefined;
         throw error;
@@ -61,6 +74,7 @@ export class SandboxRuntime implements FileSession {
   testFinished(): void {
     this.context.testFinished();
     this.requests.http.testFinished();
+    this.fileSockets?.testFinished();
   }
 
   /** The fake clock is about to change: the world clock reads what it was advanced by. */
@@ -70,6 +84,7 @@ export class SandboxRuntime implements FileSession {
 
   async fileFinished(failedTests: number): Promise<Failure[]> {
     this.requests.fileFinished();
+    this.fileSockets?.fileFinished();
     await (await this.served?.catch(() => undefined))?.close();
     return this.context.fileFinished(failedTests);
   }
@@ -86,6 +101,10 @@ export class SandboxRuntime implements FileSession {
 
   serves(origin: string): boolean {
     return this.requests.serves(origin);
+  }
+
+  acceptSocket(offer: SocketOffer): SocketAcceptance | undefined {
+    return this.sockets.accept(offer);
   }
 
   answersHttp(): boolean {

@@ -8,6 +8,8 @@
 import { UnderstudyError } from '../errors';
 import { listenServed, type ServedPort } from './serve-port';
 import { answerServed, SERVED_PROVIDERS, type ServedDeps } from './served';
+import { serveSocket } from './served-sockets';
+import type { FileSockets } from './sockets';
 
 /** Placeholder keys: the SDKs refuse to start without one, and nothing checks it. */
 const PLACEHOLDER_KEY = 'understudy-placeholder-key';
@@ -45,12 +47,17 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function startServing(deps: ServedDeps, onClose: () => void): Promise<Served> {
+export async function startServing(
+  deps: ServedDeps,
+  onClose: () => void,
+  sockets?: () => FileSockets,
+): Promise<Served> {
   let port: ServedPort;
   try {
     port = await listenServed(
       (request) => answerServed(deps, request),
       (message) => deps.context.fail('SERVE_FAILED', message),
+      sockets && ((...args) => serveSocket({ context: deps.context, sockets }, ...args)),
     );
   } catch (error) {
     throw new UnderstudyError(

@@ -6,7 +6,7 @@ import {
   type Violation,
   violation,
 } from '../contracts';
-import type { Conversation, NeutralError, NeutralReply } from '../conversation';
+import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
 import { noteCredentials } from '../files/secrets';
 import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } from '../fixtures/types';
 import type { CutReason, ModelCall } from '../model/call';
@@ -17,6 +17,7 @@ import type { ProviderCodec, WireResponse } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
 import type { EmbeddingCodec } from '../providers/embedding-codec';
 import { endpointsOf, optionNameOf, type RouteTarget } from '../providers/registry';
+import type { UnderstudyMode } from '../record/mode';
 import type { WireRequest } from '../record/recording';
 import type { FileContext } from '../run/context';
 import type { RunRecorder } from '../run/recorder';
@@ -56,7 +57,7 @@ export interface ModelRequest {
 }
 
 /** What goes back on the wire for one call; `latency` (ms) is waited for first, when set. */
-type WireOutcome =
+export type WireOutcome =
   | {
       kind: 'reply';
       reply: NeutralReply;
@@ -70,7 +71,7 @@ type WireOutcome =
   | { kind: 'drop'; error: NeutralError; latency: number };
 
 /** How a call was answered, before it is put on the wire. */
-type Answer =
+export type Answer =
   | { kind: 'refused'; breach: Violation }
   | { kind: 'unmatched'; message: string }
   | { kind: 'resolved'; resolution: Exclude<Resolution, { kind: 'unmatched' }>; breach?: Violation };
@@ -89,7 +90,7 @@ type Answer =
  *   same failure as an error response.
  * Only a fixture's answer waits for its latency (a fault included).
  */
-function outcomeOf(answer: Answer, streamed: boolean): WireOutcome {
+export function outcomeOf(answer: Answer, streamed: boolean): WireOutcome {
   if (answer.kind === 'refused') {
     const { breach } = answer;
     return {
@@ -147,6 +148,29 @@ function outcomeOf(answer: Answer, streamed: boolean): WireOutcome {
   };
 }
 
+/** A model call as `ModelServer.judge` reads it, whatever carried it. */
+export interface JudgedRequest {
+  protocol: string;
+  provider: ProviderId;
+  toolCallIdPrefix?: string;
+  url: string;
+  /** Path below the provider's base URL. */
+  path: string;
+  /** The request as the call log keeps it, and the contracts read it. */
+  body: unknown;
+  conversation: Conversation;
+  startedAt: number;
+  mode: UnderstudyMode;
+  header?: (name: string) => string | null;
+  /** The call, for messages: `this openai.chat request (POST …)`. */
+  what: string;
+}
+
+/** What `judge` decided: the provider answers, or a registered-to-be call gets this answer. */
+export type Judgement =
+  | { kind: 'forward' }
+  | { kind: 'answer'; call: ModelCall; answer: Answer; failTest?: () => void };
+
 /** Why nothing serves a request to a provider's base URL, with what each provider listed there serves. */
 function unsupportedEndpoint(target: RouteTarget, method: string, url: string): string {
   const head = `jest-understudy does not mock ${method} ${url} (${target.provider.id} endpoint ${target.path}).`;
@@ -191,7 +215,7 @@ export class ModelServer {
   /** Unmatched calls waiting to fail the test, unless the test accepts them first. */
   private unmatched: Array<{ call: ModelCall; message: string }> = [];
 
-  constructor(private readonly context: FileContext) {}
+  constructor(readonly context: FileContext) {}
 
   /** The unmatched calls since the last drain that the test did not accept. */
   drainUnmatched(): string[] {
@@ -246,38 +270,24 @@ export class ModelServer {
       return plainAnswer(codec.encodeError({ type: 'invalid_request_error', ...claim.refused }));
     const run = claim.run;
     const mode = context.recording.modeFor(run);
-    const fromProvider = mode === 'record' || mode === 'live';
 
-    // 5. Request contracts, before any fixture is chosen (the provider checks its own when it answers).
-    const rules = enabledRules(context.model.contractSettings(context.options.contracts));
-    const breach = fromProvider
-      ? undefined
-      : checkRequest(
-          {
-            protocol: codec.protocol,
-            body,
-            conversation,
-            store: context.threads,
-            soleIssuer: mode === 'replay',
-            header: (name) => request.header(name),
-          },
-          rules,
-        );
-    if (breach) {
-      const call = this.newCall(codec, url, body, conversation, startedAt);
-      call.contract = { rule: breach.rule, at: breach.at };
-      return this.answer(call, { kind: 'refused', breach }, codec, conversation, run, request, () =>
-        context.fail('CONTRACT_BREACH', describeViolation(breach, what)),
-      );
-    }
-
-    // 6. Resolve.
-    const resolution = fromProvider
-      ? undefined
-      : context.model.resolve(conversation, what, codec.toolCallIdPrefix);
+    // 5–9. Contracts, fixtures, registration.
+    const judged = this.judge({
+      protocol: codec.protocol,
+      provider: codec.provider,
+      toolCallIdPrefix: codec.toolCallIdPrefix,
+      url,
+      path: target.path,
+      body,
+      conversation,
+      startedAt,
+      mode,
+      header: (name) => request.header(name),
+      what,
+    });
 
     // 7. Forward.
-    if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing')) {
+    if (judged.kind === 'forward') {
       const wire: WireRequest = { method, headers: () => request.headers(), body: text };
       return context.recording
         .forward({
@@ -293,24 +303,62 @@ export class ModelServer {
         })
         .then((response) => (response === 'drop' ? { kind: 'drop' } : { kind: 'response', response }));
     }
+    return this.answer(judged.call, judged.answer, codec, conversation, run, request, judged.failTest);
+  }
+
+  /**
+   * Steps 5–9 of any model call, whatever carried it (an HTTP request, a socket's turn): the
+   * request contracts, the fixture, the answer contracts. Record and live modes (and
+   * record-missing with no fixture) send the call to the provider instead: `forward`.
+   */
+  judge(request: JudgedRequest): Judgement {
+    const { context } = this;
+    const { protocol, body, conversation, mode, what } = request;
+    const fromProvider = mode === 'record' || mode === 'live';
+
+    // 5. Request contracts, before any fixture is chosen (the provider checks its own when it answers).
+    const rules = enabledRules(context.model.contractSettings(context.options.contracts));
+    const breach = fromProvider
+      ? undefined
+      : checkRequest(
+          {
+            protocol,
+            body,
+            conversation,
+            store: context.threads,
+            soleIssuer: mode === 'replay',
+            header: request.header,
+          },
+          rules,
+        );
+    if (breach) {
+      const call = this.newCall(request);
+      call.contract = { rule: breach.rule, at: breach.at };
+      return {
+        kind: 'answer',
+        call,
+        answer: { kind: 'refused', breach },
+        failTest: () => context.fail('CONTRACT_BREACH', describeViolation(breach, what)),
+      };
+    }
+
+    // 6. Resolve.
+    const resolution = fromProvider
+      ? undefined
+      : context.model.resolve(conversation, what, request.toolCallIdPrefix);
+    if (!resolution || (resolution.kind === 'unmatched' && mode === 'record-missing'))
+      return { kind: 'forward' };
 
     // 8. Register (a cassette fixture is checked for staleness, and its use noted, as it answers).
     if (resolution.kind === 'unmatched') {
-      const call = this.newCall(codec, url, body, conversation, startedAt);
+      const call = this.newCall(request);
       call.unmatched = true;
       this.unmatched.push({ call, message: resolution.message });
-      return this.answer(
-        call,
-        { kind: 'unmatched', message: resolution.message },
-        codec,
-        conversation,
-        run,
-        request,
-      );
+      return { kind: 'answer', call, answer: { kind: 'unmatched', message: resolution.message } };
     }
     // Recording checks a cassette answer (stale, a tool no longer offered) and may put personal data back into it.
     context.recording.replayed(resolution, conversation, body, () => what);
-    const call = this.newCall(codec, url, body, conversation, startedAt);
+    const call = this.newCall(request);
     const { entry } = resolution;
     call.fixture = entry.fixture;
     call.fixtureIndex = entry.order;
@@ -322,10 +370,10 @@ export class ModelServer {
     // 9. Answer contracts.
     const answerBreach = checkAnswer(
       {
-        protocol: codec.protocol,
+        protocol,
         body,
         conversation,
-        path: target.path,
+        path: request.path,
         fixture: entry.fixture,
         order: entry.order,
         ...(resolution.kind === 'reply' ? { reply: resolution.reply } : {}),
@@ -333,15 +381,14 @@ export class ModelServer {
       rules,
     );
     if (answerBreach) call.contract = { rule: answerBreach.rule, at: answerBreach.at };
-    return this.answer(
+    return {
+      kind: 'answer',
       call,
-      { kind: 'resolved', resolution, ...(answerBreach && { breach: answerBreach }) },
-      codec,
-      conversation,
-      run,
-      request,
-      answerBreach && (() => context.fail('CONTRACT_BREACH', describeViolation(answerBreach, what))),
-    );
+      answer: { kind: 'resolved', resolution, ...(answerBreach && { breach: answerBreach }) },
+      ...(answerBreach && {
+        failTest: () => context.fail('CONTRACT_BREACH', describeViolation(answerBreach, what)),
+      }),
+    };
   }
 
   /** 10–11: the call is registered, the outcome decided, waited for and encoded. */
@@ -442,7 +489,7 @@ export class ModelServer {
   }
 
   /** Fails the test for a request the API refuses before reading it, unless the `parameters` rule is off. */
-  private refused(protocol: string, url: string, error: NeutralError): void {
+  refused(protocol: string, url: string, error: NeutralError): void {
     const rules = enabledRules(this.context.model.contractSettings(this.context.options.contracts));
     if (!rules.has('parameters')) return;
     this.context.fail(
@@ -480,29 +527,23 @@ export class ModelServer {
     );
   }
 
-  private newCall(
-    codec: ProviderCodec,
-    url: string,
-    request: unknown,
-    conversation: Conversation,
-    startedAt: number,
-  ): ModelCall {
+  private newCall(request: JudgedRequest): ModelCall {
     return {
       index: this.callCount++,
-      provider: codec.provider,
-      protocol: codec.protocol,
-      url,
-      request,
-      conversation,
+      provider: request.provider,
+      protocol: request.protocol,
+      url: request.url,
+      request: request.body,
+      conversation: request.conversation,
       unmatched: false,
-      streamed: conversation.stream,
-      startedAt,
+      streamed: request.conversation.stream,
+      startedAt: request.startedAt,
       durationMs: 0,
     };
   }
 
   /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
-  private register(call: ModelCall, run: RunRecorder | undefined): void {
+  register(call: ModelCall, run: RunRecorder | undefined): void {
     this.context.model.calls.push(call);
     this.context.evidence.noteCall(call);
     run?.calls.push(call);

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { clientGone, headersOf, readBody, requestOf } from '../node-http';
 import type { ServedRequest } from './served';
 import type { WireAnswer } from './wire';
@@ -83,9 +84,18 @@ export function servedRequestOf(
   return new NodeServedRequest(req, res, origin);
 }
 
+/** Serves (or refuses) a WebSocket upgrade; `track` keeps an accepted socket until the port closes. */
+export type ServedUpgrade = (
+  req: http.IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  track: (socket: Duplex) => void,
+) => void;
+
 export function listenServed(
   answer: (request: ServedRequest) => Promise<WireAnswer>,
   failed: (message: string) => void,
+  upgrade?: ServedUpgrade,
 ): Promise<ServedPort> {
   let origin = '';
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -103,6 +113,16 @@ export function listenServed(
     }
   };
   const server = http.createServer((req, res) => void handle(req, res));
+  // Upgraded sockets leave the server's books: closing the port ends them too.
+  const upgraded = new Set<Duplex>();
+  const track = (socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  };
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (upgrade) return upgrade(req, socket, head, track);
+    socket.destroy();
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -114,6 +134,7 @@ export function listenServed(
         origin,
         close: () =>
           new Promise<void>((done) => {
+            for (const socket of upgraded) socket.destroy();
             server.closeAllConnections();
             server.close(() => done());
           }),

@@ -6,7 +6,8 @@
  * no carrier, carriers know no protocol: both sides meet only in these types.
  */
 import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
-import type { StreamShaping } from '../fixtures/types';
+import type { FixtureStreamError, StreamShaping } from '../fixtures/types';
+import type { CutReason } from '../model/call';
 
 /** A message as it crossed the socket: a text frame, or a binary one. */
 export type SocketData = string | Uint8Array;
@@ -29,6 +30,8 @@ export interface SocketOpening {
   path: string;
   /** One request header of the upgrade (null when absent). */
   header(name: string): string | null;
+  /** All of them (credentials included: a turn served over HTTP notes them for scrubbing). */
+  headers(): Headers;
   /** The subprotocols the client offered (`Sec-WebSocket-Protocol`), in its order. */
   protocols: readonly string[];
 }
@@ -46,7 +49,22 @@ export interface SocketConnection {
  * the file's call log and the run's evidence) before it comes back here.
  */
 export type TurnOutcome =
-  | { kind: 'reply'; reply: NeutralReply; shaping: StreamShaping }
+  | {
+      kind: 'reply';
+      reply: NeutralReply;
+      shaping: StreamShaping;
+      /** The response ends with this error event instead of completing (fixture `streamError`, chaos). */
+      streamError?: FixtureStreamError;
+      /**
+       * Less of the reply reached the client than was made (an interruption, a dropped socket, an
+       * error event mid-response): what did, for the call log and the run, and how much of it.
+       */
+      cut(
+        reason: CutReason,
+        reached: NeutralReply | undefined,
+        events: { delivered: number; of: number },
+      ): void;
+    }
   | { kind: 'error'; error: NeutralError }
   /** The fixture drops the connection (`truncateAfterChunks`, a chaos drop): close with no frame. */
   | { kind: 'drop'; error: NeutralError; afterChunks?: number };
@@ -54,7 +72,27 @@ export type TurnOutcome =
 /** What the file's session offers a socket protocol. */
 export interface SocketServices {
   /** Answers one model turn of the conversation the socket built so far. */
-  answer(conversation: Conversation, turn: { signal: AbortSignal }): Promise<TurnOutcome>;
+  answer(
+    conversation: Conversation,
+    turn: {
+      signal: AbortSignal;
+      /** The request as the call log keeps it and contracts read it (the session's settings and the turn's). */
+      request?: unknown;
+    },
+  ): Promise<TurnOutcome>;
+  /**
+   * The client sent an event the API refuses (the protocol sends the API's error event itself):
+   * fails the test as a refused HTTP request does, unless the `parameters` contract is off.
+   */
+  refused(error: NeutralError): void;
+  /**
+   * Serves one HTTP request to the provider through the file's HTTP pipeline, as if the client had
+   * made it (route, contracts, fixtures, chaos, recording, the call log and evidence, the crash
+   * gate): for a protocol whose turns are the provider's HTTP calls framed as messages (the
+   * Responses API's WebSocket mode). Undefined when nothing of the file answers the URL. Called in
+   * the async context of the message that asked for it, so the call belongs to that message's run.
+   */
+  request(request: Request): Promise<Response | undefined>;
 }
 
 /** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */

@@ -86,8 +86,8 @@ describe('the packed tarball', () => {
   it('ships nothing else: no tests, examples, benchmarks, CI, scripts, TypeScript sources or source maps', () => {
     const allowed = [
       /^dist\/.+\.(js|mjs|d\.ts|d\.mts)$/,
-      // The sandbox side in one file (scripts/bundle-sandbox.cjs).
-      /^dist\/sandbox\.cjs$/,
+      // The sandbox side and the host side, one file each (scripts/bundle-sandbox.cjs, bundle-host.cjs).
+      /^dist\/(sandbox|host)\.cjs$/,
       ...ASSETS.map((asset) => new RegExp(`^dist/${asset.replace(/\./g, '\\.')}$`)),
       /^schemas\/[a-z]+\.(schema\.json|validate\.cjs)$/,
       /^(package\.json|README\.md|jest-preset\.js|environment\/jest\/jest-preset\.js)$/,

@@ -127,15 +127,15 @@ it("undici's WebSocket to undici-ws.invalid", async () => {
   expect(outcome).toBe('failed');
 });
 
-it("undici's WebSocket to a provider host, which serves no WebSocket", async () => {
-  const outcome = await webSocketOutcome(new undici.WebSocket('wss://api.openai.com/v1/realtime'));
+it("undici's WebSocket to a provider path no socket protocol serves", async () => {
+  const outcome = await webSocketOutcome(new undici.WebSocket('wss://api.openai.com/v1/no-such-socket'));
   expect(outcome).toBe('failed');
 });
 
 it("undici's WebSocket to a provider host through an explicit Agent", async () => {
   const dispatcher = new undici.Agent();
   const outcome = await webSocketOutcome(
-    new undici.WebSocket('wss://api.anthropic.com/v1/realtime', { dispatcher }),
+    new undici.WebSocket('wss://api.anthropic.com/v1/no-such-socket', { dispatcher }),
   );
   await dispatcher.close();
   expect(outcome).toBe('failed');

@@ -132,6 +132,24 @@ describe('testEnvironmentOptions.understudy', () => {
     expect((error as Error).message).toContain('keep-alive');
   });
 
+  it('takes model prices per provider and model, naming the JSON path of what is wrong', () => {
+    const prices = { openai: { 'my-ft-model': { input: 1, output: 2, cachedInput: 0.5 } } };
+    expect(resolve({ prices }).prices).toEqual(prices);
+    expect(resolve({}).prices).toBeUndefined();
+    const text = (raw: unknown) => (thrown(() => resolve(raw)) as Error).message;
+    expect(text({ prices: { openai: { 'gpt-x': { input: '1', output: 2 } } } })).toContain(
+      'testEnvironmentOptions.understudy.prices.openai["gpt-x"].input',
+    );
+    expect(text({ prices: { openai: { 'gpt-x': { input: 1 } } } })).toMatch(
+      /prices\.openai\["gpt-x"\].*output/,
+    );
+    expect(text({ prices: { openai: { 'gpt-x': { input: -1, output: 2 } } } })).toContain('input');
+    expect(text({ prices: { mistral: {} } })).toContain('testEnvironmentOptions.understudy.prices');
+    expect(
+      text({ prices: { gemini: { g: { input: 1, output: 1, longContext: { input: 2, output: 2 } } } } }),
+    ).toContain('above');
+  });
+
   it('turns on a local gateway preset at its usual address with true, or at the address given', () => {
     expect(resolve({ providers: { ollama: true } }).providers).toEqual({
       ollama: ['http://localhost:11434/v1', 'http://127.0.0.1:11434/v1'],

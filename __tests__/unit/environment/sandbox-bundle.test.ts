@@ -63,9 +63,17 @@ describe('runBundle', () => {
     expect(run()).toBe(2);
   });
 
-  it('is offered by the host services only when the environment gives a realm', () => {
+  it("runs in the worker's own realm when no realm is given (Vitest)", () => {
+    const file = write('own.cjs', BUNDLE);
+    const module = { exports: {} as Record<string, unknown> };
+    expect(hostServicesForWorker(undefined, { sameRealm: true }).runBundle?.(file, module, () => 7)).toBe(
+      true,
+    );
+    expect(module.exports).toMatchObject({ file, self: true, fromRequire: 7 });
+  });
+
+  it('is offered by the host services only when the environment gives a realm or shares its own', () => {
     expect(hostServicesForWorker().runBundle).toBeUndefined();
-    expect(hostServicesForWorker(undefined, { sameRealm: true }).runBundle).toBeUndefined();
     const realm = vm.createContext({ marker: 'the test file realm' });
     const file = write('offered.cjs', 'module.exports = { marker: globalThis.marker };\n');
     const module = { exports: {} };

@@ -1,0 +1,97 @@
+/**
+ * One model turn of a socket session (OpenAI Realtime, Gemini Live), answered as an HTTP call is:
+ * the request contracts, the fixtures, chaos, the file's call log, the run's evidence and spans,
+ * unmatched calls failing the test. Only the wire differs: the protocol puts the neutral outcome
+ * on its socket itself.
+ */
+import type { Conversation, NeutralError, ProviderId } from '../conversation';
+import { cutCall } from '../model/delivered';
+import type { SocketServices, TurnOutcome } from '../sockets/protocol';
+import { type ModelServer, outcomeOf } from './serve-model';
+
+/** The connection a socket protocol serves, as its turns are logged. */
+export interface TurnSocket {
+  /** The protocol's name, as `ModelCall.protocol` (`openai.realtime`). */
+  protocol: string;
+  provider: ProviderId;
+  /** The URL the client opened. */
+  url: string;
+  /** Path below the provider's base URL. */
+  path: string;
+  /** What the ids of the fixtures' tool calls start with (`call_`). */
+  toolCallIdPrefix?: string;
+}
+
+/** What a socket session is refused with when its call belongs to no run, or cannot be recorded. */
+const refusal = (message: string, status = 400): TurnOutcome => ({
+  kind: 'error',
+  error: { status, type: 'invalid_request_error', message },
+});
+
+/** The file's model, as one socket connection's protocol reaches it. */
+export function socketServices(server: ModelServer, socket: TurnSocket): Omit<SocketServices, 'request'> {
+  const { context } = server;
+  const what = `this ${socket.protocol} turn (${socket.url})`;
+  return {
+    refused: (error: NeutralError) => server.refused(socket.protocol, socket.url, error),
+    answer: answerTurn,
+  };
+
+  async function answerTurn(
+    conversation: Conversation,
+    turn: { signal: AbortSignal; request?: unknown },
+  ): Promise<TurnOutcome> {
+    const startedAt = performance.now();
+    // A turn of no run (its run or test ended, or a concurrent test's) is refused, and has failed its test.
+    const claim = context.claim(() => `a ${socket.protocol} model turn (${socket.url})`);
+    if (claim.refused) return refusal(claim.refused.message, claim.refused.status);
+    const { run } = claim;
+    const mode = context.recording.modeFor(run);
+    const request = turn.request ?? {};
+    const judged = server.judge({
+      ...socket,
+      body: request,
+      conversation,
+      startedAt,
+      mode,
+      what,
+    });
+    if (judged.kind === 'forward') {
+      const message = `${what} would go to the provider (mode "${mode}"), but ${socket.protocol} sessions cannot be recorded or sent live yet: run this test in replay mode with fixtures.`;
+      context.fail('RECORD_UNSUPPORTED', message);
+      return refusal(message);
+    }
+    const { call, answer, failTest } = judged;
+    server.register(call, run);
+    failTest?.();
+    const outcome = outcomeOf(answer, true);
+    if (outcome.latency) {
+      try {
+        await context.clock.sleep(outcome.latency, turn.signal);
+      } catch {
+        // The client cancelled before the answer was due: nothing of it reached the client.
+        if (outcome.kind === 'reply') call.response = outcome.reply;
+        cutCall(call, { reason: 'aborted', delivered: 0 }, undefined);
+        call.durationMs = performance.now() - startedAt;
+        return {
+          kind: 'error',
+          error: { status: 0, type: 'aborted', message: 'the client cancelled the turn' },
+        };
+      }
+    }
+    call.durationMs = performance.now() - startedAt;
+    if (outcome.kind !== 'reply') {
+      call.error = outcome.error;
+      return outcome.kind === 'drop' ? { kind: 'drop', error: outcome.error } : outcome;
+    }
+    call.response = outcome.reply;
+    if (outcome.streamError) call.streamError = outcome.streamError;
+    return {
+      kind: 'reply',
+      reply: outcome.reply,
+      shaping: outcome.shaping,
+      ...(outcome.streamError && { streamError: outcome.streamError }),
+      cut: (reason, reached, events) => cutCall(call, { reason, ...events }, reached),
+    };
+  }
+}
