@@ -9,9 +9,13 @@ import type { SocketProtocol } from './protocol';
 
 type Module<T> = () => T;
 const responsesWs: Module<typeof import('./openai-responses-ws')> = () => require('./openai-responses-ws');
+const geminiLive: Module<typeof import('./gemini-live')> = () => require('./gemini-live');
 
 /** Every socket protocol, in the order they are tried. */
-export const SOCKET_PROTOCOLS: ReadonlyArray<() => SocketProtocol> = [() => responsesWs().openaiResponsesWs];
+export const SOCKET_PROTOCOLS: ReadonlyArray<() => SocketProtocol> = [
+  () => responsesWs().openaiResponsesWs,
+  () => geminiLive().geminiLive,
+];
 
 export interface SocketRoute {
   protocol: SocketProtocol;

@@ -5,7 +5,7 @@
  * request is, so fixtures match a Live session as they match HTTP.
  */
 import { setTimeout as realSleep } from 'node:timers/promises';
-import type { Conversation, NeutralError, NeutralReply } from '../../conversation';
+import type { Conversation, NeutralError } from '../../conversation';
 import type { FixtureStreamError, StreamShaping } from '../../fixtures/types';
 import type { CutReason } from '../../model/call';
 import { chunkText, DEFAULT_CHUNK_SIZE } from '../../providers/codec';
@@ -41,22 +41,16 @@ import {
   type WireCall,
 } from './wire';
 
-/** What a Live session asks of the file besides a model turn. */
+/** What a Live session asks of the file besides a model turn, where the file lends it. */
 export type LiveServices = SocketServices &
   Partial<{
-    /** A client message the API refuses: fails the test as a refused HTTP request does (its rule on). */
-    refused(error: NeutralError): void;
     /** What the fixtures have the user say in a spoken turn whose audio carries no text. */
     heard(conversation: Conversation): string | null;
     /** Waits on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
     sleep(ms: number, signal?: AbortSignal): Promise<void>;
   }>;
 
-/** A reply outcome, and what the file learns when less of it reached the client than was made. */
-type Reply = Extract<TurnOutcome, { kind: 'reply' }> & {
-  streamError?: FixtureStreamError;
-  cut?(reason: CutReason, reached: NeutralReply | undefined, events: { delivered: number; of: number }): void;
-};
+type Reply = Extract<TurnOutcome, { kind: 'reply' }>;
 
 type Content = { role: 'user' | 'model'; parts: Array<Record<string, unknown>> };
 
@@ -281,7 +275,7 @@ export class LiveSession implements SocketConnection {
   /** Tells the file how much of a reply reached the client, when not all of it did. */
   private cut(speaking: Speaking, reason: CutReason): void {
     const { reply } = speaking;
-    if (!reply?.cut) return;
+    if (!reply) return;
     const reached = speaking.said ? { ...reply.reply, content: speaking.said, toolCalls: [] } : undefined;
     reply.cut(reason, reached, { delivered: speaking.sent, of: speaking.of });
   }
@@ -422,7 +416,7 @@ export class LiveSession implements SocketConnection {
   }
 
   private refuse(refusal: Refusal): void {
-    this.services.refused?.({
+    this.services.refused({
       status: 400,
       type: 'INVALID_ARGUMENT',
       message: `${refusal.problem}; the API closes the session: ${refusal.code} ${refusal.reason}`,

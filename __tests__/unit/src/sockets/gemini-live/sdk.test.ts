@@ -17,6 +17,7 @@ const reply = (content: string | null, toolCalls: NeutralToolCall[] = []): TurnO
   kind: 'reply',
   reply: { content, toolCalls, finishReason: toolCalls.length ? 'tool_calls' : 'stop', usage, model: 'm' },
   shaping: {},
+  cut: () => undefined,
 });
 
 let server: WebSocketServer;

@@ -15,6 +15,7 @@ const opening: SocketOpening = {
   url: new URL(`wss://generativelanguage.googleapis.com${PATH}?key=test`),
   path: PATH,
   header: () => null,
+  headers: () => new Headers(),
   protocols: [],
 };
 
@@ -27,6 +28,7 @@ const reply = (
   kind: 'reply',
   reply: { content, toolCalls, finishReason: toolCalls.length ? 'tool_calls' : 'stop', usage, model: 'm' },
   shaping,
+  cut: () => undefined,
 });
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -61,6 +63,7 @@ function session(outcomes: TurnOutcome[], extra: Partial<LiveServices> = {}) {
       };
     },
     refused: (breach) => breaches.push(breach),
+    request: async () => undefined,
     ...extra,
   };
   const connection = geminiLive.open(
