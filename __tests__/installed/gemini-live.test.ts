@@ -26,12 +26,12 @@ describe.each(Object.keys(RUNNERS) as Runner[])('Gemini Live through ai.live.con
     file = fileOf(runs.live, 'gemini-live-client.case.js');
   }, 180_000);
 
-  it('passes the loops: TEXT and AUDIO in process, spoken input, AUDIO over the served port', () => {
+  it('passes the loops: TEXT and AUDIO in process, AUDIO over the served port', () => {
     const passing = file.tests.filter((t) => !t.title.includes('must fail'));
     expect(passing.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
       passing.map((t) => [t.title, 'passed', '']),
     );
-    expect(passing).toHaveLength(4);
+    expect(passing).toHaveLength(3);
   });
 
   it('a wrong tool fails the assertion, naming the call made', () => {
@@ -45,7 +45,8 @@ describe.each(Object.keys(RUNNERS) as Runner[])('Gemini Live through ai.live.con
       file,
       'must fail: the socket is cut mid-answer and the agent takes what came for the answer',
     );
-    expect(message).toContain('failed');
+    expect(message).toContain('Expected terminal state: "succeeded"');
+    expect(message).toContain('Received terminal state: "failed"');
   });
 
   it("a setup the API refuses fails the test with the contract's message, as the API closes it", () => {
