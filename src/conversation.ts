@@ -137,6 +137,46 @@ export interface NeutralReply {
   refusal?: string;
   /** Wire values the fixture sets (aimock's response overrides). */
   wire?: WireOverrides;
+  /**
+   * The reply's text and calls in their order, when some text comes after a call (models do
+   * that; protocols that keep order send it so). Its texts joined are `content`, its calls are
+   * `toolCalls`, each once. Absent: the text first, then the calls.
+   */
+  order?: ReplyStep[];
+}
+
+/** A step of an ordered reply: a piece of its text, or the call at `toolCalls[call]`. */
+export type ReplyStep = { text: string } | { call: number };
+
+/**
+ * The order of a reply read in pieces (a fixture's blocks, a provider's content blocks), texts
+ * side by side joined; undefined when no text follows a call, the order every protocol sends.
+ */
+export function orderOf(pieces: readonly ReplyStep[]): ReplyStep[] | undefined {
+  let called = false;
+  let late = false;
+  for (const piece of pieces) {
+    if ('call' in piece) called = true;
+    else if (called && piece.text !== '') late = true;
+  }
+  if (!late) return undefined;
+  const steps: ReplyStep[] = [];
+  for (const piece of pieces) {
+    const last = steps[steps.length - 1];
+    if ('call' in piece) steps.push({ call: piece.call });
+    else if (piece.text === '') continue;
+    else if (last && 'text' in last) last.text += piece.text;
+    else steps.push({ text: piece.text });
+  }
+  return steps;
+}
+
+/** The reply's text and calls in the order they go on the wire (`order`, else the text then the calls). */
+export function stepsOf(reply: Pick<NeutralReply, 'content' | 'toolCalls' | 'order'>): ReplyStep[] {
+  if (reply.order) return reply.order;
+  const steps: ReplyStep[] = reply.content ? [{ text: reply.content }] : [];
+  for (let call = 0; call < reply.toolCalls.length; call++) steps.push({ call });
+  return steps;
 }
 
 /** A provider-shaped failure the mock model answers with. */

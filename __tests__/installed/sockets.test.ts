@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner, runInstalledProjects } from '../support/installed';
+import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
   const test = file.tests.find((t) => t.title === title);
@@ -25,16 +26,10 @@ describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
   let project: string;
 
   beforeAll(async () => {
-    const runs = await runInstalledProjects(
-      {
-        responses: { cases: ['sockets-responses.case.js'] },
-        refused: { cases: ['sockets-refused.case.js'] },
-      },
-      RUNNERS[runner],
-    );
-    responses = fileOf(runs.responses, 'sockets-responses.case.js');
-    project = runs.responses.project;
-    refused = fileOf(runs.refused, 'sockets-refused.case.js');
+    const run = await sharedRun('sockets-responses', runner);
+    responses = fileOf(run, 'sockets-responses.case.js');
+    project = run.project;
+    refused = fileOf(await sharedRun('sockets-refused', runner), 'sockets-refused.case.js');
   }, 240_000);
 
   it('Responses WebSocket mode: the tool loops pass, in process and over the served port, and a socket left open ends with the file', () => {

@@ -80,6 +80,13 @@ export const ERROR_CODES = {
     action:
       'Use one of the supported endpoints (docs/providers.md lists them), or serve the URL with msw yourself.',
   },
+  REPLY_ORDER_UNSUPPORTED: {
+    area: 'model',
+    meaning:
+      "A fixture's reply has text after a tool call, and the request's protocol sends a reply's text apart from its calls (Chat Completions, Ollama), so it cannot keep that order: the agent got a 500.",
+    action:
+      'Answer this protocol with text before the calls (or the text in the next turn, after the tool results), or run the agent on a protocol that keeps the order (Responses, Anthropic Messages, Gemini, Bedrock Converse).',
+  },
   CONTRACT_BREACH: {
     area: 'model',
     meaning:

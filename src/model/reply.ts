@@ -1,12 +1,14 @@
-import type {
-  Conversation,
-  MatchKeys,
-  NeutralError,
-  NeutralReply,
-  NeutralToolCall,
-  WireOverrides,
+import {
+  type Conversation,
+  type MatchKeys,
+  type NeutralError,
+  type NeutralReply,
+  type NeutralToolCall,
+  orderOf,
+  type ReplyStep,
+  type WireOverrides,
 } from '../conversation';
-import type { AimockOverrides, Fixture } from '../fixtures/types';
+import type { AimockOverrides, Fixture, FixtureBlock } from '../fixtures/types';
 import { derivedCallId } from '../providers/gemini/ids';
 import { usageFor } from './usage';
 
@@ -45,7 +47,7 @@ export function replyFrom(
 ): NeutralReply {
   const r = fixture.response;
   const key = fixtureKey(fixture, order);
-  // aimock's ordered blocks, when given, are the reply (the loader checked the text comes first).
+  // Ordered blocks, when given, are the reply: their texts, their calls, and the order of both.
   const blocks = r.blocks?.length ? r.blocks : undefined;
   const calls = blocks ? blocks.flatMap((b) => (b.type === 'toolCall' ? [b] : [])) : (r.toolCalls ?? []);
   const toolCalls: NeutralToolCall[] = calls.map((c, i) => {
@@ -64,6 +66,7 @@ export function replyFrom(
   });
   const texts = blocks?.flatMap((b) => (b.type === 'text' ? [b.text] : []));
   const content = texts ? (texts.length > 0 ? texts.join('') : null) : (r.content ?? null);
+  const steps = blocks && orderOfBlocks(blocks);
   // A summary in parts (Responses) is one text elsewhere.
   const parts = Array.isArray(r.reasoning) ? r.reasoning : undefined;
   const reasoning = Array.isArray(r.reasoning) ? r.reasoning.join('\n\n') : r.reasoning;
@@ -83,7 +86,13 @@ export function replyFrom(
     model: r.model ?? conversation.model,
     ...(r.refusal !== undefined ? { refusal: r.refusal } : {}),
     ...(wire ? { wire } : {}),
+    ...(steps ? { order: steps } : {}),
   };
+}
+
+function orderOfBlocks(blocks: readonly FixtureBlock[]): ReplyStep[] | undefined {
+  let call = 0;
+  return orderOf(blocks.map((b) => (b.type === 'text' ? { text: b.text } : { call: call++ })));
 }
 
 /** Usage fields with no neutral counterpart, sent as given on Chat (OpenRouter's cost and BYOK facts). */

@@ -53,6 +53,11 @@ export type DecodeResult = { ok: true; conversation: Conversation } | { ok: fals
 export interface ProviderCodec {
   protocol: string;
   provider: ProviderId;
+  /**
+   * The wire keeps a reply's text and tool calls in their order (output items, content blocks,
+   * parts): text after a call goes out after it. A protocol without it cannot send such a reply.
+   */
+  keepsOrder?: true;
   /** How generated tool call ids start on this protocol (default `call_`). */
   toolCallIdPrefix?: string;
   /** Does this codec serve `method path` (path relative to the provider base URL)? */

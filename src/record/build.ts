@@ -86,6 +86,10 @@ function toolCallOf(call: NeutralReply['toolCalls'][number], pii?: PiiScanner): 
   };
 }
 
+/** A fixture reply's tool calls, given as `toolCalls` or among its ordered `blocks`. */
+const callsOf = (response: FixtureResponse): Array<{ name: string }> =>
+  response.toolCalls ?? (response.blocks ?? []).filter((b) => b.type === 'toolCall');
+
 /** What identifies the reply on the wire (ids, times, tier), so a replay sends it back as recorded. */
 function identityOf(wire: NeutralReply['wire']): Partial<FixtureResponse & AimockOverrides> {
   if (!wire) return {};
@@ -117,12 +121,18 @@ function responseOf(call: RecordedCall): FixtureResponse {
   const pii = call.pii?.active ? call.pii : undefined;
   const toolCalls = r.toolCalls.map((c) => toolCallOf(c, pii));
   const out: FixtureResponse = {};
-  if (r.content !== null || toolCalls.length === 0) {
-    const content = r.content ?? '';
-    out.content = pii ? pii.replace(content) : content;
-  }
-  if (toolCalls.length > 0) out.toolCalls = toolCalls;
   const scrub = (text: string) => (pii ? pii.replace(text) : text);
+  // Text after a call: the reply in its order, which the protocols that keep it replay so.
+  if (r.order)
+    out.blocks = r.order.map((step) =>
+      'call' in step
+        ? { type: 'toolCall', ...toolCalls[step.call] }
+        : { type: 'text', text: scrub(step.text) },
+    );
+  else {
+    if (r.content !== null || toolCalls.length === 0) out.content = scrub(r.content ?? '');
+    if (toolCalls.length > 0) out.toolCalls = toolCalls;
+  }
   if (r.reasoningParts) out.reasoning = r.reasoningParts.map(scrub);
   else if (r.reasoning || (r.reasoning !== undefined && r.reasoningSignature !== undefined))
     out.reasoning = scrub(r.reasoning);
@@ -523,9 +533,10 @@ export function checkReplay(
       }
     }
     const offered = call.conversation.tools.map((t) => t.name);
-    const missing = (own.response.toolCalls ?? []).find((t) => !offered.includes(t.name));
-    if (missing && (before.response.toolCalls ?? []).every((t) => offered.includes(t.name))) {
-      const field = changedPath(before.response.toolCalls, own.response.toolCalls, 'response.toolCalls');
+    const missing = callsOf(own.response).find((t) => !offered.includes(t.name));
+    if (missing && callsOf(before.response).every((t) => offered.includes(t.name))) {
+      const key = own.response.blocks ? 'blocks' : 'toolCalls';
+      const field = changedPath(before.response[key], own.response[key], `response.${key}`);
       throw hookBroke(
         options,
         call,

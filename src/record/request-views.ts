@@ -56,6 +56,9 @@ export class RequestViews {
       content: reply.content === null ? null : pii.restore(reply.content),
       ...(reply.reasoning !== undefined && { reasoning: pii.restore(reply.reasoning) }),
       toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: pii.restore(c.arguments) })),
+      ...(reply.order && {
+        order: reply.order.map((step) => ('call' in step ? step : { text: pii.restore(step.text) })),
+      }),
     };
   }
 }

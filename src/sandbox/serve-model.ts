@@ -12,6 +12,7 @@ import { type Fixture, type FixtureStreamError, type StreamShaping, sourceOf } f
 import type { CutReason, ModelCall } from '../model/call';
 import { cutCall, replyOfEvents } from '../model/delivered';
 import type { Resolution } from '../model/mock-model';
+import { outOfOrder } from '../model/out-of-order';
 import { type Pacing, pacingOf } from '../model/pacing';
 import type { ProviderCodec, WireResponse } from '../providers/codec';
 import { deliver } from '../providers/dialects/deliver';
@@ -73,6 +74,7 @@ export type WireOutcome =
 /** How a call was answered, before it is put on the wire. */
 export type Answer =
   | { kind: 'refused'; breach: Violation }
+  | { kind: 'unsendable'; error: NeutralError }
   | { kind: 'unmatched'; message: string }
   | { kind: 'resolved'; resolution: Exclude<Resolution, { kind: 'unmatched' }>; breach?: Violation };
 
@@ -81,6 +83,8 @@ export type Answer =
  * - a request that breaks a contract: the API's own error (else a 400 naming the problem);
  * - a request no fixture matches: a 404 in the provider's format;
  * - a fixture answer the API could not give: the contract's error;
+ * - a fixture reply the protocol cannot send as written (text after a tool call, where the wire
+ *   keeps a reply's text apart from its calls): a 500;
  * - a seeded fault: `drop` (no response), `rate_limit` (a 429), `malformed` and `disconnect`
  *   (the reply, damaged as it is sent); a connection that drops (`disconnectAfterMs`) before
  *   the answer is due: no response either;
@@ -98,6 +102,7 @@ export function outcomeOf(answer: Answer, streamed: boolean): WireOutcome {
       error: breach.error ?? { status: 400, type: 'invalid_request_error', message: breach.problem },
     };
   }
+  if (answer.kind === 'unsendable') return { kind: 'error', error: answer.error };
   if (answer.kind === 'unmatched')
     return {
       kind: 'error',
@@ -366,6 +371,20 @@ export class ModelServer {
     if (source) call.fixtureSource = source;
     if (resolution.turnIndexRelaxed) call.turnIndexRelaxed = true;
     if (resolution.fault) call.fault = resolution.fault;
+
+    // Text after a call, on a protocol that would send it first: refused, not reordered.
+    if (resolution.kind === 'reply' && resolution.reply.order && !codec.keepsOrder) {
+      const refused = outOfOrder(codec.protocol, entry.fixture, entry.order, what);
+      return this.answer(
+        call,
+        { kind: 'unsendable', error: refused.error },
+        codec,
+        conversation,
+        run,
+        request,
+        () => context.fail('REPLY_ORDER_UNSUPPORTED', refused.message),
+      );
+    }
 
     // 9. Answer contracts.
     const answerBreach = checkAnswer(

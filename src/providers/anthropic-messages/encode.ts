@@ -1,4 +1,11 @@
-import { type Conversation, type FinishReason, type NeutralReply, showsReasoning } from '../../conversation';
+import {
+  type Conversation,
+  type FinishReason,
+  type NeutralReply,
+  type NeutralToolCall,
+  showsReasoning,
+  stepsOf,
+} from '../../conversation';
 import {
   chunkText,
   DEFAULT_CHUNK_SIZE,
@@ -68,7 +75,7 @@ const cacheCreationOf = (reply: NeutralReply) => ({
 
 /**
  * The blocks of the final message: redacted thinking, thinking, text, then one `tool_use` per
- * call. The thinking signature (the fixture's, or one made for it) is noted in the file's
+ * call (text after a call, for a reply in order, goes in its place among them). The thinking signature (the fixture's, or one made for it) is noted in the file's
  * store, with the calls it preceded, so the request that hands it back can be checked.
  */
 function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string, unknown>> {
@@ -87,21 +94,30 @@ function contentOf(reply: NeutralReply, ctx: EncodeContext): Array<Record<string
     content.push({ type: 'server_tool_use', id, name: 'web_search', input: { query } });
     content.push({ type: 'web_search_tool_result', tool_use_id: id, content: [] });
   });
+  if (reply.order) {
+    for (const step of reply.order)
+      content.push(
+        'call' in step ? toolUseOf(reply.toolCalls[step.call]) : { type: 'text', text: step.text },
+      );
+    return content;
+  }
   const text = reply.content ?? '';
   // An empty answer still has its (empty) text block, as the API sends it; a refusal may have none.
   if (text !== '' || (reply.toolCalls.length === 0 && reply.refusal === undefined))
     content.push({ type: 'text', text });
-  for (const call of reply.toolCalls) {
-    content.push({
-      type: 'tool_use',
-      id: call.id,
-      name: call.name,
-      // An object on the wire: arguments cut off by the token limit, as far as their whole values go.
-      input: argumentsObject(call.arguments),
-      caller: { type: 'direct' },
-    });
-  }
+  for (const call of reply.toolCalls) content.push(toolUseOf(call));
   return content;
+}
+
+function toolUseOf(call: NeutralToolCall): Record<string, unknown> {
+  return {
+    type: 'tool_use',
+    id: call.id,
+    name: call.name,
+    // An object on the wire: arguments cut off by the token limit, as far as their whole values go.
+    input: argumentsObject(call.arguments),
+    caller: { type: 'direct' },
+  };
 }
 
 /** A request that asked for a thread is kept under the reply's id, reply included. */
@@ -182,8 +198,9 @@ export function encodeMessagesStream(
       },
     }),
   ];
-  // tool_use blocks come last, in the order of reply.toolCalls.
-  const firstTool = content.length - reply.toolCalls.length;
+  // tool_use blocks come in the order of the reply's steps.
+  const calls = stepsOf(reply).flatMap((step) => ('call' in step ? [reply.toolCalls[step.call]] : []));
+  let nextCall = 0;
   const delta = (index: number, d: Record<string, unknown>) =>
     sseEvent('content_block_delta', { type: 'content_block_delta', index, delta: d });
   content.forEach((block, index) => {
@@ -208,7 +225,7 @@ export function encodeMessagesStream(
     } else {
       start = { type: 'tool_use', id: block.id, name: block.name, input: {}, caller: block.caller };
       deltas.push(delta(index, { type: 'input_json_delta', partial_json: '' }));
-      for (const piece of chunkText(reply.toolCalls[index - firstTool].arguments, size))
+      for (const piece of chunkText(calls[nextCall++].arguments, size))
         deltas.push(delta(index, { type: 'input_json_delta', partial_json: piece }));
     }
     events.push(

@@ -9,6 +9,7 @@ export { encodeAnthropicError } from './errors';
 /** Anthropic Messages: `POST /v1/messages` below `https://api.anthropic.com` (beta requests add `?beta=true`). */
 export const anthropicMessages: ProviderCodec = {
   protocol: 'anthropic.messages',
+  keepsOrder: true,
   toolCallIdPrefix: 'toolu_',
   provider: 'anthropic',
   handles: (method, path) => method === 'POST' && path === '/v1/messages',

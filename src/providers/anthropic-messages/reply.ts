@@ -4,8 +4,10 @@ import type {
   NeutralError,
   NeutralReply,
   NeutralToolCall,
+  ReplyStep,
   WireOverrides,
 } from '../../conversation';
+import { orderOf } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
 import { isWholeJson } from '../partial-json';
 import {
@@ -83,21 +85,27 @@ function replyOfBlocks(
   let signature: string | undefined;
   const redacted: string[] = [];
   const toolCalls: NeutralToolCall[] = [];
+  const pieces: ReplyStep[] = [];
   for (const b of blocks) {
     if (!isObject(b)) continue;
-    if (b.type === 'text' && typeof b.text === 'string') content = (content ?? '') + b.text;
-    else if (b.type === 'thinking' && typeof b.thinking === 'string') {
+    if (b.type === 'text' && typeof b.text === 'string') {
+      content = (content ?? '') + b.text;
+      pieces.push({ text: b.text });
+    } else if (b.type === 'thinking' && typeof b.thinking === 'string') {
       reasoning = (reasoning ?? '') + b.thinking;
       if (typeof b.signature === 'string' && b.signature !== '') signature ??= b.signature;
     } else if (b.type === 'redacted_thinking' && typeof b.data === 'string') redacted.push(b.data);
-    else if (b.type === 'tool_use')
+    else if (b.type === 'tool_use') {
+      pieces.push({ call: toolCalls.length });
       toolCalls.push({
         id: String(b.id ?? ''),
         name: String(b.name ?? ''),
         arguments: argumentsText(b.input),
         ...(b.incomplete === true && { incomplete: true as const }),
       });
+    }
   }
+  const order = orderOf(pieces);
   return {
     content,
     // Thinking the API signed comes back with its signature, its text shown or not.
@@ -109,6 +117,7 @@ function replyOfBlocks(
     usage: usageOf(rawUsage),
     model: String(model ?? ''),
     ...withWire(wireOf(id, rawUsage)),
+    ...(order && { order }),
   };
 }
 

@@ -1,4 +1,10 @@
-import { type Conversation, type FinishReason, type NeutralReply, showsReasoning } from '../../conversation';
+import {
+  type Conversation,
+  type FinishReason,
+  type NeutralReply,
+  showsReasoning,
+  stepsOf,
+} from '../../conversation';
 import {
   chunkText,
   DEFAULT_CHUNK_SIZE,
@@ -47,7 +53,7 @@ function headersOf(ctx: EncodeContext, contentType: string, reply: NeutralReply)
 const signatureOf = (reply: NeutralReply, ctx: EncodeContext) =>
   reply.reasoningSignature ?? anthropicSignature(ctx.callIndex, reply.reasoning ?? '');
 
-/** The assistant message's blocks: reasoning, text, then one `toolUse` per call. */
+/** The assistant message's blocks: reasoning, text, then one `toolUse` per call (or text and calls in their order). */
 function contentOf(reply: NeutralReply, ctx: EncodeContext): unknown[] {
   const content: unknown[] = [];
   if (showsReasoning(reply))
@@ -56,12 +62,16 @@ function contentOf(reply: NeutralReply, ctx: EncodeContext): unknown[] {
         reasoningText: { text: reply.reasoning ?? '', signature: signatureOf(reply, ctx) },
       },
     });
-  const text = reply.content ?? '';
-  if (text !== '') content.push({ text });
-  for (const call of reply.toolCalls)
+  for (const step of stepsOf(reply)) {
+    if (!('call' in step)) {
+      content.push({ text: step.text });
+      continue;
+    }
+    const call = reply.toolCalls[step.call];
     content.push({
       toolUse: { toolUseId: call.id, name: call.name, input: argumentsObject(call.arguments) },
     });
+  }
   if (content.length === 0 && reply.refusal === undefined) content.push({ text: '' });
   return content;
 }
@@ -117,11 +127,13 @@ export function encodeConverseStream(reply: NeutralReply, _c: Conversation, ctx:
     events.push(delta(index, { reasoningContent: { signature: signatureOf(reply, ctx) } }));
     events.push(stop(index++));
   }
-  if (reply.content) {
-    for (const text of chunkText(reply.content, size)) events.push(delta(index, { text }));
-    events.push(stop(index++));
-  }
-  for (const call of reply.toolCalls) {
+  for (const step of stepsOf(reply)) {
+    if (!('call' in step)) {
+      for (const text of chunkText(step.text, size)) events.push(delta(index, { text }));
+      events.push(stop(index++));
+      continue;
+    }
+    const call = reply.toolCalls[step.call];
     events.push({
       type: 'contentBlockStart',
       payload: { contentBlockIndex: index, start: { toolUse: { toolUseId: call.id, name: call.name } } },

@@ -12,6 +12,7 @@ export { encodeBedrockError };
  */
 export const bedrockConverse: ProviderCodec = {
   protocol: 'bedrock.converse',
+  keepsOrder: true,
   provider: 'bedrock',
   toolCallIdPrefix: 'tooluse_',
   handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,

@@ -1,5 +1,12 @@
 /** Bedrock Converse responses read back into neutral replies, for recording. */
-import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
+import {
+  type FinishReason,
+  type NeutralError,
+  type NeutralReply,
+  type NeutralToolCall,
+  orderOf,
+  type ReplyStep,
+} from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
 import { isWholeJson } from '../partial-json';
 import { argumentsText, finishIn, isObject, num, unknownError, usage } from '../sse';
@@ -63,21 +70,27 @@ function replyOfBlocks(
   let reasoning: string | undefined;
   let signature: string | undefined;
   const toolCalls: NeutralToolCall[] = [];
+  const pieces: ReplyStep[] = [];
   for (const b of blocks) {
     if (!isObject(b)) continue;
-    if (typeof b.text === 'string') content = (content ?? '') + b.text;
-    else if (isObject(b.reasoningContent) && typeof b.reasoningContent.reasoningText?.text === 'string') {
+    if (typeof b.text === 'string') {
+      content = (content ?? '') + b.text;
+      pieces.push({ text: b.text });
+    } else if (isObject(b.reasoningContent) && typeof b.reasoningContent.reasoningText?.text === 'string') {
       reasoning = (reasoning ?? '') + b.reasoningContent.reasoningText.text;
       const signed = b.reasoningContent.reasoningText.signature;
       if (typeof signed === 'string' && signed !== '') signature ??= signed;
-    } else if (isObject(b.toolUse))
+    } else if (isObject(b.toolUse)) {
+      pieces.push({ call: toolCalls.length });
       toolCalls.push({
         id: String(b.toolUse.toolUseId ?? ''),
         name: String(b.toolUse.name ?? ''),
         arguments: argumentsText(b.toolUse.input),
         ...(b.incomplete === true && { incomplete: true as const }),
       });
+    }
   }
+  const order = orderOf(pieces);
   return {
     content,
     ...(reasoning || signature !== undefined ? { reasoning: reasoning ?? '' } : {}),
@@ -87,6 +100,7 @@ function replyOfBlocks(
     usage: usageOf(rawUsage),
     model,
     ...wireOf(metrics),
+    ...(order && { order }),
   };
 }
 

@@ -149,13 +149,22 @@ export function encodeGeminiReply(
     };
   const parts: Part[] = [];
   if (reply.reasoning) parts.push({ text: reply.reasoning, thought: true });
-  if (reply.content) parts.push({ text: reply.content });
-  if (reply.reasoningSignature !== undefined) {
+  if (reply.order) {
+    const calls = callParts(reply, conversation, ctx);
+    for (const step of reply.order) parts.push('call' in step ? calls[step.call] : { text: step.text });
     // A thinking model's answer carries its signature on its last text part.
-    if (parts.length === 0) parts.push({ text: '' });
-    parts[parts.length - 1].thoughtSignature = reply.reasoningSignature;
+    const lastText = parts.findLast((p) => typeof p.text === 'string' && !p.thought);
+    if (reply.reasoningSignature !== undefined && lastText)
+      lastText.thoughtSignature = reply.reasoningSignature;
+  } else {
+    if (reply.content) parts.push({ text: reply.content });
+    if (reply.reasoningSignature !== undefined) {
+      // A thinking model's answer carries its signature on its last text part.
+      if (parts.length === 0) parts.push({ text: '' });
+      parts[parts.length - 1].thoughtSignature = reply.reasoningSignature;
+    }
+    parts.push(...callParts(reply, conversation, ctx));
   }
-  parts.push(...callParts(reply, conversation, ctx));
   if (parts.length === 0) parts.push({ text: '' });
   return {
     status: 200,
@@ -167,7 +176,7 @@ export function encodeGeminiReply(
 /**
  * `streamGenerateContent?alt=sse`: one `data: {GenerateContentResponse}` event per chunk,
  * CRLF-framed as the API sends them. Thought text, then answer text split by chunk size,
- * then each function call whole in its own chunk, then the answer's thought signature (a
+ * then each function call whole in its own chunk (a reply in order: text and calls in turn), then the answer's thought signature (a
  * recorded one); the last chunk carries `finishReason` and `usageMetadata`. No terminal
  * sentinel: the stream just ends.
  */
@@ -187,8 +196,16 @@ export function encodeGeminiStream(
   const chunks: Part[][] = [];
   if (reply.reasoning)
     for (const t of chunkText(reply.reasoning, size)) chunks.push([{ text: t, thought: true }]);
-  if (reply.content) for (const t of chunkText(reply.content, size)) chunks.push([{ text: t }]);
-  for (const part of callParts(reply, conversation, ctx)) chunks.push([part]);
+  const calls = callParts(reply, conversation, ctx);
+  if (reply.order)
+    for (const step of reply.order) {
+      if ('call' in step) chunks.push([calls[step.call]]);
+      else for (const t of chunkText(step.text, size)) chunks.push([{ text: t }]);
+    }
+  else {
+    if (reply.content) for (const t of chunkText(reply.content, size)) chunks.push([{ text: t }]);
+    for (const part of calls) chunks.push([part]);
+  }
   // A streamed answer's signature comes last, on a part of its own with no text.
   if (reply.reasoningSignature !== undefined)
     chunks.push([{ text: '', thoughtSignature: reply.reasoningSignature }]);

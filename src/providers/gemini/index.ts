@@ -12,6 +12,7 @@ export { encodeGeminiError };
  */
 export const geminiGenerateContent: ProviderCodec = {
   protocol: 'gemini.generateContent',
+  keepsOrder: true,
   provider: 'gemini',
   handles: (method, path) => method === 'POST' && routeOf(path) !== undefined,
   endpoints: [

@@ -1,5 +1,12 @@
 /** Gemini generateContent responses read back into neutral replies, for recording. */
-import type { FinishReason, NeutralError, NeutralReply, NeutralToolCall } from '../../conversation';
+import {
+  type FinishReason,
+  type NeutralError,
+  type NeutralReply,
+  type NeutralToolCall,
+  orderOf,
+  type ReplyStep,
+} from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
 import { isObject, jsonOf, num, parseSse, unknownError, usage } from '../sse';
 
@@ -43,6 +50,8 @@ class Parts {
   /** The `thoughtSignature` of a part that is not a call (a thinking model's answer carries one). */
   signature: string | undefined;
   readonly toolCalls: NeutralToolCall[] = [];
+  /** The answer's text and calls in the order they came. */
+  private readonly pieces: ReplyStep[] = [];
   finish: unknown;
   usage: unknown;
   model = '';
@@ -61,6 +70,7 @@ class Parts {
       const call = p.functionCall ?? p.function_call;
       if (isObject(call)) {
         const signature = p.thoughtSignature ?? p.thought_signature;
+        this.pieces.push({ call: this.toolCalls.length });
         this.toolCalls.push({
           // A call without an id gets the one the codec derives, once its place in the thread is known.
           id: typeof call.id === 'string' ? call.id : '',
@@ -73,12 +83,16 @@ class Parts {
         const signature = p.thoughtSignature ?? p.thought_signature;
         if (typeof signature === 'string') this.signature ??= signature;
         if (p.thought === true) this.reasoning = (this.reasoning ?? '') + p.text;
-        else if (p.text !== '' || this.content !== null) this.content = (this.content ?? '') + p.text;
+        else if (p.text !== '' || this.content !== null) {
+          this.content = (this.content ?? '') + p.text;
+          this.pieces.push({ text: p.text });
+        }
       }
     }
   }
 
   reply(): NeutralReply {
+    const order = orderOf(this.pieces);
     return {
       content: this.content ?? (this.toolCalls.length === 0 ? '' : null),
       ...(this.reasoning || this.signature !== undefined ? { reasoning: this.reasoning ?? '' } : {}),
@@ -88,6 +102,7 @@ class Parts {
       usage: usageOf(this.usage),
       model: this.model,
       ...(this.responseId !== undefined ? { wire: { id: this.responseId } } : {}),
+      ...(order && { order }),
     };
   }
 }

@@ -21,6 +21,8 @@ interface Ids {
   response: string;
   reasoning: string;
   message: string;
+  /** The k-th message item of a reply whose text comes in pieces between its calls. */
+  messageAt: (k: number) => string;
   call: (index: number) => string;
   search: (index: number) => string;
 }
@@ -32,6 +34,7 @@ function idsOf(ctx: EncodeContext, reply: NeutralReply): Ids {
     response: reply.wire?.id ?? `resp_understudy${n}`,
     reasoning: items?.reasoning ?? `rs_understudy${n}`,
     message: items?.message ?? `msg_understudy${n}`,
+    messageAt: (k) => (k === 0 ? (items?.message ?? `msg_understudy${n}`) : `msg_understudy${n}_${k}`),
     call: (i) => reply.toolCalls[i]?.itemId ?? `fc_understudy${n}_${i}`,
     search: (i) => `ws_understudy${n}_${i}`,
   };
@@ -131,6 +134,27 @@ const callItem = (id: string, call: NeutralToolCall, done: boolean, status: Stat
   name: call.name,
 });
 
+/** After reasoning and searches: the reply's message items and function calls, in order. */
+type Said = { message: string; text: string | null; refusal?: string } | { call: number };
+
+function saidOf(reply: NeutralReply, ids: Ids): Said[] {
+  const said: Said[] = [];
+  if (reply.order) {
+    let k = 0;
+    for (const step of reply.order)
+      said.push('call' in step ? step : { message: ids.messageAt(k++), text: step.text });
+    return said;
+  }
+  if (hasMessage(reply))
+    said.push({
+      message: ids.message,
+      text: reply.content,
+      ...(reply.refusal !== undefined && { refusal: reply.refusal }),
+    });
+  for (let call = 0; call < reply.toolCalls.length; call++) said.push({ call });
+  return said;
+}
+
 /** The finished output items, in the order the API sends them. */
 function outputOf(
   reply: NeutralReply,
@@ -143,10 +167,12 @@ function outputOf(
   (reply.webSearches ?? []).forEach((query, i) => {
     output.push(searchItem(ids.search(i), query, true));
   });
-  if (hasMessage(reply)) output.push(messageItem(ids.message, reply.content, status, reply.refusal));
-  reply.toolCalls.forEach((call, i) => {
-    output.push(callItem(ids.call(i), call, true, status));
-  });
+  for (const item of saidOf(reply, ids))
+    output.push(
+      'call' in item
+        ? callItem(ids.call(item.call), reply.toolCalls[item.call], true, status)
+        : messageItem(item.message, item.text, status, item.refusal),
+    );
   return output;
 }
 
@@ -239,16 +265,18 @@ function remember(reply: NeutralReply, conversation: Conversation, ctx: EncodeCo
       },
     ]);
   }
-  if (hasMessage(reply)) ctx.store.set(ids.message, [{ role: 'assistant', text: reply.content }]);
-  reply.toolCalls.forEach((call, i) => {
-    ctx.store.set(ids.call(i), [{ role: 'assistant', text: null, toolCalls: [{ ...call }] }]);
-  });
+  const said = saidOf(reply, ids);
+  for (const item of said)
+    if ('call' in item)
+      ctx.store.set(ids.call(item.call), [
+        { role: 'assistant', text: null, toolCalls: [{ ...reply.toolCalls[item.call] }] },
+      ]);
+    else ctx.store.set(item.message, [{ role: 'assistant', text: item.text }]);
   ctx.store.set(ids.response, [...conversation.messages.slice(echo.instructionMessages), message]);
   noteResponseItems(ctx.store, ids.response, echo.previousResponseId, [
     ...(hasReasoningItem(reply) ? [ids.reasoning] : []),
     ...(reply.webSearches ?? []).map((_, i) => ids.search(i)),
-    ...(hasMessage(reply) ? [ids.message] : []),
-    ...reply.toolCalls.map((_, i) => ids.call(i)),
+    ...said.map((item) => ('call' in item ? ids.call(item.call) : item.message)),
   ]);
 }
 
@@ -341,13 +369,25 @@ export function encodeResponsesStream(
     emit('response.output_item.done', { output_index: index, item: searchItem(id, query, true) });
     index++;
   });
-  if (hasMessage(reply)) {
-    const text = reply.content ?? '';
-    const { refusal } = reply;
-    const at = { item_id: ids.message, output_index: index, content_index: 0 };
+  for (const item of saidOf(reply, ids)) {
+    if ('call' in item) {
+      const call = reply.toolCalls[item.call];
+      const id = ids.call(item.call);
+      const at = { item_id: id, output_index: index };
+      emit('response.output_item.added', { output_index: index, item: callItem(id, call, false) });
+      for (const delta of chunkText(call.arguments, size))
+        emit('response.function_call_arguments.delta', { ...at, delta });
+      emit('response.function_call_arguments.done', { ...at, arguments: call.arguments });
+      emit('response.output_item.done', { output_index: index, item: callItem(id, call, true, status) });
+      index++;
+      continue;
+    }
+    const text = item.text ?? '';
+    const { refusal, message: id } = item;
+    const at = { item_id: id, output_index: index, content_index: 0 };
     emit('response.output_item.added', {
       output_index: index,
-      item: messageItem(ids.message, null, 'in_progress'),
+      item: messageItem(id, null, 'in_progress'),
     });
     if (refusal !== undefined) {
       emit('response.content_part.added', { ...at, part: refusalPart('') });
@@ -363,20 +403,10 @@ export function encodeResponsesStream(
     }
     emit('response.output_item.done', {
       output_index: index,
-      item: messageItem(ids.message, text, status, refusal),
+      item: messageItem(id, text, status, refusal),
     });
     index++;
   }
-  reply.toolCalls.forEach((call, i) => {
-    const id = ids.call(i);
-    const at = { item_id: id, output_index: index };
-    emit('response.output_item.added', { output_index: index, item: callItem(id, call, false) });
-    for (const delta of chunkText(call.arguments, size))
-      emit('response.function_call_arguments.delta', { ...at, delta });
-    emit('response.function_call_arguments.done', { ...at, arguments: call.arguments });
-    emit('response.output_item.done', { output_index: index, item: callItem(id, call, true, status) });
-    index++;
-  });
 
   emit(
     status === 'completed' ? 'response.completed' : 'response.incomplete',

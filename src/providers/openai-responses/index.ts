@@ -11,6 +11,7 @@ import { responsesReplyDecoder } from './reply';
  */
 export const openaiResponses: ProviderCodec = {
   protocol: 'openai.responses',
+  keepsOrder: true,
   provider: 'openai',
   handles: (method, path) => method === 'POST' && path === '/responses',
   endpoints: ['POST /responses'],

@@ -6,8 +6,10 @@ import type {
   NeutralMessage,
   NeutralReply,
   NeutralToolCall,
+  ReplyStep,
   WireOverrides,
 } from '../../conversation';
+import { orderOf } from '../../conversation';
 import type { ReplyDecodeResult, ReplyDecoder } from '../codec';
 import { decodeOpenAIError } from '../openai-chat/reply';
 import { isWholeJson } from '../partial-json';
@@ -63,10 +65,12 @@ function replyOfResponse(response: Record<string, any>, unfinished?: WeakSet<obj
   let encrypted: string | undefined;
   const items: NonNullable<WireOverrides['items']> = {};
   const toolCalls: NeutralToolCall[] = [];
+  const pieces: ReplyStep[] = [];
   for (const item of Array.isArray(response.output) ? response.output : []) {
     if (!isObject(item)) continue;
     if (item.type === 'message') {
       const text = textOf(item.content);
+      if (text !== null) pieces.push({ text });
       if (text !== null) content = (content ?? '') + text;
       else if (content === null) content = '';
       if (typeof item.id === 'string') items.message ??= item.id;
@@ -77,6 +81,7 @@ function replyOfResponse(response: Record<string, any>, unfinished?: WeakSet<obj
       if (typeof item.encrypted_content === 'string') encrypted ??= item.encrypted_content;
     } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       const args = item.type === 'function_call' ? item.arguments : item.input;
+      pieces.push({ call: toolCalls.length });
       toolCalls.push({
         id: String(item.call_id ?? ''),
         name: String(item.name ?? ''),
@@ -92,6 +97,7 @@ function replyOfResponse(response: Record<string, any>, unfinished?: WeakSet<obj
   if (typeof response.completed_at === 'number') wire.completedAt = response.completed_at;
   if (typeof response.service_tier === 'string') wire.serviceTier = response.service_tier;
   if (Object.keys(items).length > 0) wire.items = items;
+  const order = orderOf(pieces);
   return {
     ok: true,
     complete: true,
@@ -107,6 +113,7 @@ function replyOfResponse(response: Record<string, any>, unfinished?: WeakSet<obj
       usage: usageOf(response.usage),
       model: String(response.model ?? ''),
       ...withWire(wire),
+      ...(order && { order }),
     },
   };
 }
