@@ -77,8 +77,9 @@ export const understudy: Understudy = {
   },
   browser: {
     route: (pageOrContext) => {
-      const { requests } = getRuntime();
-      return routeBrowser({ requests, file: requests.context }, pageOrContext);
+      const runtime = getRuntime();
+      const { requests } = runtime;
+      return routeBrowser({ requests, file: requests.context, sockets: runtime.sockets }, pageOrContext);
     },
   },
   run(agent, options) {

@@ -23,6 +23,7 @@ const failures = (file: ChildFile, title: string): string => {
 describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
   let responses: ChildFile;
   let refused: ChildFile;
+  let browser: ChildFile;
   let project: string;
 
   beforeAll(async () => {
@@ -30,6 +31,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
     responses = fileOf(run, 'sockets-responses.case.js');
     project = run.project;
     refused = fileOf(await sharedRun('sockets-refused', runner), 'sockets-refused.case.js');
+    browser = fileOf(await sharedRun('sockets-browser', runner), 'sockets-browser.case.js');
   }, 240_000);
 
   it('Responses WebSocket mode: the tool loops pass, in process and over the served port, and a socket left open ends with the file', () => {
@@ -82,5 +84,13 @@ describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
     expect(failures(refused, "must fail: Node's global WebSocket to a host nothing serves")).toContain(
       'WebSocket wss://tracker.invalid/socket',
     );
+  });
+
+  it('a page routed by understudy.browser.route runs its tool loop over the socket, answered in the route', () => {
+    const loop = browser.tests.find((t) => !t.title.includes('must fail'));
+    expect([loop?.status, loop?.failureMessages.join('\n')]).toEqual(['passed', '']);
+    const wrong = failures(browser, 'must fail: the page asks for the wrong city');
+    expect(wrong).toContain('Lyon');
+    expect(wrong).toContain('Paris');
   });
 });

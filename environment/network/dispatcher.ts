@@ -102,8 +102,12 @@ export function createInterception(options: InterceptionOptions): Interception {
       const target = targetOf(opts, options.transport);
       const verdict = target ? options.decide(target) : { action: 'pass' as const };
       // A served host's connection reaches the socket server (through the socket guard), which
-      // serves its requests and the WebSockets a socket protocol handles.
-      if (verdict.action === 'pass' || verdict.action === 'serve') return inner.dispatch(opts, handler);
+      // serves its requests and, in the test's thread, the WebSockets a socket protocol handles.
+      if (
+        verdict.action === 'pass' ||
+        (verdict.action === 'serve' && (target?.transport !== 'websocket' || attach))
+      )
+        return inner.dispatch(opts, handler);
       if (verdict.action === 'refuse' && viaRuntime && handlersAnswer?.() && !opts.upgrade)
         return viaRuntime.dispatch(opts, handler);
       const named =

@@ -32,6 +32,10 @@ export interface PlaywrightWebSocketRoute {
   /** Connects the page's socket to the real server: it passes. */
   connectToServer(): unknown;
   close(options?: { code?: number; reason?: string }): Promise<void>;
+  /** Without `connectToServer`, the route is the server: the page's frames, and its answers. */
+  onMessage?(handler: (message: string | Buffer) => unknown): void;
+  send?(message: string | Buffer): void;
+  onClose?(handler: (code: number | undefined, reason: string | undefined) => unknown): void;
 }
 
 type Handler = (route: PlaywrightRoute) => unknown;

@@ -3,6 +3,7 @@
  * it belongs to, and how it fails a test.
  */
 import type { ErrorCode } from '../errors';
+import type { SocketAcceptance, SocketOffer } from '../sockets/carrier';
 
 /** How the refusal message names the transport: Chromium, driven by Playwright. */
 export const TRANSPORT = 'browser';
@@ -37,6 +38,8 @@ export interface BrowserFile {
 export interface BrowserDeps {
   readonly requests: BrowserRequests;
   readonly file: BrowserFile;
+  /** The file's WebSockets to served hosts (src/sandbox/sockets.ts): the protocol that serves one. */
+  readonly sockets?: { accept(offer: SocketOffer): SocketAcceptance | undefined };
 }
 
 /** One routing: what it needs of the file (its deps), the test it belongs to, and how it fails a test. */

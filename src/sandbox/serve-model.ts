@@ -169,6 +169,8 @@ export interface JudgedRequest {
   header?: (name: string) => string | null;
   /** The call, for messages: `this openai.chat request (POST …)`. */
   what: string;
+  /** The wire keeps the order of a reply's text and calls (see `ProviderCodec.keepsOrder`). */
+  keepsOrder?: boolean;
 }
 
 /** What `judge` decided: the provider answers, or a registered-to-be call gets this answer. */
@@ -289,6 +291,7 @@ export class ModelServer {
       mode,
       header: (name) => request.header(name),
       what,
+      keepsOrder: codec.keepsOrder,
     });
 
     // 7. Forward.
@@ -373,17 +376,14 @@ export class ModelServer {
     if (resolution.fault) call.fault = resolution.fault;
 
     // Text after a call, on a protocol that would send it first: refused, not reordered.
-    if (resolution.kind === 'reply' && resolution.reply.order && !codec.keepsOrder) {
-      const refused = outOfOrder(codec.protocol, entry.fixture, entry.order, what);
-      return this.answer(
+    if (resolution.kind === 'reply' && resolution.reply.order && !request.keepsOrder) {
+      const refused = outOfOrder(protocol, entry.fixture, entry.order, what);
+      return {
+        kind: 'answer',
         call,
-        { kind: 'unsendable', error: refused.error },
-        codec,
-        conversation,
-        run,
-        request,
-        () => context.fail('REPLY_ORDER_UNSUPPORTED', refused.message),
-      );
+        answer: { kind: 'unsendable', error: refused.error },
+        failTest: () => context.fail('REPLY_ORDER_UNSUPPORTED', refused.message),
+      };
     }
 
     // 9. Answer contracts.

@@ -67,8 +67,8 @@ export function wsFormOf(url: string): string {
 }
 
 /**
- * Completes the upgrade on `socket` and connects the client's frames to the protocol's connection.
- * `closed` is told once, with the code the connection ended with (`1006` for a drop).
+ * Completes the upgrade on `socket` and connects the client's frames to the protocol's connection,
+ * each handled `inContext`; the connection hears how it closed (`1006` for a drop).
  */
 export function serveUpgrade(
   req: http.IncomingMessage,
@@ -76,7 +76,6 @@ export function serveUpgrade(
   head: Buffer,
   acceptance: SocketAcceptance,
   inContext: InContext = (fn) => fn(),
-  closed: (code: number) => void = () => {},
 ): void {
   const { WebSocketServer } = loadWs();
   const server = new WebSocketServer({
@@ -110,7 +109,6 @@ export function serveUpgrade(
     });
     ws.on('close', (code: number, reason: Buffer) => {
       const ended = dropped ? 1006 : code;
-      closed(ended);
       inContext(() => connection.closed(ended, reason.toString('utf8')));
     });
     // A client that vanishes mid-frame: `close` follows with 1006.

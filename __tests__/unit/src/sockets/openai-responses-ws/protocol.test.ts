@@ -188,3 +188,26 @@ describe('faults mid-stream', () => {
     expect(understudy.model.calls[0].cut).toMatchObject({ reason: 'disconnected' });
   });
 });
+
+describe('a client that goes away', () => {
+  it('closing mid-stream cuts the call where the events stopped reaching it', async () => {
+    understudy.model.use([
+      {
+        match: { userMessage: 'slow' },
+        response: { content: 'A long answer the client will not wait for.', chunkSize: 4, chunkDelay: 20 },
+      },
+    ]);
+    const connection = await connect();
+    let seen = 0;
+    connection.socket.on('message', () => {
+      if (++seen === 5) connection.socket.close(1000);
+    });
+    await expect(
+      connection.turn({ type: 'response.create', model: 'gpt-4.1', input: 'slow' }),
+    ).rejects.toThrow(/closed with 1000/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [call] = understudy.model.calls;
+    expect(call.cut).toMatchObject({ reason: 'aborted', of: expect.any(Number) });
+    expect(call.cut!.delivered).toBeLessThan(call.cut!.of as number);
+  });
+});
