@@ -6,7 +6,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner, runInstalledProjects } from '../support/installed';
+import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
   const test = file.tests.find((t) => t.title === title);
@@ -19,11 +20,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('Gemini Live through ai.live.con
   let file: ChildFile;
 
   beforeAll(async () => {
-    const runs = await runInstalledProjects(
-      { live: { cases: ['gemini-live-client.case.js'] } },
-      RUNNERS[runner],
-    );
-    file = fileOf(runs.live, 'gemini-live-client.case.js');
+    file = fileOf(await sharedRun('gemini-live', runner), 'gemini-live-client.case.js');
   }, 180_000);
 
   it('passes the loops: TEXT and AUDIO in process, AUDIO over the served port', () => {
