@@ -150,3 +150,52 @@ it('must fail: a setup the API refuses (two response modalities) closes the sess
     .catch((e) => e);
   expect(String(error)).toContain('1007');
 });
+
+it('interruption: the user cuts in, the model stops, and the run keeps what reached the agent', async () => {
+  const STORY = 'Once upon a time there was a very long story that went on and on.';
+  understudy.model.use([
+    { match: { userMessage: 'story' }, response: { content: STORY, chunkSize: 10, chunkDelay: 500 } },
+    { match: { userMessage: 'stop' }, response: { content: 'Stopping.' } },
+  ]);
+  const seen = [];
+  const run = await understudy.run(async () => {
+    const inbox = [];
+    let wake;
+    const session = await inProcess().live.connect({
+      model: MODEL,
+      config: { responseModalities: [Modality.TEXT] },
+      callbacks: {
+        onmessage: (message) => {
+          inbox.push(message);
+          wake?.();
+        },
+      },
+    });
+    session.sendClientContent({ turns: 'Tell me a story', turnComplete: true });
+    let text = '';
+    let cutIn = false;
+    for (;;) {
+      while (inbox.length === 0) await new Promise((resolve) => (wake = resolve));
+      const { serverContent: content } = inbox.shift();
+      if (content?.interrupted) seen.push('interrupted');
+      for (const part of content?.modelTurn?.parts ?? []) text += part.text ?? '';
+      if (!cutIn && text) {
+        cutIn = true;
+        seen.push(`heard "${text}"`);
+        session.sendClientContent({ turns: 'Please stop', turnComplete: true });
+        text = '';
+      }
+      if (content?.turnComplete && text === 'Stopping.') {
+        session.close();
+        return text;
+      }
+    }
+  });
+  expect(seen).toEqual(['heard "Once upon "', 'interrupted']);
+  expect(run).toHaveFinalMessage('Stopping.');
+  expect(run).toHaveTerminalState('succeeded');
+  const [story] = run.modelCalls;
+  expect(story.cut).toEqual(expect.objectContaining({ reason: 'aborted' }));
+  expect(story.response.content).toBe('Once upon ');
+  expect(story.whole.content).toBe(STORY);
+});
