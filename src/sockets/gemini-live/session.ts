@@ -118,7 +118,10 @@ export class LiveSession implements SocketConnection {
   }
 
   closed(): void {
+    const speaking = this.speaking;
     this.end();
+    // The client went away mid-answer: the call keeps what reached it.
+    if (speaking) this.cut(speaking, 'aborted');
   }
 
   private handle(message: ClientMessage): void {
@@ -323,7 +326,7 @@ export class LiveSession implements SocketConnection {
     const { setup } = this;
     const request = {
       setup: { model: setup.model, generationConfig: setup.generationConfig, tools: setup.tools },
-      contents: this.contents,
+      contents: [...this.contents],
     };
     const outcome = await this.services.answer(decoded.conversation, {
       signal: speaking.abort.signal,
@@ -331,7 +334,11 @@ export class LiveSession implements SocketConnection {
     } as {
       signal: AbortSignal;
     });
-    if (this.speaking !== speaking || this.state === 'closed') return;
+    if (this.speaking !== speaking || this.state === 'closed') {
+      // Cut off (or gone) before the answer came: none of it reached the client.
+      if (outcome.kind === 'reply') outcome.cut('aborted', undefined, { delivered: 0, of: 1 });
+      return;
+    }
     if (outcome.kind === 'drop') return this.drop();
     if (outcome.kind === 'error') return this.fail(outcome.error);
     speaking.reply = outcome;

@@ -427,6 +427,37 @@ describe('Gemini Live: interruption', () => {
     expect(s.state.closed).toBeUndefined();
   });
 
+  it('cuts a turn whose answer had not come yet when the user spoke: nothing of it reached the client', async () => {
+    let release!: () => void;
+    const s = session([reply('Too late.'), reply('Sure.')], {
+      answer: async (conversation) => {
+        if (conversation.messages.at(-1)?.text === 'First') await new Promise<void>((r) => (release = r));
+        return {
+          ...reply(conversation.messages.at(-1)?.text === 'First' ? 'Too late.' : 'Sure.'),
+          cut: (reason: string, reached: unknown, events: { delivered: number; of: number }) =>
+            s.cuts.push({
+              reason,
+              reached: (reached as { content?: string } | undefined)?.content,
+              ...events,
+            }),
+        } as TurnOutcome;
+      },
+    });
+    s.send(setup());
+    s.send(say('First'));
+    await tick();
+    s.send(say('Second'));
+    release();
+    await until(() => s.messages().some((m) => serverContent(m).modelTurn));
+    await tick();
+    expect(s.cuts).toEqual([{ reason: 'aborted', reached: undefined, delivered: 0, of: 1 }]);
+    const texts = s
+      .messages()
+      .flatMap((m) => serverContent(m).modelTurn?.parts ?? [])
+      .map((p: any) => p.text);
+    expect(texts).toEqual(['Sure.']);
+  });
+
   it('lets the model finish when activityHandling is NO_INTERRUPTION', async () => {
     const s = session([reply('One two three.', [], paced)]);
     s.send(setup({ realtimeInputConfig: { activityHandling: 'NO_INTERRUPTION' } }));
@@ -557,6 +588,7 @@ describe('Gemini Live: faults', () => {
     await until(() => s.messages().some((m) => serverContent(m).modelTurn));
     s.close();
     expect(s.signals[0].aborted).toBe(true);
+    expect(s.cuts).toEqual([{ reason: 'aborted', reached: 'abc', delivered: 1, of: 5 }]);
     const count = s.frames.length;
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(s.frames).toHaveLength(count);
