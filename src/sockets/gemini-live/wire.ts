@@ -22,7 +22,7 @@ export type Modality = 'TEXT' | 'AUDIO';
 
 /** The session's configuration, from `setup`. */
 export interface LiveSetup {
-  /** Without the `models/` prefix. */
+  /** Without the `models/` prefix (`tunedModels/…` keeps its own). */
   model: string;
   modality: Modality;
   /** `systemInstruction` as sent (a Content). */
@@ -184,12 +184,8 @@ export function readSetup(setup: Record<string, any>): LiveSetup | Refusal {
   const model = setup.model;
   if (typeof model !== 'string' || model === '')
     return invalid('setup.model', 'setup needs the model, as `models/{model}`');
-  if (!/^(models|tunedModels)\/[^/]+$/.test(model))
-    return invalid(
-      'setup.model',
-      `the model must be named as \`models/{model}\`, not ${JSON.stringify(model)}`,
-    );
-  const name = model.slice(model.indexOf('/') + 1);
+  // The SDKs send `models/{model}`; a bare name is read as one (nothing says the API refuses it).
+  const name = model.startsWith('models/') ? model.slice('models/'.length) : model;
 
   const config = field(setup, 'generationConfig');
   if (config !== undefined && !isObject(config))

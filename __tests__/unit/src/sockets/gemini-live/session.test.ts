@@ -618,12 +618,6 @@ describe('Gemini Live: setup is checked against the API’s rules', () => {
       /TEXT or AUDIO/,
     ],
     [
-      'a model without models/',
-      [setup({ model: 'gemini-live-2.5-flash-preview' })],
-      'setup.model',
-      /models\/\{model\}/,
-    ],
-    [
       'an unknown activityHandling',
       [setup({ realtimeInputConfig: { activityHandling: 'SOMETIMES' } })],
       'setup.realtimeInputConfig.activityHandling',
@@ -664,6 +658,26 @@ describe('Gemini Live: setup is checked against the API’s rules', () => {
     s.send(setup());
     s.raw('{"clientContent": ');
     expect(s.state.closed).toEqual({ code: 1007, reason: 'Invalid JSON payload received.' });
+  });
+
+  it('reads a bare model name as models/{model}, and keeps a tuned model’s name', async () => {
+    const bare = session([reply('Hi.')]);
+    bare.send(setup({ model: 'gemini-live-2.5-flash-preview' }));
+    bare.send(say('Hello'));
+    await until(() => bare.conversations.length === 1);
+    expect(bare.conversations[0].model).toBe('gemini-live-2.5-flash-preview');
+    const tuned = session([reply('Hi.')]);
+    tuned.send(setup({ model: 'tunedModels/my-live-model' }));
+    tuned.send(say('Hello'));
+    await until(() => tuned.conversations.length === 1);
+    expect(tuned.conversations[0].model).toBe('tunedModels/my-live-model');
+  });
+
+  it('refuses a setup without a model', () => {
+    const s = session([]);
+    s.send({ setup: { generationConfig: { responseModalities: ['TEXT'] } } });
+    expect(s.state.closed?.code).toBe(1007);
+    expect(s.breaches[0].param).toBe('setup.model');
   });
 
   it('takes snake_case fields as the API does', async () => {
