@@ -29,6 +29,7 @@ export const SHARED = {
   'sockets-responses': { driver: 'sockets.test.ts', cases: ['sockets-responses.case.js'], runners: ALL },
   'sockets-refused': { driver: 'sockets.test.ts', cases: ['sockets-refused.case.js'], runners: ALL },
   'sockets-browser': { driver: 'sockets.test.ts', cases: ['sockets-browser.case.js'], runners: ALL },
+  'gemini-live': { driver: 'gemini-live.test.ts', cases: ['gemini-live-client.case.js'], runners: ALL },
   errors: { driver: 'errors.test.ts', cases: ['errors.case.js'], runners: ALL },
   contracts: { driver: 'contracts.test.ts', cases: ['contracts.case.js'], runners: ALL },
   mcp: { driver: 'mcp.test.ts', cases: ['mcp.case.js'], runners: ALL },

@@ -66,7 +66,8 @@ export class SocketServer {
     h1.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
       const connection = this.connections.get(req.socket.remotePort ?? -1);
       if (connection) {
-        const url = new URL(req.url ?? '/', connection.origin);
+        // Joined, not resolved: a path that starts `//` (@google/genai's Live socket) is not a host.
+        const url = new URL(`${connection.origin}${req.url ?? '/'}`);
         if (req.headers.upgrade?.toLowerCase() === 'websocket') {
           url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
           if (this.serveSocket(req, socket, head, url.href, connection)) return;

@@ -10,11 +10,13 @@ import type { SocketProtocol } from './protocol';
 type Module<T> = () => T;
 const responsesWs: Module<typeof import('./openai-responses-ws')> = () => require('./openai-responses-ws');
 const realtime: Module<typeof import('./openai-realtime')> = () => require('./openai-realtime');
+const geminiLive: Module<typeof import('./gemini-live')> = () => require('./gemini-live');
 
 /** Every socket protocol, in the order they are tried. */
 export const SOCKET_PROTOCOLS: ReadonlyArray<() => SocketProtocol> = [
   () => responsesWs().openaiResponsesWs,
   () => realtime().openaiRealtime,
+  () => geminiLive().geminiLive,
 ];
 
 export interface SocketRoute {
