@@ -8,13 +8,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import {
-  fileOf,
-  type InstalledProject,
-  RUNNERS,
-  type Runner,
-  runInstalledProjects,
-} from '../support/installed';
+import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
   const test = file.tests.find((t) => t.title === title);
@@ -39,15 +34,10 @@ describe.each(Object.keys(RUNNERS) as Runner[])('ordered blocks (%s)', (runner) 
   const esm = runner !== 'jest-cjs';
 
   beforeAll(async () => {
-    const projects: Record<string, InstalledProject> = {
-      loops: { cases: ['ordered-blocks-loops.case.js'] },
-      refused: { cases: ['ordered-blocks-refused.case.js'], understudy: { providers: { ollama: true } } },
-    };
-    if (esm) projects.aiSdk = { cases: ['ordered-blocks-ai-sdk.case.js'] };
-    const runs = await runInstalledProjects(projects, RUNNERS[runner]);
-    loops = fileOf(runs.loops, 'ordered-blocks-loops.case.js');
-    refused = fileOf(runs.refused, 'ordered-blocks-refused.case.js');
-    if (esm) aiSdk = fileOf(runs.aiSdk, 'ordered-blocks-ai-sdk.case.js');
+    loops = fileOf(await sharedRun('ordered-blocks-loops', runner), 'ordered-blocks-loops.case.js');
+    refused = fileOf(await sharedRun('ordered-blocks-refused', runner), 'ordered-blocks-refused.case.js');
+    if (esm)
+      aiSdk = fileOf(await sharedRun('ordered-blocks-ai-sdk', runner), 'ordered-blocks-ai-sdk.case.js');
   }, 180_000);
 
   it('the clients see the text after the call in its place, plain, streamed and over the served port', () => {

@@ -8,7 +8,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner, runInstalledProjects } from '../support/installed';
+import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
   const test = file.tests.find((t) => t.title === title);
@@ -21,11 +22,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('OpenAI Realtime (%s)', (runner)
   let file: ChildFile;
 
   beforeAll(async () => {
-    const runs = await runInstalledProjects(
-      { realtime: { cases: ['realtime-voice.case.js'] } },
-      RUNNERS[runner],
-    );
-    file = fileOf(runs.realtime, 'realtime-voice.case.js');
+    file = fileOf(await sharedRun('realtime', runner), 'realtime-voice.case.js');
   }, 240_000);
 
   it('passes the loops: a handoff and a tool (in process, served port), a barge-in, the global WebSocket, a spoken tool loop, spoken input, a handled interruption', () => {

@@ -30,6 +30,24 @@ export const SHARED = {
   'sockets-refused': { driver: 'sockets.test.ts', cases: ['sockets-refused.case.js'], runners: ALL },
   'sockets-browser': { driver: 'sockets.test.ts', cases: ['sockets-browser.case.js'], runners: ALL },
   'gemini-live': { driver: 'gemini-live.test.ts', cases: ['gemini-live-client.case.js'], runners: ALL },
+  realtime: { driver: 'realtime.test.ts', cases: ['realtime-voice.case.js'], runners: ALL },
+  'ordered-blocks-loops': {
+    driver: 'ordered-blocks.test.ts',
+    cases: ['ordered-blocks-loops.case.js'],
+    runners: ALL,
+  },
+  'ordered-blocks-refused': {
+    driver: 'ordered-blocks.test.ts',
+    cases: ['ordered-blocks-refused.case.js'],
+    understudy: { providers: { ollama: true } },
+    runners: ALL,
+  },
+  // The AI SDK ships ES modules only: a CommonJS Jest project cannot require it (without a transform).
+  'ordered-blocks-ai-sdk': {
+    driver: 'ordered-blocks.test.ts',
+    cases: ['ordered-blocks-ai-sdk.case.js'],
+    runners: ['jest-esm', 'vitest'],
+  },
   errors: { driver: 'errors.test.ts', cases: ['errors.case.js'], runners: ALL },
   contracts: { driver: 'contracts.test.ts', cases: ['contracts.case.js'], runners: ALL },
   mcp: { driver: 'mcp.test.ts', cases: ['mcp.case.js'], runners: ALL },
