@@ -89,7 +89,7 @@ describe('the packed tarball', () => {
       // The sandbox side and the host side, one file each (scripts/bundle-sandbox.cjs, bundle-host.cjs).
       /^dist\/(sandbox|host)\.cjs$/,
       ...ASSETS.map((asset) => new RegExp(`^dist/${asset.replace(/\./g, '\\.')}$`)),
-      /^schemas\/[a-z]+\.(schema\.json|validate\.cjs)$/,
+      /^schemas\/[a-z-]+\.(schema\.json|validate\.cjs)$/,
       /^(package\.json|README\.md|jest-preset\.js|environment\/jest\/jest-preset\.js)$/,
     ];
     expect(files.filter((f) => !allowed.some((pattern) => pattern.test(f)))).toEqual([]);

@@ -3,6 +3,7 @@
  * or never started, trajectory counts, percentiles, drift from the cassette, exit codes, and
  * the report checked against its schema.
  */
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { renderLiveReport } from '../../../../src/nightly/html';
 import type { LedgerLine, TestLine } from '../../../../src/nightly/ledger';
 import { buildReport, percentiles, reportProblems } from '../../../../src/nightly/report';
+import { liveTable } from '../../../../src/reporter/live-table';
 
 const dir = mkdtempSync(join(tmpdir(), 'live-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,6 +98,13 @@ describe('buildReport', () => {
     expect(order.tokens).toEqual({ p50: 80, p90: 90, max: 90 });
     expect(order.usd).toEqual({ p50: 0.002, p90: 0.003, max: 0.003 });
     expect(report.exitCode).toBe(1);
+  });
+
+  it("renders in the job summary's live table as the reporter reads it", () => {
+    const table = liveTable(report) ?? '';
+    expect(table).toContain('2/3');
+    expect(table).toContain('2× lookup\\_order (stop)');
+    expect(table).toContain('1× lookup\\_refund (stop)');
   });
 
   it("takes a test's own gate over --min-pass-rate", () => {
