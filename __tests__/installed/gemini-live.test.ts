@@ -23,12 +23,12 @@ describe.each(Object.keys(RUNNERS) as Runner[])('Gemini Live through ai.live.con
     file = fileOf(await sharedRun('gemini-live', runner), 'gemini-live-client.case.js');
   }, 180_000);
 
-  it('passes the loops: TEXT and AUDIO in process, AUDIO over the served port, and an interruption', () => {
+  it('passes the loops: TEXT and AUDIO in process, spoken input, AUDIO over the served port, and an interruption', () => {
     const passing = file.tests.filter((t) => !t.title.includes('must fail'));
     expect(passing.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
       passing.map((t) => [t.title, 'passed', '']),
     );
-    expect(passing).toHaveLength(4);
+    expect(passing).toHaveLength(5);
   });
 
   it('a wrong tool fails the assertion, naming the call made', () => {

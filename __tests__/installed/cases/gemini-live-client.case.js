@@ -28,12 +28,24 @@ const runTool = (name, args) => ({ city: args.city, tempC: 18, sky: 'sunny', too
 
 const weather = () => script().user('Paris').callsTool('get_weather', { city: 'Paris' }).replies(ANSWER);
 
+/** A second of a 220 Hz tone, PCM16 at 16 kHz: speech the mock cannot read, as a microphone's would be. */
+function microphone() {
+  const pcm = Buffer.alloc(16000 * 2);
+  for (let i = 0; i < 16000; i++)
+    pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / 16000)), i * 2);
+  return pcm;
+}
+
 /**
- * The agent: one Live session, a question, every function call run and answered, until the turn
- * is complete. It reads the text (TEXT) or the transcript of the audio (AUDIO). `ignoreClose`: the
- * bug of an agent that takes a socket closed under it for the end of the answer.
+ * The agent: one Live session, a question (typed, or `spoken` into the microphone), every function
+ * call run and answered, until the turn is complete. It reads the text (TEXT) or the transcript of
+ * the audio (AUDIO), and keeps what the input transcription says it heard in `heard`. `ignoreClose`:
+ * the bug of an agent that takes a socket closed under it for the end of the answer.
  */
-async function liveAgent(ai, { modality = Modality.TEXT, ignoreClose = false } = {}) {
+async function liveAgent(
+  ai,
+  { modality = Modality.TEXT, ignoreClose = false, spoken = false, heard = [] } = {},
+) {
   const inbox = [];
   let wake;
   const push = (event) => {
@@ -51,13 +63,22 @@ async function liveAgent(ai, { modality = Modality.TEXT, ignoreClose = false } =
       systemInstruction: 'You are a weather assistant.',
       tools,
       ...(modality === Modality.AUDIO ? { outputAudioTranscription: {} } : {}),
+      ...(spoken ? { inputAudioTranscription: {} } : {}),
     },
     callbacks: {
       onmessage: (message) => push({ message }),
       onclose: (event) => push({ closed: { code: event.code, reason: event.reason } }),
     },
   });
-  session.sendClientContent({ turns: [{ role: 'user', parts: [{ text: QUESTION }] }], turnComplete: true });
+  if (spoken) {
+    const pcm = microphone();
+    for (let at = 0; at < pcm.length; at += 3200)
+      session.sendRealtimeInput({
+        audio: { data: pcm.subarray(at, at + 3200).toString('base64'), mimeType: 'audio/pcm;rate=16000' },
+      });
+    session.sendRealtimeInput({ audioStreamEnd: true });
+  } else
+    session.sendClientContent({ turns: [{ role: 'user', parts: [{ text: QUESTION }] }], turnComplete: true });
   let text = '';
   let audioBytes = 0;
   for (;;) {
@@ -76,6 +97,7 @@ async function liveAgent(ai, { modality = Modality.TEXT, ignoreClose = false } =
       });
     }
     const content = message.serverContent;
+    if (content?.inputTranscription?.text) heard.push(content.inputTranscription.text);
     for (const part of content?.modelTurn?.parts ?? []) {
       if (part.text) text += part.text;
       if (part.inlineData) audioBytes += Buffer.from(part.inlineData.data, 'base64').length;
@@ -106,6 +128,22 @@ for (const modality of [Modality.TEXT, Modality.AUDIO]) {
     ]);
   });
 }
+
+it('spoken input: the user says what the fixture has them say, and inputTranscription carries it', async () => {
+  understudy.model.use(
+    script()
+      .user('What is the weather in Paris?')
+      .callsTool('get_weather', { city: 'Paris' })
+      .replies(ANSWER),
+  );
+  const heard = [];
+  const run = await understudy.run(() =>
+    liveAgent(inProcess(), { modality: Modality.AUDIO, spoken: true, heard }),
+  );
+  expect(heard).toEqual(['What is the weather in Paris?']);
+  expect(run).toHaveCalledTool('get_weather', { city: 'Paris' });
+  expect(run).toHaveFinalMessage(ANSWER);
+});
 
 it('over the served port: the same loop, credited to the run', async () => {
   understudy.model.use(weather());
