@@ -16,9 +16,10 @@ export PATH="$node_dir:$PATH"
 cat > package.json <<JSON
 { "name": "understudy-consumer", "private": true, "scripts": { "test": "jest" } }
 JSON
-# Packages the installed-package cases (__tests__/installed/cases) use besides the SDK.
+# Packages the installed-package cases (__tests__/installed/cases) use besides the SDK (aimock: the
+# ordered-blocks cases read the example fixture file its package ships).
 # typescript and @types/node: the Vitest fixtures' types are checked with tsc in the consumer project.
-case_deps=(undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1 zod@4 @swc/core@1 @swc/jest@0 ai@7 @ai-sdk/openai@4 typescript@7 @types/node@24)
+case_deps=(@copilotkit/aimock@1 undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 @modelcontextprotocol/sdk@1 express@5 supertest@7 @anthropic-ai/sdk@1 playwright-core@1 zod@4 @swc/core@1 @swc/jest@0 ai@7 @ai-sdk/openai@4 typescript@7 @types/node@24)
 # The Gemini SDK and the Agents SDK in the majors that go with this openai (and its Node):
 # @google/genai 3 and @openai/agents 0.15+ (on openai 7) need Node >= 22, and so does
 # @langchain/openai 1 (LangGraph's model in the Vitest frameworks case, which runs from Node 22),
