@@ -23,15 +23,16 @@ case_deps=(@copilotkit/aimock@1 undici@7 ws@8 @aws-sdk/client-bedrock-runtime@3 
 # The Gemini SDK and the Agents SDK in the majors that go with this openai (and its Node):
 # @google/genai 3 and @openai/agents 0.15+ (on openai 7) need Node >= 22, and so does
 # @langchain/openai 1 (LangGraph's model in the Vitest frameworks case, which runs from Node 22),
-# and @mastra/core 1 (Node >= 22.13). The frameworks and Mastra cases cannot run there: that job
-# leaves them out instead of skipping them.
+# and @mastra/core 1 (Node >= 22.13), and so does `ai` 7 with its providers (the ordered-blocks AI SDK
+# case). The frameworks, Mastra and AI SDK cases cannot run there: that job leaves them out instead of
+# skipping them.
 left_out=()
 if [ "$openai" = openai@6 ]; then
   case_deps+=(@google/genai@2 @openai/agents@0.12)
   # Vitest 4.1's --merge-reports finds no test files when the blobs come from other checkout paths.
-  left_out=(--testPathIgnorePatterns '/__tests__/installed/(vitest-frameworks|mastra|vitest-merge-reports)\.test\.ts$')
+  left_out=(--testPathIgnorePatterns '/__tests__/installed/(vitest-frameworks|mastra|vitest-merge-reports|ordered-blocks-ai-sdk)\.test\.ts$')
 else
-  case_deps+=(@google/genai@3 @openai/agents@0.20 @langchain/core@1 @langchain/langgraph@1 @langchain/openai@1 @mastra/core@1)
+  case_deps+=(@google/genai@3 @openai/agents@0.20 @ai-sdk/anthropic@4 @ai-sdk/google@4 @langchain/core@1 @langchain/langgraph@1 @langchain/openai@1 @mastra/core@1)
 fi
 # Ollama's own client for the ollama cases; ChatOllama (@langchain/ollama) needs @langchain/core 1,
 # which the openai@6 job does not install, so that job leaves the ChatOllama case out.

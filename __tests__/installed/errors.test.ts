@@ -25,14 +25,14 @@ describe('error codes, from the installed package', () => {
         'UnderstudyError [MODEL_UNMATCHED]: No fixture matched this openai.chat request',
       );
       // As the runner prints it: the first line under the test's name names the code. Jest prints
-      // the error's stack under `● <title>`; Vitest its name and message under `<file>:<line> > <title>`
+      // the error's stack under `● <title>`; Vitest its name and message under `<file>:<line>[:<column>] > <title>`
       // (the plugin turns on `includeTaskLocation`, for the annotations' lines).
       const printed = stripVTControlCharacters(run.process.stdout + run.process.stderr);
       const title = literally(tests[2].title);
       expect(printed).toMatch(
         new RegExp(
           runner === 'vitest'
-            ? `errors\\.case\\.js:\\d+ > ${title}\\nUnderstudyError \\[MODEL_UNMATCHED\\]: No fixture matched`
+            ? `errors\\.case\\.js(:\\d+)+ > ${title}\\nUnderstudyError \\[MODEL_UNMATCHED\\]: No fixture matched`
             : `● ${title}\\n\\n +UnderstudyError \\[MODEL_UNMATCHED\\]: No fixture matched`,
         ),
       );

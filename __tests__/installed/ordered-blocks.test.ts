@@ -1,8 +1,8 @@
 /**
  * Replies whose text comes after a tool call, from the installed package, under Jest (CommonJS
  * and ESM) and Vitest: the official clients see text and calls in the model's order in whole
- * loops (Responses, Anthropic, Gemini, Bedrock, the AI SDK; plain, streamed, over the served
- * port), aimock's own example file answers them, and Chat Completions and Ollama refuse it with
+ * loops (Responses, Anthropic, Gemini, Bedrock; plain, streamed, over the served port; the AI SDK
+ * in ordered-blocks-ai-sdk.test.ts), aimock's own example file answers them, and Chat Completions and Ollama refuse it with
  * our message. Each "must fail" case fails, and how is checked here.
  */
 import { stripVTControlCharacters } from 'node:util';
@@ -29,25 +29,15 @@ const passing = (file: ChildFile) => {
 describe.each(Object.keys(RUNNERS) as Runner[])('ordered blocks (%s)', (runner) => {
   let loops: ChildFile;
   let refused: ChildFile;
-  let aiSdk: ChildFile | undefined;
-  // The AI SDK ships ES modules only: a CommonJS Jest project cannot require it (without a transform).
-  const esm = runner !== 'jest-cjs';
 
   beforeAll(async () => {
     loops = fileOf(await sharedRun('ordered-blocks-loops', runner), 'ordered-blocks-loops.case.js');
     refused = fileOf(await sharedRun('ordered-blocks-refused', runner), 'ordered-blocks-refused.case.js');
-    if (esm)
-      aiSdk = fileOf(await sharedRun('ordered-blocks-ai-sdk', runner), 'ordered-blocks-ai-sdk.case.js');
   }, 180_000);
 
   it('the clients see the text after the call in its place, plain, streamed and over the served port', () => {
     expect(passing(loops)).toHaveLength(11);
   });
-
-  if (esm)
-    it('the AI SDK (Anthropic, OpenAI Responses, Google; generateText and streamText) keeps the order in a whole loop', () => {
-      expect(passing(aiSdk as ChildFile)).toHaveLength(6);
-    });
 
   it.each(['plain', 'streamed'])(
     '%s: an agent that takes text after a call for the final answer fails, where the matcher says why',

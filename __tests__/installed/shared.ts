@@ -44,7 +44,7 @@ export const SHARED = {
   },
   // The AI SDK ships ES modules only: a CommonJS Jest project cannot require it (without a transform).
   'ordered-blocks-ai-sdk': {
-    driver: 'ordered-blocks.test.ts',
+    driver: 'ordered-blocks-ai-sdk.test.ts',
     cases: ['ordered-blocks-ai-sdk.case.js'],
     runners: ['jest-esm', 'vitest'],
   },
