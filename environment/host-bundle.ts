@@ -1,11 +1,11 @@
 /**
  * Loads dist/host.cjs, the host side a test worker runs (scripts/bundle-host.cjs), once per
- * process, compiled from V8's code cache when an earlier process left one (./code-cache.ts).
+ * process, through the runner the sandbox bundle uses (./sandbox-bundle.ts: compiled from V8's
+ * code cache when an earlier process left one).
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { compileCached } from './code-cache';
+import { runBundle } from './sandbox-bundle';
 
 interface HostBundle {
   jestEnvironment: unknown;
@@ -17,11 +17,8 @@ let loaded: HostBundle | undefined;
 export function loadHostBundle(): HostBundle {
   if (loaded) return loaded;
   const file = join(__dirname, '..', 'host.cjs');
-  // The CommonJS wrapper on the bundle's first line: its line numbers stay those of the file.
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
-  const wrapper = compileCached(file, source).script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as HostBundle };
-  wrapper.call(module.exports, module.exports, createRequire(file), module, file, join(__dirname, '..'));
+  runBundle(undefined, file, module, createRequire(file));
   loaded = module.exports;
   return loaded;
 }

@@ -17,7 +17,7 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');
 const esbuild = require('esbuild');
-const { UNBUNDLED } = require('./bundle-sandbox.cjs');
+const { UNBUNDLED, entrySourceOf, keptOut } = require('./bundle-sandbox.cjs');
 
 const root = resolve(__dirname, '..');
 const dist = join(root, 'dist');
@@ -31,38 +31,18 @@ const HOST_ENTRIES = {
 
 /**
  * Sources that stay files of their own: the runtime the test file imports (the sandbox bundle's
- * loader, which the Vitest session shares with the test file), the code cache (its one registry
- * serves the loader of this bundle and the bundle), what loads ES modules, and what runs as a file
+ * loader, which the Vitest session shares with the test file), the code cache and the bundle runner
+ * (one instance serves the loader of this bundle and the bundle), what loads ES modules, and what runs as a file
  * by its path. The build fails if anything else in the bundle loads an ES module (`import()`).
  */
 const KEPT_OUT = [
   'environment/vitest/realm.ts',
   'environment/code-cache.ts',
+  'environment/sandbox-bundle.ts',
   // msw is ESM (msw 3 only ESM): its `import()` needs a module of its own, not a script.
   'environment/msw.ts',
   ...UNBUNDLED,
 ];
-
-const entrySource = Object.entries(HOST_ENTRIES)
-  .map(
-    ([name, [, source]]) =>
-      `  get ${name}() {\n    return require(${JSON.stringify(join(root, source))});\n  },`,
-  )
-  .join('\n');
-
-const keepOut = {
-  name: 'kept-out',
-  setup(build) {
-    const paths = new Set(KEPT_OUT.map((p) => join(root, p)));
-    build.onResolve({ filter: /^\./ }, (args) => {
-      const target = join(args.resolveDir, args.path);
-      const source = [target, `${target}.ts`].find((p) => paths.has(p));
-      if (!source) return undefined;
-      const built = relative(dist, join(dist, relative(root, source))).replace(/\.ts$/, '.js');
-      return { path: `./${built}`, external: true };
-    });
-  },
-};
 
 /** The bundle's own folder, taken before any module shadows `__dirname`. */
 const BUNDLE_DIR = '__understudyBundleDir';
@@ -90,7 +70,7 @@ const ownPaths = {
 async function main() {
   await esbuild.build({
     stdin: {
-      contents: `module.exports = {\n${entrySource}\n};\n`,
+      contents: `module.exports = {\n${entrySourceOf(HOST_ENTRIES)}\n};\n`,
       resolveDir: root,
       sourcefile: 'host-entry.js',
       loader: 'js',
@@ -101,7 +81,7 @@ async function main() {
     target: 'node20',
     packages: 'external',
     outfile: BUNDLE,
-    plugins: [keepOut, ownPaths],
+    plugins: [keptOut(KEPT_OUT), ownPaths],
     logLevel: 'warning',
     legalComments: 'none',
     banner: { js: `var ${BUNDLE_DIR} = __dirname;` },

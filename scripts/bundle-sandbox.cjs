@@ -36,17 +36,20 @@ const ENTRIES = {
 /** Sources that must stay files of their own in dist/ (resolved by path at run time). */
 const UNBUNDLED = ['src/record/standalone.ts'];
 
-const entrySource = Object.entries(ENTRIES)
-  .map(
-    ([name, [, source]]) =>
-      `  get ${name}() {\n    return require(${JSON.stringify(join(root, source))});\n  },`,
-  )
-  .join('\n');
+/** The bundle's entry: a getter per entry point, each requiring its source (initialised on first use). */
+const entrySourceOf = (entries) =>
+  Object.entries(entries)
+    .map(
+      ([name, [, source]]) =>
+        `  get ${name}() {\n    return require(${JSON.stringify(join(root, source))});\n  },`,
+    )
+    .join('\n');
 
-const keepOut = {
-  name: 'unbundled',
+/** An esbuild plugin that leaves `sources` out of a bundle in dist/, pointing at tsc's output of each. */
+const keptOut = (sources) => ({
+  name: 'kept-out',
   setup(build) {
-    const paths = new Set(UNBUNDLED.map((p) => join(root, p)));
+    const paths = new Set(sources.map((p) => join(root, p)));
     build.onResolve({ filter: /^\./ }, (args) => {
       const target = join(args.resolveDir, args.path);
       const source = [target, `${target}.ts`].find((p) => paths.has(p));
@@ -56,12 +59,12 @@ const keepOut = {
       return { path: `./${built}`, external: true };
     });
   },
-};
+});
 
 async function main() {
   await esbuild.build({
     stdin: {
-      contents: `module.exports = {\n${entrySource}\n};\n`,
+      contents: `module.exports = {\n${entrySourceOf(ENTRIES)}\n};\n`,
       resolveDir: root,
       sourcefile: 'sandbox-entry.js',
       loader: 'js',
@@ -72,7 +75,7 @@ async function main() {
     target: 'node20',
     packages: 'external',
     outfile: BUNDLE,
-    plugins: [keepOut],
+    plugins: [keptOut(UNBUNDLED)],
     logLevel: 'warning',
     legalComments: 'none',
   });
@@ -98,7 +101,7 @@ async function main() {
   }
 }
 
-module.exports = { ENTRIES, UNBUNDLED };
+module.exports = { ENTRIES, UNBUNDLED, entrySourceOf, keptOut };
 if (require.main === module)
   main().catch((error) => {
     process.stderr.write(`${error.stack ?? error}\n`);
