@@ -80,12 +80,14 @@ function sharedServer(): Promise<SharedServer> {
       // A WebSocket is named by its ws(s) URL, as the client opened it.
       const url = upgrade ? request.url.replace(/^http(s?):/, 'ws$1:') : request.url;
       const target = requestTarget(request.method, url, transport);
-      // Only msw 2 hands a node:http upgrade (the `ws` package's) to a handler, and its passthrough
-      // cannot carry one on to the socket server: the test fails saying so, not as a missing mock.
+      // Only msw 2 hands a node:http upgrade to a handler, and only one made past the functions the
+      // network guard takes a served host's upgrade from (./network/sockets.ts): nothing here can
+      // answer it, so the test fails saying so, not as a missing mock.
       if (upgrade && target && hooks.decide(target).action === 'serve') {
         hooks.fail(
-          `${target.request}: jest-understudy serves WebSockets opened with the \`ws\` package (node:http) only with msw 3; ` +
-            `msw ${state.major} is installed. Install msw@3 (Node >= 22.12), or open the socket with Node's global WebSocket.`,
+          `${target.request}: this WebSocket upgrade reached msw ${state.major} past http.request, https.request and http.ClientRequest, ` +
+            'where jest-understudy takes the sockets it serves, and msw cannot answer an upgrade. ' +
+            "Open the socket through those functions (as the `ws` package does), or with Node's global WebSocket.",
         );
         return core.HttpResponse.error();
       }

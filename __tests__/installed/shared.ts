@@ -31,6 +31,7 @@ export const SHARED = {
   'sockets-browser': { driver: 'sockets.test.ts', cases: ['sockets-browser.case.js'], runners: ALL },
   'gemini-live': { driver: 'gemini-live.test.ts', cases: ['gemini-live-client.case.js'], runners: ALL },
   realtime: { driver: 'realtime.test.ts', cases: ['realtime-voice.case.js'], runners: ALL },
+  'ws-package': { driver: 'ws-package.test.ts', cases: ['ws-package.case.js'], runners: ALL },
   'ordered-blocks-loops': {
     driver: 'ordered-blocks.test.ts',
     cases: ['ordered-blocks-loops.case.js'],

@@ -20,6 +20,7 @@ import { bundledAgent, createInterception, installDispatcher } from './dispatche
 import { ListeningPorts, shareWithWorkers } from './listening';
 import { blockedMessage, createPolicy, defaultRules, requestTarget, type Target } from './policy';
 import { SocketServer } from './socket-server';
+import { requestFunctions } from './sockets';
 import { containThread, type ThreadContainment } from './thread';
 import { createUpstream, type Upstream } from './upstream';
 import { listenForWorkerReports, preloadArgs } from './workers';
@@ -64,6 +65,7 @@ export async function contain(
 ): Promise<Containment> {
   bundledAgent(); // before msw patches fetch: Node creates its agent on its first fetch
   const real = { connect: net.Socket.prototype.connect, tlsConnect: tls.connect, lookup: dns.lookup, fetch };
+  const realRequests = requestFunctions();
   const ports = ListeningPorts.create();
   const patterns = allowPatterns(options.allow);
   const policy = createPolicy(
@@ -110,6 +112,7 @@ export async function contain(
       namesCaller: sandbox === globalThis,
       preload: preloadArgs(),
       realConnect: real.connect,
+      realRequests,
       socketServer,
       ports,
       handlersAnswer: hooks.handlersAnswer,

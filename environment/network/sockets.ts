@@ -7,21 +7,40 @@
  *
  * msw 3 intercepts at the same prototype method and answers node:http requests there. The
  * guard wraps it: sockets a `http.request` opens go to msw (whose catch-all applies the same
- * policy), the guard's own sockets skip it.
+ * policy), the guard's own sockets skip it. msw 2 intercepts one level up, at `http.request` and
+ * `https.request`. Neither can answer a WebSocket upgrade, so under both a `http(s).request`
+ * that asks for one to a served host goes to Node's own request function, whose socket the guard
+ * connects to the socket server.
  */
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import { afterRefusal, type GuardContext, Patches, patch } from './guard';
+import { afterRefusal, GUARDED, type GuardContext, Patches, patch } from './guard';
 import { blockedMessage, originOf, refusalError, type Target } from './policy';
 import { netTarget, tlsTarget } from './targets';
 
 type Connect = typeof net.Socket.prototype.connect;
 
+/** `http.request`, `http.get`, `https.request`, `https.get` and `http.ClientRequest`. */
+export interface RequestFunctions {
+  http: Pick<typeof http, 'request' | 'get' | 'ClientRequest'>;
+  https: Pick<typeof https, 'request' | 'get'>;
+}
+
+/** The request functions as they are now: Node's own when no interceptor is installed yet. */
+export function requestFunctions(): RequestFunctions {
+  return {
+    http: { request: http.request, get: http.get, ClientRequest: http.ClientRequest },
+    https: { request: https.request, get: https.get },
+  };
+}
+
 export interface SocketGuardOptions extends GuardContext {
   /** Node's own `connect`, below any interceptor. */
   realConnect: Connect;
+  /** Node's own request functions, below any interceptor (msw 2 wraps them). */
+  realRequests?: RequestFunctions;
   /** Connects a plain socket to the socket server in place of a served origin (the test's thread only). */
   attach?: (socket: net.Socket, origin: string, transport: string) => void;
 }
@@ -41,11 +60,18 @@ export function asInternal<T>(open: () => T): T {
 export function guardSockets(options: SocketGuardOptions): () => void {
   const patches = new Patches();
   const { realConnect, attach } = options;
+  const real = options.realRequests ?? requestFunctions();
   const next = net.Socket.prototype.connect;
   // With msw 3 a node:http request is answered on its socket: leave those sockets to msw.
   const mswSockets = next !== realConnect;
+  // With msw 2 it is answered by the request function msw put in place of Node's.
+  const mswRequests = http.request !== real.http.request || https.request !== real.https.request;
   let clientRequests = 0;
   const toMsw = () => mswSockets && clientRequests > 0;
+  const servedUpgrade = (secure: boolean, args: unknown[]) => {
+    const target = attach && upgradeTarget(secure, args, options.label('websocket'));
+    return target !== undefined && options.decide(target).action === 'serve';
+  };
 
   const refuse = (socket: net.Socket, target: Target, message: string) => {
     afterRefusal(options, message, () => socket.destroy(refusalError(target)));
@@ -109,16 +135,13 @@ export function guardSockets(options: SocketGuardOptions): () => void {
     ),
   );
 
-  if (mswSockets) {
-    // A WebSocket upgrade to a served host skips msw (it cannot answer an upgrade): the guard
-    // connects it to the socket server, where the host's socket protocol serves it.
-    const servedUpgrade = (secure: boolean, args: unknown[]) => {
-      const target = upgradeTarget(secure, args, options.label('websocket'));
-      return target !== undefined && options.decide(target).action === 'serve';
-    };
-    const counted = <F extends (...a: any[]) => unknown>(f: F, secure: boolean) =>
+  if (mswSockets || mswRequests) {
+    // A WebSocket upgrade to a served host skips msw (it cannot answer an upgrade): Node's own
+    // request function opens it, and the guard connects its socket to the socket server, where
+    // the host's socket protocol serves it. Other upgrades go to msw, whose catch-all applies the policy.
+    const counted = <F extends (...a: any[]) => unknown>(f: F, own: F, secure: boolean) =>
       function (this: unknown, ...args: unknown[]) {
-        if (attach && servedUpgrade(secure, args)) return f.apply(this, args);
+        if (servedUpgrade(secure, args)) return own.apply(this, args);
         clientRequests++;
         try {
           return f.apply(this, args);
@@ -126,10 +149,31 @@ export function guardSockets(options: SocketGuardOptions): () => void {
           clientRequests--;
         }
       } as unknown as F;
-    for (const module of [http, https]) {
-      patches.add(patch(module, 'request', (f) => counted(f, module === https)));
-      patches.add(patch(module, 'get', (f) => counted(f, module === https)));
+    for (const [module, own] of [
+      [http, real.http],
+      [https, real.https],
+    ] as const) {
+      const secure = module === https;
+      patches.add(patch(module, 'request', (f) => counted(f, own.request as typeof f, secure)));
+      patches.add(patch(module, 'get', (f) => counted(f, own.get as typeof f, secure)));
     }
+  }
+  if (mswRequests) {
+    // msw 2 stands in for the constructor too: `new http.ClientRequest(...)` is a request as well.
+    const own = real.http.ClientRequest;
+    patches.add(
+      patch(
+        http,
+        'ClientRequest',
+        (ClientRequest) =>
+          new Proxy(ClientRequest, {
+            // The mark is the proxy's own: defining it would land on Node's ClientRequest.
+            get: (target, key, receiver) => (key === GUARDED ? true : Reflect.get(target, key, receiver)),
+            construct: (target, args: unknown[], newTarget) =>
+              Reflect.construct(servedUpgrade(false, args) ? own : target, args, newTarget),
+          }),
+      ),
+    );
   }
   return () => patches.restore();
 }

@@ -35,7 +35,8 @@ export function netTarget(args: Args): (Endpoint & { callback?: () => void }) | 
   else if (typeof first === 'string' && Number.isNaN(Number(first)))
     return undefined; // a pipe name
   else options = { port: first, host: typeof list[1] === 'string' ? list[1] : undefined };
-  if (options.path !== undefined || options.fd !== undefined) return undefined;
+  // Node connects a pipe only for a truthy `path`: an http.Agent passes `path: null`.
+  if (options.path || options.fd !== undefined) return undefined;
   const port = portOf(options.port);
   if (port === undefined) return undefined;
   const host = typeof options.host === 'string' && options.host !== '' ? bare(options.host) : 'localhost';
@@ -58,7 +59,7 @@ export function tlsTarget(
     const extra = isObject(args[1]) ? args[1] : isObject(args[2]) ? args[2] : undefined;
     if (extra) options = { ...options, ...extra };
   }
-  if (options.socket !== undefined || options.path !== undefined) return undefined;
+  if (options.socket !== undefined || options.path) return undefined;
   const port = portOf(options.port ?? 443);
   if (port === undefined) return undefined;
   const host = typeof options.host === 'string' && options.host !== '' ? bare(options.host) : 'localhost';

@@ -11,7 +11,7 @@ import { type GuardContext, Patches } from './guard';
 import { guardHttp2 } from './http2';
 import { type ListeningPorts, watchListening } from './listening';
 import type { SocketServer } from './socket-server';
-import { guardSockets } from './sockets';
+import { guardSockets, type RequestFunctions } from './sockets';
 import { patchWorker } from './workers';
 
 export interface ThreadOptions extends GuardContext {
@@ -23,6 +23,8 @@ export interface ThreadOptions extends GuardContext {
   preload: string[];
   /** Node's own connect, when another interceptor (msw 3) already wraps the prototype's. */
   realConnect?: typeof net.Socket.prototype.connect;
+  /** Node's own request functions, when another interceptor (msw 2) already wraps them. */
+  realRequests?: RequestFunctions;
   /** Serves provider and world hosts (the test's thread only). */
   socketServer?: SocketServer;
   /** Where this thread counts the ports its servers listen on (shared by the test's threads). */
@@ -56,6 +58,7 @@ export function containThread(options: ThreadOptions): ThreadContainment {
       guardSockets({
         ...context,
         realConnect: options.realConnect ?? net.Socket.prototype.connect,
+        realRequests: options.realRequests,
         attach,
       }),
     );

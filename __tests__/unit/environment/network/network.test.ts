@@ -226,6 +226,11 @@ describe('where a core-module call would connect', () => {
     expect(netTarget([[{ host: '[::1]', port: 1 }, null]])).toMatchObject({ host: '::1', port: 1 });
     expect(netTarget(['/tmp/socket'])).toBeUndefined();
     expect(netTarget([{ path: '/tmp/socket' }])).toBeUndefined();
+    // An http.Agent's connection options carry `path: null`, which Node reads as no pipe.
+    expect(netTarget([{ host: 'a.invalid', port: 80, path: null }])).toMatchObject({
+      host: 'a.invalid',
+      port: 80,
+    });
     expect(netTarget([{ host: 'a.invalid', port: 70000 }])).toBeUndefined(); // Node throws on it itself
   });
 
@@ -237,6 +242,8 @@ describe('where a core-module call would connect', () => {
       servername: 's.invalid',
     });
     expect(tlsTarget([{ socket: new net.Socket() }])).toBeUndefined();
+    expect(tlsTarget([{ host: 'a.invalid', port: 443, path: null }])).toMatchObject({ host: 'a.invalid' });
+    expect(tlsTarget([{ path: '/tmp/socket' }])).toBeUndefined();
   });
 
   it('reads http2 authorities: strings, URLs and objects, with default ports', () => {
