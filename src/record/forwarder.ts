@@ -21,7 +21,6 @@ import { cutCall, readEvents, type StreamFraming, wholeEventsOf } from '../model
 import type { MockModel } from '../model/mock-model';
 import type { ProviderCodec, ReplyDecodeResult } from '../providers/codec';
 import { derivedCallId } from '../providers/gemini/ids';
-import type { UpstreamConnector } from '../sockets/protocol';
 import type { RecordedCall } from './build';
 import type { CassetteWriter } from './cassette-writer';
 import { isRealKey, KEY_VARIABLES, placeholderNote, type UnderstudyMode } from './mode';
@@ -41,8 +40,6 @@ export interface UpstreamRequest {
 export interface RecordingTransport {
   /** Sends a request past the interception (msw's `bypass`); absent outside the environment. */
   upstream?: (request: UpstreamRequest) => Promise<Response>;
-  /** Opens a WebSocket to the provider past the interception, for socket sessions; absent outside the environment. */
-  upstreamSocket?: UpstreamConnector;
   /** Loads a dependency with Node's own loader (eventsource-parser is an ES module). */
   hostRequire?: (id: 'eventsource-parser') => unknown;
 }
