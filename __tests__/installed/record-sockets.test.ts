@@ -149,7 +149,8 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
   });
 
   it('keeps no key in the cassettes', () => {
-    for (const { raw } of Object.values(cassettes)) {
+    for (const { raw, json } of Object.values(cassettes)) {
+      expect(json.fixtures?.length).toBeGreaterThan(0);
       expect(raw).not.toContain(openaiKey);
       expect(raw).not.toContain(geminiKey);
       expect(raw).not.toContain(openaiKey.slice(12));
@@ -163,12 +164,15 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
   });
 
   it('must fail: an agent that takes another path meets no recorded turn', () => {
+    // The recorded path replays (above); this one asks what was never recorded.
+    expect(statuses(fileOf(replay, CASES[1]))).toEqual({ [LIVE]: 'passed' });
     for (const [name, title] of [
       [CASES[0], REALTIME],
       [CASES[1], LIVE],
     ]) {
       const message = failureOf(otherPath, name, title);
       expect(message).toMatch(/no fixture|unmatched|UNMATCHED/i);
+      expect(message).toContain('Where is order 8?');
     }
   });
 
@@ -179,6 +183,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
     ]) {
       const message = failureOf(otherPrompt, name, title);
       expect(message).toContain('stale cassette');
+      expect(message).toContain('the system prompt changed');
       expect(message).toContain('Answer in French.');
     }
   });
