@@ -22,6 +22,10 @@ export class LiveRelay implements UpstreamRelay {
   private sent = 0;
   /** The last turn ended with function calls: a `turnComplete` the provider sends after them closes that turn. */
   private afterCalls = false;
+  /** The calls the provider's last turn made, waiting for their responses. */
+  private waiting = new Set<string>();
+  /** The next model turn of the session is the reply the provider just gave. */
+  private ownTurnNext = false;
 
   constructor(
     private readonly opening: SocketOpening,
@@ -32,20 +36,8 @@ export class LiveRelay implements UpstreamRelay {
     const r = request as Obj;
     const link = await this.open(r.setup ?? {});
     const contents: Obj[] = Array.isArray(r.contents) ? r.contents : [];
-    const fresh = contents.slice(this.sent).filter((c) => c.role !== 'model');
+    for (const message of this.newInput(contents.slice(this.sent))) link.send(message);
     this.sent = contents.length;
-    const responses = fresh.flatMap((c) =>
-      (c.parts ?? []).filter((p: Obj) => p?.functionResponse).map((p: Obj) => p.functionResponse),
-    );
-    const turns = fresh.filter((c) => !(c.parts ?? []).some((p: Obj) => p?.functionResponse));
-    for (const turn of turns)
-      if ((turn.parts ?? []).some((p: Obj) => p?.inlineData))
-        throw new UnsendableTurn(
-          'the user spoke this turn (realtimeInput audio); spoken input is not sent to the provider: ' +
-            'record the session with typed turns (sendClientContent), and replay can speak them.',
-        );
-    if (responses.length > 0) link.send({ toolResponse: { functionResponses: responses } });
-    if (turns.length > 0) link.send({ clientContent: { turns, turnComplete: true } });
     const messages: Obj[] = [];
     const stop = () => link.close();
     signal.addEventListener('abort', stop, { once: true });
@@ -71,7 +63,47 @@ export class LiveRelay implements UpstreamRelay {
     }
     const result = liveReplyOf(messages, conversation.model);
     this.afterCalls = result.ok && result.reply.toolCalls.length > 0;
+    this.waiting = new Set(result.ok ? result.reply.toolCalls.map((c) => c.id) : []);
+    // The session keeps a model turn only when it said or called something.
+    this.ownTurnNext = result.ok && (Boolean(result.reply.content) || result.reply.toolCalls.length > 0);
     return result;
+  }
+
+  /**
+   * The session's contents since the last turn, as the provider gets them: the model's own turn
+   * (the reply it just gave) is already there; responses to the calls it is waiting on go as a
+   * `toolResponse`; anything else (the user's turns, a history the fixtures answered in
+   * record-missing mode) as `clientContent`, which the last one completes.
+   */
+  private newInput(fresh: readonly Obj[]): Obj[] {
+    const out: Obj[] = [];
+    let turns: Obj[] = [];
+    const flush = (turnComplete: boolean) => {
+      if (turns.length > 0) out.push({ clientContent: { turns, turnComplete } });
+      turns = [];
+    };
+    for (const content of fresh) {
+      const parts: Obj[] = content.parts ?? [];
+      if (content.role === 'model' && this.ownTurnNext) {
+        this.ownTurnNext = false;
+        continue;
+      }
+      if (parts.some((p) => p?.inlineData))
+        throw new UnsendableTurn(
+          'the user spoke this turn (realtimeInput audio); spoken input is not sent to the provider: ' +
+            'record the session with typed turns (sendClientContent), and replay can speak them.',
+        );
+      const responses = parts.filter((p) => p?.functionResponse).map((p) => p.functionResponse);
+      if (responses.length > 0 && this.waiting.size > 0) {
+        flush(false);
+        out.push({ toolResponse: { functionResponses: responses } });
+        this.waiting.clear();
+        continue;
+      }
+      turns.push(content);
+    }
+    flush(true);
+    return out;
   }
 
   close(): void {

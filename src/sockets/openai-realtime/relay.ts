@@ -135,10 +135,17 @@ export class RealtimeRelay implements UpstreamRelay {
    * the provider's own answer (a call of its, its text) comes back in the client's history.
    */
   private upstreamItem(item: Obj): Obj | undefined {
-    const { id: _id, object: _object, status: _status, ...sent } = item;
-    if (item.type === 'function_call' && this.producedCalls.has(item.call_id)) return undefined;
-    if (item.type === 'message' && item.role === 'assistant' && this.producedTexts.has(saidIn(item)))
-      return undefined;
+    if (item.type === 'function_call') {
+      if (this.producedCalls.has(item.call_id)) return undefined;
+      const { call_id, name, arguments: args } = item;
+      return { type: 'function_call', call_id, name, arguments: args };
+    }
+    if (item.type === 'message' && item.role === 'assistant') {
+      const said = saidIn(item);
+      if (this.producedTexts.has(said)) return undefined;
+      // A spoken answer the fixtures gave (record-missing mode): the provider gets its words.
+      return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: said }] };
+    }
     if (item.type === 'message' && item.role === 'user')
       for (const part of item.content ?? [])
         if (part?.type === 'input_audio' && typeof part.audio !== 'string')
@@ -146,6 +153,7 @@ export class RealtimeRelay implements UpstreamRelay {
             'the user spoke this turn into the input audio buffer; spoken input is not sent to the provider: ' +
               'record the session with typed turns (conversation.item.create with input_text), and replay can speak them.',
           );
+    const { id: _id, object: _object, status: _status, ...sent } = item;
     return sent;
   }
 }

@@ -167,6 +167,17 @@ describe('the Live relay', () => {
     ]);
   });
 
+  it('a history the fixtures answered (record-missing) goes as clientContent, the model turns included', async () => {
+    const upstream = provider(answer);
+    const relay = new LiveRelay(opening, upstream.connect);
+    const earlier = { role: 'model', parts: [{ text: 'Hello! What can I do?' }] };
+    const greeting = { role: 'user', parts: [{ text: 'Hi' }] };
+    await relay.turn({ setup, contents: [greeting, earlier, user] }, conversation, signal());
+    expect(upstream.sent.slice(1)).toEqual([
+      { clientContent: { turns: [greeting, earlier, user], turnComplete: true } },
+    ]);
+  });
+
   it('spoken input is not sent: the turn is refused, saying why', async () => {
     const relay = new LiveRelay(opening, provider(answer).connect);
     const spoken = { role: 'user', parts: [{ inlineData: { mimeType: 'audio/pcm;rate=16000', data: '' } }] };

@@ -234,6 +234,37 @@ describe('the Realtime relay', () => {
     expect(upstream.sent.filter((e) => e.type === 'session.update')).toHaveLength(2);
   });
 
+  it('a history the fixtures answered (record-missing) is sent: their calls and spoken answers, as items the API takes', async () => {
+    const upstream = provider(answer);
+    const relay = new RealtimeRelay(opening(), upstream.connect);
+    const input = [
+      { id: 'item_1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] },
+      {
+        id: 'item_2',
+        type: 'function_call',
+        status: 'completed',
+        call_id: 'call_fx',
+        name: 'greet',
+        arguments: '{}',
+      },
+      { id: 'item_3', type: 'function_call_output', call_id: 'call_fx', output: 'ok' },
+      {
+        id: 'item_4',
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_audio', transcript: 'Hello there.' }],
+      },
+    ];
+    await relay.turn({ input }, conversation, signal());
+    expect(upstream.sent.filter((e) => e.type === 'conversation.item.create').map((e) => e.item)).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] },
+      { type: 'function_call', call_id: 'call_fx', name: 'greet', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_fx', output: 'ok' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello there.' }] },
+    ]);
+  });
+
   it('spoken input the session heard only as fixtures would is not sent: the turn is refused, saying why', async () => {
     const relay = new RealtimeRelay(opening(), provider(answer).connect);
     const spoken = {
