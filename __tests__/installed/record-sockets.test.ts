@@ -3,8 +3,8 @@
  * an OpenAI Realtime tool loop (the Agents SDK's RealtimeSession, the key in a header or a subprotocol) and a Gemini Live function call
  * round trip (`ai.live.connect`) run in record mode against aimock, a stand-in provider on
  * loopback; the cassette holds both turns of each, scrubbed of the keys; the replay answers them
- * with aimock stopped, no key and CI set. An agent that takes another path, or a changed prompt
- * under strict cassettes, fails the replay as it does over HTTP.
+ * with aimock stopped, no key and CI set, in process and over the served port. An agent that takes
+ * another path, or a changed prompt under strict cassettes, fails the replay as it does over HTTP.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,6 +29,14 @@ const REALTIME =
 const REALTIME_WS =
   "a Realtime tool loop (Node's global WebSocket, key in a subprotocol): the same, recorded and replayed";
 const LIVE = 'a Live function call round trip: the model asks for the weather, then answers from it';
+const REALTIME_SERVED =
+  'a Realtime tool loop recorded in process, replayed over the served port (an agent in another process)';
+const LIVE_SERVED =
+  'a Live function call round trip recorded in process, replayed over the served port (an agent in another process)';
+const PASSED = {
+  [CASES[0]]: { [REALTIME]: 'passed', [REALTIME_WS]: 'passed', [REALTIME_SERVED]: 'passed' },
+  [CASES[1]]: { [LIVE]: 'passed', [LIVE_SERVED]: 'passed' },
+};
 
 function standIn(): InstanceType<typeof LLMock> {
   const mock = new LLMock({ port: 0, logLevel: 'silent' } as never);
@@ -53,6 +61,11 @@ function standIn(): InstanceType<typeof LLMock> {
   ] as never);
   return mock;
 }
+
+/** Every test of the cases, by file. */
+const everyTest = Object.entries(PASSED).flatMap(([name, tests]) =>
+  Object.keys(tests).map((title) => [name, title]),
+);
 
 const failureOf = (run: InstalledRun, name: string, title: string): string => {
   const test = fileOf(run, name).tests.find((t) => t.title === title);
@@ -97,7 +110,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
       cassettes[name] = { raw, json: JSON.parse(raw) };
     }
     // The replays: no key, no provider, CI set.
-    const replayEnv = { ...env, CI: 'true' };
+    const replayEnv = { ...env, CI: 'true', REC_REPLAY_SERVED: '1' };
     replay = await runInstalled({ ...project, project: record.project, env: replayEnv });
     otherPath = await runInstalled({
       ...project,
@@ -114,13 +127,13 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
   afterAll(() => aimock?.stop().catch(() => {}));
 
   it('records both sessions from the provider, with the client key sent upstream', () => {
-    expect(statuses(fileOf(record, CASES[0]))).toEqual({ [REALTIME]: 'passed', [REALTIME_WS]: 'passed' });
-    expect(statuses(fileOf(record, CASES[1]))).toEqual({ [LIVE]: 'passed' });
+    for (const name of CASES) expect(statuses(fileOf(record, name))).toEqual(PASSED[name]);
     // One provider socket per client socket, opened with the client's key (header, subprotocol, query).
-    expect(upgrades).toHaveLength(3);
-    expect(upgrades[0]).toContain(`Bearer ${openaiKey}`);
-    expect(upgrades[1]).toContain(`openai-insecure-api-key.${openaiKey}`);
-    expect(upgrades[2]).toContain(`?key=${geminiKey}`);
+    const opened = (credential: string) => upgrades.filter((u) => u.includes(credential)).length;
+    expect(upgrades).toHaveLength(5);
+    expect(opened(`Bearer ${openaiKey}`)).toBe(2);
+    expect(opened(`openai-insecure-api-key.${openaiKey}`)).toBe(1);
+    expect(opened(`?key=${geminiKey}`)).toBe(2);
   });
 
   it('writes each turn in the HTTP fixture format, keyed and with its request', () => {
@@ -131,7 +144,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
       realtime.fixtures
         .filter((f: any) => f.metadata.test === test)
         .map((f: any) => [f.match, f.response.toolCalls?.[0]?.name ?? f.response.content]);
-    for (const test of [REALTIME, REALTIME_WS])
+    for (const test of [REALTIME, REALTIME_WS, REALTIME_SERVED])
       expect(turns(test)).toEqual([
         [{ userMessage: 'Where is order 7?', turnIndex: 0, hasToolResult: false }, 'lookup_order'],
         [{ userMessage: 'Where is order 7?', turnIndex: 1, hasToolResult: true }, 'Order 7 has shipped.'],
@@ -142,10 +155,15 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
     });
     const live = cassettes[CASES[1]].json;
     expect(live.metadata).toMatchObject({ provider: 'gemini', protocol: 'gemini.live' });
-    expect(live.fixtures.map((f: any) => [f.response.toolCalls?.[0]?.name, f.response.content])).toEqual([
-      ['get_weather', undefined],
-      [undefined, 'It is 18 degrees and sunny in Paris.'],
-    ]);
+    for (const test of [LIVE, LIVE_SERVED])
+      expect(
+        live.fixtures
+          .filter((f: any) => f.metadata.test === test)
+          .map((f: any) => [f.match.turnIndex, f.response.toolCalls?.[0]?.name ?? f.response.content]),
+      ).toEqual([
+        [0, 'get_weather'],
+        [1, 'It is 18 degrees and sunny in Paris.'],
+      ]);
   });
 
   it('keeps no key in the cassettes', () => {
@@ -159,17 +177,13 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
   });
 
   it('replays both sessions with the provider gone and no key', () => {
-    expect(statuses(fileOf(replay, CASES[0]))).toEqual({ [REALTIME]: 'passed', [REALTIME_WS]: 'passed' });
-    expect(statuses(fileOf(replay, CASES[1]))).toEqual({ [LIVE]: 'passed' });
+    for (const name of CASES) expect(statuses(fileOf(replay, name))).toEqual(PASSED[name]);
   });
 
   it('must fail: an agent that takes another path meets no recorded turn', () => {
     // The recorded path replays (above); this one asks what was never recorded.
-    expect(statuses(fileOf(replay, CASES[1]))).toEqual({ [LIVE]: 'passed' });
-    for (const [name, title] of [
-      [CASES[0], REALTIME],
-      [CASES[1], LIVE],
-    ]) {
+    expect(statuses(fileOf(replay, CASES[1]))).toEqual(PASSED[CASES[1]]);
+    for (const [name, title] of everyTest) {
       const message = failureOf(otherPath, name, title);
       expect(message).toMatch(/no fixture|unmatched|UNMATCHED/i);
       expect(message).toContain('Where is order 8?');
@@ -177,10 +191,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
   });
 
   it('must fail: a changed prompt makes the recorded turns stale, as over HTTP', () => {
-    for (const [name, title] of [
-      [CASES[0], REALTIME],
-      [CASES[1], LIVE],
-    ]) {
+    for (const [name, title] of everyTest) {
       const message = failureOf(otherPrompt, name, title);
       expect(message).toContain('stale cassette');
       expect(message).toContain('the system prompt changed');

@@ -25,12 +25,10 @@ const tools = [
 ];
 
 /** The agent: one Live session, the question, every function call run and answered, to the turn's end. */
-async function weatherAgent(asked) {
+async function weatherAgent(asked, baseUrl = process.env.REC_GEMINI_BASE_URL) {
   const ai = new GoogleGenAI({
     apiKey: process.env.GEMINI_API_KEY,
-    ...(process.env.REC_GEMINI_BASE_URL && {
-      httpOptions: { baseUrl: process.env.REC_GEMINI_BASE_URL, apiVersion: 'v1beta' },
-    }),
+    ...(baseUrl && { httpOptions: { baseUrl, apiVersion: 'v1beta' } }),
   });
   const inbox = [];
   let wake;
@@ -75,4 +73,20 @@ it('a Live function call round trip: the model asks for the weather, then answer
   expect(run).toHaveCalledTool('get_weather', { city: 'Paris' });
   expect(run).toHaveFinalMessage('It is 18 degrees and sunny in Paris.');
   expect(run.modelCalls.map((c) => c.protocol)).toEqual(['gemini.live', 'gemini.live']);
+});
+
+// Recorded in process (a served port stands for the provider's real URL, not the stand-in), replayed
+// over the served port when the driver sets REC_REPLAY_SERVED: the cassette answers either carrier.
+it('a Live function call round trip recorded in process, replayed over the served port (an agent in another process)', async () => {
+  const baseUrl = process.env.REC_REPLAY_SERVED
+    ? (await understudy.serve()).urls.gemini
+    : process.env.REC_GEMINI_BASE_URL;
+  const asked = [];
+  const run = await understudy.run(() => weatherAgent(asked, baseUrl));
+  expect(asked).toEqual(['Paris']);
+  expect(run).toHaveCalledTool('get_weather', { city: 'Paris' });
+  expect(run).toHaveFinalMessage('It is 18 degrees and sunny in Paris.');
+  expect(understudy.sockets.map((s) => new URL(s.url).host)).toEqual([
+    process.env.REC_REPLAY_SERVED ? 'generativelanguage.googleapis.com' : new URL(baseUrl).host,
+  ]);
 });

@@ -3,7 +3,7 @@
 // in record mode against aimock (REC_OPENAI_BASE_URL), then in replay with aimock stopped and CI
 // set, and again with the agent changed (REC_QUESTION: another path; REC_INSTRUCTIONS: another
 // prompt), which must fail. The key goes in a header (the `ws` package), or in a subprotocol
-// (Node's global WebSocket, as a browser sends it).
+// (Node's global WebSocket, as a browser sends it); the socket opens in process or over the served port.
 const { expect, it } = require('./runner-globals.cjs');
 const { RealtimeAgent, RealtimeSession, OpenAIRealtimeWebSocket, tool } = require('@openai/agents/realtime');
 const { z } = require('zod');
@@ -32,8 +32,8 @@ function agent(looked) {
 }
 
 /** The voice agent: says the question, resolves with the assistant's last completed answer. */
-async function orderAgent(looked, { subprotocol = false } = {}) {
-  const url = `${BASE}/realtime?model=gpt-realtime`;
+async function orderAgent(looked, { subprotocol = false, base = BASE } = {}) {
+  const url = `${base}/realtime?model=gpt-realtime`;
   const transport = new OpenAIRealtimeWebSocket({
     url,
     ...(subprotocol && {
@@ -77,4 +77,23 @@ it("a Realtime tool loop (Node's global WebSocket, key in a subprotocol): the sa
   expect(looked).toEqual([7]);
   expect(run).toHaveCalledTool('lookup_order', { id: 7 });
   expect(run).toHaveFinalMessage('Order 7 has shipped.');
+});
+
+// Recorded in process (a served port stands for the provider's real URL, not the stand-in), replayed
+// over the served port when the driver sets REC_REPLAY_SERVED: the cassette answers either carrier.
+it('a Realtime tool loop recorded in process, replayed over the served port (an agent in another process)', async () => {
+  const base = process.env.REC_REPLAY_SERVED
+    ? (await understudy.serve()).urls.openai.replace(/^http/, 'ws')
+    : BASE;
+  const looked = [];
+  const run = await understudy.run(() => orderAgent(looked, { base }));
+  expect(looked).toEqual([7]);
+  expect(run).toHaveCalledTool('lookup_order', { id: 7 });
+  expect(run).toHaveFinalMessage('Order 7 has shipped.');
+  // The carrier: the served port's socket is named by the provider's real URL.
+  expect(understudy.sockets.map((s) => s.url)).toEqual([
+    process.env.REC_REPLAY_SERVED
+      ? 'wss://api.openai.com/v1/realtime?model=gpt-realtime'
+      : `${BASE}/realtime?model=gpt-realtime`,
+  ]);
 });
