@@ -102,7 +102,7 @@ export type ForwardedTurn =
         events: { delivered: number; of: number },
       ): void;
     }
-  | { kind: 'error'; error: NeutralError };
+  | { kind: 'error' | 'drop'; error: NeutralError };
 
 /** Headers that describe the upstream connection, not the body the agent gets. */
 const HOP_HEADERS = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'];
@@ -497,7 +497,7 @@ export class Forwarder {
    */
   async forwardTurn(t: ForwardTurn): Promise<ForwardedTurn> {
     const keys = [...credentialsOf(t.headers, t.url), ...(t.keys ?? [])];
-    const { call, rec, missing } = this.begin(t, keys, `${t.protocol} turns of ${t.url}`);
+    const { call, rec, missing } = this.begin(t, keys, `${t.protocol} turns of ${t.url.split('?')[0]}`);
     const failed = (code: ErrorCode, error: NeutralError, message: string): ForwardedTurn => {
       this.deps.fail(code, message);
       call.error = error;
@@ -514,24 +514,27 @@ export class Forwarder {
     try {
       result = await t.exchange();
     } catch (error) {
-      const message = `jest-understudy: ${this.deps.modeNow()} mode could not send this ${t.protocol} turn (${t.url}) to the provider: ${String((error as Error)?.message ?? error)}`;
+      const message = `jest-understudy: ${this.deps.modeNow()} mode could not send this ${t.protocol} turn (${t.url.split('?')[0]}) to the provider: ${String((error as Error)?.message ?? error)}`;
+      // A turn the relay refuses to send says which code (RECORD_UNSUPPORTED); any other failure is the way there.
+      const code = (error as { code?: unknown })?.code;
       return failed(
-        (error as { code?: ErrorCode })?.code ?? 'RECORD_UNAVAILABLE',
+        typeof code === 'string' && code.startsWith('RECORD_') ? (code as ErrorCode) : 'RECORD_UNAVAILABLE',
         { status: 502, type: 'api_error', message },
         message,
       );
     }
     const reply = this.settle(call, rec, result, undefined, () => 0);
     if (!result.ok) return { kind: 'error', error: result.error };
-    if (!reply) {
-      const error = {
-        status: 0,
-        type: 'connection_dropped',
-        message: 'the provider ended the turn before its last event',
+    // The provider's turn ended short (a cut socket, a cancelled response): so does the client's.
+    if (!reply)
+      return {
+        kind: 'drop',
+        error: {
+          status: 0,
+          type: 'connection_dropped',
+          message: 'the provider ended the turn before its last event',
+        },
       };
-      call.error = error;
-      return { kind: 'error', error };
-    }
     return {
       kind: 'reply',
       reply,

@@ -66,7 +66,7 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
         ? `jest-understudy: ${mode} mode needs the jest-understudy environment to reach the provider, and this one offers no upstream socket.`
         : `${what} would go to the provider (mode "${mode}"), but ${socket.protocol} sessions cannot be recorded or sent live: run this test in replay mode with fixtures.`;
       context.fail(upstream ? 'RECORD_UNAVAILABLE' : 'RECORD_UNSUPPORTED', message);
-      return refusal(message, 502);
+      return refusal(message, upstream ? 502 : 400);
     }
     const relay = upstream.relay(connect);
     const forwarded = await context.recording.forwardTurn({
@@ -82,7 +82,7 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
       keys: [...relay.keys],
       exchange: () => relay.turn(request, conversation, signal),
     });
-    if (forwarded.kind === 'error') return forwarded;
+    if (forwarded.kind !== 'reply') return forwarded;
     return { kind: 'reply', reply: forwarded.reply, shaping: {}, cut: forwarded.cut };
   }
 

@@ -9,10 +9,10 @@ type Obj = Record<string, any>;
 /** The provider's socket closed (or never opened): the turn cannot go on. */
 export class UpstreamClosed extends Error {
   constructor(
-    readonly code: number,
+    readonly closeCode: number,
     reason: string,
   ) {
-    super(`the provider's socket closed (${code}${reason ? `: ${reason}` : ''})`);
+    super(`the provider's socket closed (${closeCode}${reason ? `: ${reason}` : ''})`);
   }
 }
 
@@ -59,7 +59,10 @@ export class UpstreamLink {
 
   constructor(connect: UpstreamConnector, request: UpstreamSocketRequest) {
     const socket = connect(request);
-    if (!socket) throw new UpstreamClosed(1006, 'the runner offers no socket to the provider');
+    if (!socket)
+      throw new Error(
+        "this Node has no global WebSocket (Node 22 and later have one) to open the provider's socket with",
+      );
     this.socket = socket;
     (socket as { binaryType?: string }).binaryType = 'arraybuffer';
     this.opened = new Promise<void>((resolve, reject) => {

@@ -10,7 +10,7 @@ import { script, understudy } from 'jest-understudy';
 import type { Conversation } from '../../../../src/conversation';
 import { getRuntime } from '../../../../src/sandbox/runtime';
 import type { SocketServices, TurnOutcome, UpstreamRelay } from '../../../../src/sockets/protocol';
-import { UnsendableTurn } from '../../../../src/sockets/upstream-link';
+import { UnsendableTurn, UpstreamClosed } from '../../../../src/sockets/upstream-link';
 
 const services = (): SocketServices =>
   getRuntime().requests.socketServices({
@@ -212,6 +212,47 @@ describe('a socket turn', () => {
       const [failure] = failures();
       expect(failure.code).toBe('RECORD_KEY_MISSING');
       expect(failure.message).toContain('OPENAI_API_KEY');
+    });
+
+    it("a provider socket that closes fails the test as the provider unreachable, naming the close; a turn it cuts drops the client's", async () => {
+      const { socket } = relayed({
+        turn: async () => {
+          throw new UpstreamClosed(1006, '');
+        },
+      });
+      await understudy.run(() => socket.answer(conversation(user('hi')), turn()), { mode: 'live' } as never);
+      const [failure] = failures();
+      expect(failure.code).toBe('RECORD_UNAVAILABLE');
+      expect(failure.message).toContain("the provider's socket closed (1006)");
+      const cut = relayed({
+        turn: async () => ({
+          ok: true,
+          complete: false,
+          reply: {
+            content: 'Order 7',
+            toolCalls: [],
+            finishReason: 'stop',
+            usage: {
+              inputTokens: 0,
+              outputTokens: 0,
+              totalTokens: 0,
+              cachedInputTokens: 0,
+              reasoningTokens: 0,
+            },
+            model: 'gpt-realtime',
+          },
+        }),
+      });
+      const run = await understudy.run(() => cut.socket.answer(conversation(user('hi')), turn()), {
+        mode: 'live',
+      } as never);
+      expect(run.output).toMatchObject({ kind: 'drop' });
+      // Live mode keeps the cut as evidence: what the provider sent before it ended.
+      expect(run.modelCalls[0]).toMatchObject({
+        cut: { reason: 'disconnected' },
+        response: { content: 'Order 7' },
+      });
+      expect(failures()).toEqual([]);
     });
 
     it('a turn the relay cannot send fails the test with its reason', async () => {
