@@ -2,7 +2,8 @@
  * Recording socket sessions from the installed package, under Jest (CommonJS and ESM) and Vitest:
  * an OpenAI Realtime tool loop (the Agents SDK's RealtimeSession, the key in a header or a subprotocol) and a Gemini Live function call
  * round trip (`ai.live.connect`) run in record mode against aimock, a stand-in provider on
- * loopback; the cassette holds both turns of each, scrubbed of the keys; the replay answers them
+ * loopback (and again in live mode, which writes nothing); the cassette holds both turns of each,
+ * scrubbed of the keys; the replay answers them
  * with aimock stopped, no key and CI set, in process and over the served port. An agent that takes
  * another path, or a changed prompt under strict cassettes, fails the replay as it does over HTTP.
  */
@@ -62,6 +63,12 @@ function standIn(): InstanceType<typeof LLMock> {
   return mock;
 }
 
+/** A case's cassette as written (`{}` when there is none). */
+function cassetteText(project: string, name: string): string {
+  const file = join(project, 'cassettes', `${name}.cassette.json`);
+  return existsSync(file) ? readFileSync(file, 'utf8') : '{}';
+}
+
 /** Every test of the cases, by file. */
 const everyTest = Object.entries(PASSED).flatMap(([name, tests]) =>
   Object.keys(tests).map((title) => [name, title]),
@@ -82,6 +89,10 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
   let replay: InstalledRun;
   let otherPath: InstalledRun;
   let otherPrompt: InstalledRun;
+  let live: InstalledRun;
+  let liveWroteNothing = false;
+  /** Provider sockets the recording opened. */
+  let recorded = 0;
   /** The upgrades the stand-in saw: URL and headers, as the provider gets them. */
   const upgrades: string[] = [];
   let cassettes: Record<string, { raw: string; json: any }>;
@@ -98,15 +109,20 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
     };
     const env = { CI: undefined, REC_OPENAI_BASE_URL: `${url}/v1`, REC_GEMINI_BASE_URL: url };
     const project = { cases: CASES, understudy, ...RUNNERS[runner] };
-    record = await runInstalled({
+    const keys = { OPENAI_API_KEY: openaiKey, GEMINI_API_KEY: geminiKey };
+    record = await runInstalled({ ...project, env: { ...env, UNDERSTUDY_MODE: 'record', ...keys } });
+    recorded = upgrades.length;
+    const before = CASES.map((name) => cassetteText(record.project, name));
+    live = await runInstalled({
       ...project,
-      env: { ...env, UNDERSTUDY_MODE: 'record', OPENAI_API_KEY: openaiKey, GEMINI_API_KEY: geminiKey },
+      project: record.project,
+      env: { ...env, UNDERSTUDY_MODE: 'live', ...keys },
     });
+    liveWroteNothing = CASES.every((name, i) => cassetteText(record.project, name) === before[i]);
     await aimock.stop();
     cassettes = {};
     for (const name of CASES) {
-      const file = join(record.project, 'cassettes', `${name}.cassette.json`);
-      const raw = existsSync(file) ? readFileSync(file, 'utf8') : '{}';
+      const raw = cassetteText(record.project, name);
       cassettes[name] = { raw, json: JSON.parse(raw) };
     }
     // The replays: no key, no provider, CI set.
@@ -129,11 +145,18 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)'
   it('records both sessions from the provider, with the client key sent upstream', () => {
     for (const name of CASES) expect(statuses(fileOf(record, name))).toEqual(PASSED[name]);
     // One provider socket per client socket, opened with the client's key (header, subprotocol, query).
-    const opened = (credential: string) => upgrades.filter((u) => u.includes(credential)).length;
-    expect(upgrades).toHaveLength(5);
+    const opened = (credential: string) =>
+      upgrades.slice(0, recorded).filter((u) => u.includes(credential)).length;
+    expect(recorded).toBe(5);
     expect(opened(`Bearer ${openaiKey}`)).toBe(2);
     expect(opened(`openai-insecure-api-key.${openaiKey}`)).toBe(1);
     expect(opened(`?key=${geminiKey}`)).toBe(2);
+  });
+
+  it('live mode sends the same sessions to the provider, and writes nothing', () => {
+    for (const name of CASES) expect(statuses(fileOf(live, name))).toEqual(PASSED[name]);
+    expect(upgrades.length - recorded).toBe(5);
+    expect(liveWroteNothing).toBe(true);
   });
 
   it('writes each turn in the HTTP fixture format, keyed and with its request', () => {
