@@ -25,6 +25,9 @@ import { containThread, type ThreadContainment } from './thread';
 import { createUpstream, type Upstream } from './upstream';
 import { listenForWorkerReports, preloadArgs } from './workers';
 
+/** Node's own WebSocket, as the process had it before any test file's msw patched the global. */
+const NODE_WEBSOCKET: typeof WebSocket | undefined = globalThis.WebSocket;
+
 export interface ContainmentHooks {
   /** Serves a request or returns undefined when nothing in the runtime owns it. */
   handle(request: Request): Promise<Response | undefined> | Response | undefined;
@@ -71,7 +74,7 @@ export async function contain(
     tlsConnect: tls.connect,
     lookup: dns.lookup,
     fetch,
-    WebSocket: globalThis.WebSocket,
+    WebSocket: NODE_WEBSOCKET,
   };
   const ports = ListeningPorts.create();
   const patterns = allowPatterns(options.allow);
