@@ -221,6 +221,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     );
     this.containment = containment;
     bridge.upstream = (request) => containment.upstream(request);
+    bridge.upstreamSocket = (request) => containment.upstreamSocket(request);
     bridge.refusal = (method, url, transport) => containment.refusal(method, url, transport);
     const mswFetch = containment.fetch;
     // Test-realm intrinsics, kept so a call after teardown still gets an error the caller can catch.

@@ -14,6 +14,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { UpstreamRequest } from '../../src/record/recording';
 import type { SocketAcceptance, SocketOffer } from '../../src/sockets/carrier';
+import type { UpstreamSocket, UpstreamSocketRequest } from '../../src/sockets/protocol';
 import { startInterception } from '../msw';
 import { allowPatterns, allows } from './allow';
 import { bundledAgent, createInterception, installDispatcher } from './dispatcher';
@@ -24,6 +25,9 @@ import { requestFunctions } from './sockets';
 import { containThread, type ThreadContainment } from './thread';
 import { createUpstream, type Upstream } from './upstream';
 import { listenForWorkerReports, preloadArgs } from './workers';
+
+/** Node's own WebSocket, as the process had it before any test file's msw patched the global. */
+const NODE_WEBSOCKET: typeof WebSocket | undefined = globalThis.WebSocket;
 
 export interface ContainmentHooks {
   /** Serves a request or returns undefined when nothing in the runtime owns it. */
@@ -43,6 +47,8 @@ export interface Containment {
   fetch: typeof fetch;
   /** Record and live modes: the real provider, past every interception. */
   upstream(request: UpstreamRequest): Promise<Response>;
+  /** The same, for a socket session's WebSocket. */
+  upstreamSocket(request: UpstreamSocketRequest): UpstreamSocket | undefined;
   /**
    * For a request nothing in the runtime answered, made by a client outside this process (a
    * browser page the test drives) that no guard here sees: the message the test fails with, or
@@ -64,7 +70,13 @@ export async function contain(
   options: ContainmentOptions,
 ): Promise<Containment> {
   bundledAgent(); // before msw patches fetch: Node creates its agent on its first fetch
-  const real = { connect: net.Socket.prototype.connect, tlsConnect: tls.connect, lookup: dns.lookup, fetch };
+  const real = {
+    connect: net.Socket.prototype.connect,
+    tlsConnect: tls.connect,
+    lookup: dns.lookup,
+    fetch,
+    WebSocket: NODE_WEBSOCKET,
+  };
   const realRequests = requestFunctions();
   const ports = ListeningPorts.create();
   const patterns = allowPatterns(options.allow);
@@ -144,6 +156,7 @@ export async function contain(
   return {
     fetch: mswFetch,
     upstream: (request) => realUpstream.fetch(request),
+    upstreamSocket: (request) => realUpstream.socket(request),
     refusal: (method, url, transport) => {
       const target = requestTarget(method, url, transport);
       if (!target) return undefined;

@@ -7,6 +7,7 @@ import type dns from 'node:dns';
 import net, { isIP } from 'node:net';
 import type tls from 'node:tls';
 import type { UpstreamRequest } from '../../src/record/recording';
+import type { UpstreamSocket, UpstreamSocketRequest } from '../../src/sockets/protocol';
 import type { Dispatcher } from './dispatcher';
 import { asInternal } from './sockets';
 
@@ -16,6 +17,8 @@ export interface RealNetwork {
   lookup: typeof dns.lookup;
   /** The host's fetch before msw patched it. */
   fetch: typeof fetch;
+  /** Node's own WebSocket, before msw patched it. */
+  WebSocket: typeof WebSocket | undefined;
 }
 
 interface ConnectOptions {
@@ -27,6 +30,8 @@ interface ConnectOptions {
 
 export interface Upstream {
   fetch(request: UpstreamRequest): Promise<Response>;
+  /** A WebSocket to the provider (socket sessions in record and live modes), over the same connections. */
+  socket(request: UpstreamSocketRequest): UpstreamSocket | undefined;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,12 @@ export function createUpstream(
       };
       if (r.method !== 'GET' && r.method !== 'HEAD') init.body = r.body;
       return real.fetch(r.url, init);
+    },
+    socket(r) {
+      if (!real.WebSocket) return undefined;
+      // undici's WebSocketInit: the client's headers and subprotocols, over the upstream's own agent.
+      const init = { protocols: r.protocols, headers: r.headers, dispatcher: agent };
+      return new real.WebSocket(r.url, init as unknown as string[]) as unknown as UpstreamSocket;
     },
     async close() {
       await Promise.resolve(agent.destroy()).catch(() => {});

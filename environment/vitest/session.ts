@@ -225,6 +225,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     );
     const open = containment;
     bridge.upstream = (request) => open.upstream(request);
+    bridge.upstreamSocket = (request) => open.upstreamSocket(request);
     bridge.refusal = (method, url, transport) => open.refusal(method, url, transport);
     const mswFetch = open.fetch;
     globalThis.fetch = ((input: unknown, init?: unknown) => {

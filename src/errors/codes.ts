@@ -223,8 +223,9 @@ export const ERROR_CODES = {
   },
   RECORD_UNSUPPORTED: {
     area: 'recording',
-    meaning: 'Responses of this protocol cannot be recorded yet.',
-    action: 'Write the fixture by hand (or with `script()`).',
+    meaning:
+      'This call cannot be recorded: responses of its protocol, or a socket turn the user spoke (spoken input is not sent to the provider).',
+    action: 'Write the fixture by hand (or with `script()`); record a voice session with typed turns.',
   },
   RECORD_INCOMPLETE: {
     area: 'recording',

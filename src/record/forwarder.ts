@@ -12,6 +12,7 @@ import {
   matchKeysOf,
   type NeutralError,
   type NeutralReply,
+  type ProviderId,
 } from '../conversation';
 import type { ErrorCode } from '../errors';
 import { credentialsOf, noteSecret } from '../files/secrets';
@@ -64,6 +65,44 @@ export interface ForwardRequest {
   /** Puts the call in the call log, the evidence and the current run. */
   register(call: ModelCall): void;
 }
+
+/** What every forwarded call starts from, whatever carries it. */
+interface CallStart {
+  protocol: string;
+  provider: ProviderId;
+  conversation: Conversation;
+  /** The parsed body (for a socket turn: the session's settings and the turn's input). */
+  request: unknown;
+  url: string;
+  startedAt: number;
+  /** The call's place in the file's call log. */
+  index: number;
+  /** Puts the call in the call log, the evidence and the current run. */
+  register(call: ModelCall): void;
+}
+
+/** One turn of a socket session, on its way to the real provider. */
+export interface ForwardTurn extends CallStart {
+  /** The upgrade's headers (the client's credentials). */
+  headers: Headers;
+  /** Credentials the client sent elsewhere (a subprotocol). */
+  keys?: string[];
+  /** Sends the turn over the connection's upstream session and reads the reply back. */
+  exchange(): Promise<ReplyDecodeResult>;
+}
+
+/** The provider's answer to a socket turn, for the session to serve. */
+export type ForwardedTurn =
+  | {
+      kind: 'reply';
+      reply: NeutralReply;
+      cut(
+        reason: CutReason,
+        reached: NeutralReply | undefined,
+        events: { delivered: number; of: number },
+      ): void;
+    }
+  | { kind: 'error' | 'drop'; error: NeutralError };
 
 /** Headers that describe the upstream connection, not the body the agent gets. */
 const HOP_HEADERS = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'];
@@ -215,14 +254,22 @@ export class Forwarder {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** Sends the call to the provider and hands its real response back to the agent. */
-  async forward(f: ForwardRequest): Promise<Response | 'drop'> {
-    const { codec, conversation, url, startedAt, wire } = f;
+  /**
+   * The call goes in the call log (and, but in live mode, the cassette), and the key it carries is
+   * checked and noted so that everything written is scrubbed of it: the part of forwarding every
+   * carrier shares. Returns why the provider cannot be asked (the key is missing), if it cannot.
+   */
+  private begin(
+    f: CallStart,
+    keys: string[],
+    what: string,
+  ): { call: ModelCall; rec: RecordedCall; missing?: string } {
+    const { protocol, provider, conversation, url, startedAt } = f;
     const mode = this.deps.modeNow();
     const call: ModelCall = {
       index: f.index,
-      provider: codec.provider,
-      protocol: codec.protocol,
+      provider,
+      protocol,
       url,
       request: f.request,
       conversation,
@@ -236,7 +283,7 @@ export class Forwarder {
     const test = this.deps.currentTest();
     const rec: RecordedCall = {
       index: f.index,
-      protocol: codec.protocol,
+      protocol,
       conversation,
       keys: this.deps.model.keysOf(conversation),
       fingerprint: fingerprintOf(view.conversation, (t) => this.deps.model.normalizeText(t)),
@@ -246,9 +293,38 @@ export class Forwarder {
     };
     f.register(call);
     this.byCall.set(call, rec);
-    if (mode !== 'live') {
-      this.writer.add(rec);
-    }
+    if (mode !== 'live') this.writer.add(rec);
+    const real = keys.filter((k) => isRealKey(k));
+    const names = KEY_VARIABLES[provider];
+    // A provider that takes no key (a local Ollama) is sent the request as the agent made it.
+    if (real.length === 0 && names.length > 0)
+      return {
+        call,
+        rec,
+        missing:
+          `jest-understudy: ${mode} mode sends ${what} to the real provider, which needs your ` +
+          `${provider} key, but the ${keys.length === 0 ? 'client sent no key' : "client sent only jest-understudy's replay placeholder key"}. ` +
+          `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).` +
+          placeholderNote(process.env),
+      };
+    for (const k of real) noteSecret(k);
+    // Built once the key is noted, so the recorded request is scrubbed of it.
+    const built = this.views.recordedRequestOf(conversation, f.request);
+    rec.request = built.request;
+    rec.requestHash = built.requestHash;
+    return { call, rec };
+  }
+
+  /** Sends the call to the provider and hands its real response back to the agent. */
+  async forward(f: ForwardRequest): Promise<Response | 'drop'> {
+    const { codec, conversation, url, startedAt, wire } = f;
+    const mode = this.deps.modeNow();
+    const headers = new Headers(wire.headers());
+    const { call, rec, missing } = this.begin(
+      { ...f, protocol: codec.protocol, provider: codec.provider },
+      credentialsOf(headers, url),
+      `${wire.method} ${url}`,
+    );
 
     const failWith = (code: ErrorCode, status: number, message: string) => {
       this.deps.fail(code, message);
@@ -258,26 +334,7 @@ export class Forwarder {
       return new Response(wireError.body, { status: wireError.status, headers: wireError.headers });
     };
 
-    const headers = new Headers(wire.headers());
-    const keys = credentialsOf(headers, url);
-    const real = keys.filter((k) => isRealKey(k));
-    const names = KEY_VARIABLES[codec.provider];
-    // A provider that takes no key (a local Ollama) is sent the request as the agent made it.
-    if (real.length === 0 && names.length > 0) {
-      return failWith(
-        'RECORD_KEY_MISSING',
-        401,
-        `jest-understudy: ${mode} mode sends ${wire.method} ${url} to the real provider, which needs your ` +
-          `${codec.provider} key, but the request carries ${keys.length === 0 ? 'no key' : "only jest-understudy's replay placeholder key"}. ` +
-          `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).` +
-          placeholderNote(process.env),
-      );
-    }
-    for (const k of real) noteSecret(k);
-    // Built once the key is noted, so the recorded request is scrubbed of it.
-    const built = this.views.recordedRequestOf(conversation, f.request);
-    rec.request = built.request;
-    rec.requestHash = built.requestHash;
+    if (missing) return failWith('RECORD_KEY_MISSING', 401, missing);
     if (!this.transport.upstream) {
       return failWith(
         'RECORD_UNAVAILABLE',
@@ -362,10 +419,9 @@ export class Forwarder {
     response: { status: number; streamed: boolean; retryAfter: number | undefined; replyId?: string },
   ): void {
     const { status, streamed, retryAfter } = response;
-    call.durationMs = performance.now() - call.startedAt;
-    rec.endedAt = performance.now();
     const decoder = codec.reply;
     if (!decoder) {
+      call.durationMs = performance.now() - call.startedAt;
       this.deps.fail(
         'RECORD_UNSUPPORTED',
         `jest-understudy: cannot record ${codec.protocol} responses yet; the call was not recorded.`,
@@ -377,35 +433,112 @@ export class Forwarder {
       result = { ok: false, error: decoder.decodeError(status, parseJson(text), retryAfter) };
     else if (streamed) result = decoder.decodeStream(text);
     else result = decoder.decodeReply(parseJson(text));
+    const binary = codec.reply?.binaryStream !== undefined;
+    const framing: StreamFraming = binary ? 'binary' : codec.reply?.lineStream ? 'lines' : 'sse';
+    const reply = this.settle(
+      call,
+      rec,
+      result,
+      response.replyId,
+      () => wholeEventsOf([Buffer.from(text, binary ? 'latin1' : 'utf8')], framing).events,
+    );
+    if (reply && result.ok && result.raw !== undefined)
+      decoder.remember?.(result.raw, call.conversation, this.deps.threads);
+  }
+
+  /**
+   * The provider's decoded answer, on the call and its recording: an error is recorded as one; a
+   * reply that ended before its last event is the call's evidence, not a recording (the test fails
+   * in a record mode). Returns the reply when it is whole.
+   */
+  private settle(
+    call: ModelCall,
+    rec: RecordedCall,
+    result: ReplyDecodeResult,
+    replyId: string | undefined,
+    eventsOf: () => number,
+  ): NeutralReply | undefined {
+    call.durationMs = performance.now() - call.startedAt;
+    rec.endedAt = performance.now();
     if (!result.ok) {
       const error: NeutralError = result.error;
       call.error = error;
       rec.error = error;
-      this.writer.counted(codec.provider, rec);
+      this.writer.counted(call.provider, rec);
       this.deps.answered?.(call);
-      return;
+      return undefined;
     }
-    const reply: NeutralReply = withIdentity(result.reply, call.conversation, response.replyId);
+    const reply: NeutralReply = withIdentity(result.reply, call.conversation, replyId);
     this.deps.answered?.({ ...call, response: reply });
     if (!result.complete) {
       // The provider's stream ended before its last event: what it sent is all the agent got.
-      const binary = codec.reply?.binaryStream !== undefined;
-      const framing: StreamFraming = binary ? 'binary' : codec.reply?.lineStream ? 'lines' : 'sse';
-      const events = wholeEventsOf([Buffer.from(text, binary ? 'latin1' : 'utf8')], framing).events;
+      const events = eventsOf();
       if (!call.cut) cutCall(call, { reason: 'disconnected', delivered: events, of: events }, reply);
       if (this.deps.modeNow() !== 'live')
         this.deps.fail(
           'RECORD_INCOMPLETE',
-          `jest-understudy: the ${codec.protocol} stream for model call #${call.index} ended before its last event ` +
+          `jest-understudy: the ${call.protocol} stream for model call #${call.index} ended before its last event ` +
             '(the provider or the connection cut it); the call was not recorded. Record again.',
         );
-      return;
+      return undefined;
     }
     // The agent stopped reading first: it got less than the provider sent.
     if (call.cut) call.whole = reply;
     else call.response = reply;
     rec.reply = reply;
-    this.writer.counted(codec.provider, rec);
-    if (result.raw !== undefined) decoder.remember?.(result.raw, call.conversation, this.deps.threads);
+    this.writer.counted(call.provider, rec);
+    return reply;
+  }
+
+  /**
+   * One turn of a socket session goes to the provider over the connection's own upstream session
+   * (`exchange`): recorded, scrubbed and logged as an HTTP call is. The reply comes back for the
+   * session to serve; `cut` tells the call how much of it reached the client.
+   */
+  async forwardTurn(t: ForwardTurn): Promise<ForwardedTurn> {
+    const keys = [...credentialsOf(t.headers, t.url), ...(t.keys ?? [])];
+    const { call, rec, missing } = this.begin(t, keys, `${t.protocol} turns of ${t.url.split('?')[0]}`);
+    const failed = (code: ErrorCode, error: NeutralError, message: string): ForwardedTurn => {
+      this.deps.fail(code, message);
+      call.error = error;
+      call.durationMs = performance.now() - t.startedAt;
+      return { kind: 'error', error };
+    };
+    if (missing)
+      return failed(
+        'RECORD_KEY_MISSING',
+        { status: 401, type: 'authentication_error', message: missing },
+        missing,
+      );
+    let result: ReplyDecodeResult;
+    try {
+      result = await t.exchange();
+    } catch (error) {
+      const message = `jest-understudy: ${this.deps.modeNow()} mode could not send this ${t.protocol} turn (${t.url.split('?')[0]}) to the provider: ${String((error as Error)?.message ?? error)}`;
+      // A turn the relay refuses to send says which code (RECORD_UNSUPPORTED); any other failure is the way there.
+      const code = (error as { code?: unknown })?.code;
+      return failed(
+        typeof code === 'string' && code.startsWith('RECORD_') ? (code as ErrorCode) : 'RECORD_UNAVAILABLE',
+        { status: 502, type: 'api_error', message },
+        message,
+      );
+    }
+    const reply = this.settle(call, rec, result, undefined, () => 0);
+    if (!result.ok) return { kind: 'error', error: result.error };
+    // The provider's turn ended short (a cut socket, a cancelled response): so does the client's.
+    if (!reply)
+      return {
+        kind: 'drop',
+        error: {
+          status: 0,
+          type: 'connection_dropped',
+          message: 'the provider ended the turn before its last event',
+        },
+      };
+    return {
+      kind: 'reply',
+      reply,
+      cut: (reason, reached, events) => cutCall(call, { reason, ...events }, reached),
+    };
   }
 }

@@ -17,14 +17,21 @@ import { loadSseParserWith } from '../providers/sse';
 import type { RecordedCall } from './build';
 import type { CassetteChange } from './cassette';
 import { CassetteWriter, type Failure } from './cassette-writer';
-import type { Forwarder, ForwardRequest, RecordingTransport } from './forwarder';
+import type { ForwardedTurn, Forwarder, ForwardRequest, ForwardTurn, RecordingTransport } from './forwarder';
 import type { UnderstudyMode } from './mode';
 import { replaysCassette } from './paths';
 import { ReplayCheck, type ReplayedAnswer } from './replay-check';
 import { RequestViews } from './request-views';
 import { writeUsage } from './usage';
 
-export type { ForwardRequest, RecordingTransport, UpstreamRequest, WireRequest } from './forwarder';
+export type {
+  ForwardedTurn,
+  ForwardRequest,
+  ForwardTurn,
+  RecordingTransport,
+  UpstreamRequest,
+  WireRequest,
+} from './forwarder';
 export type { ReplayedAnswer } from './replay-check';
 
 // Required on first use: replay without a cassette never needs the file loader (js-yaml, ajv), and
@@ -139,6 +146,24 @@ export class Recording {
         return Promise.resolve(new Response(wire.body, { status: wire.status, headers: wire.headers }));
       }
     }
+    return this.forwarderOf().forward(request);
+  }
+
+  /**
+   * Sends one turn of a socket session to the provider over its connection's upstream session,
+   * recorded as an HTTP call is; the reply comes back for the session to serve.
+   */
+  forwardTurn(turn: ForwardTurn): Promise<ForwardedTurn> {
+    const live = this.modeFor(this.deps.runs.getStore()) === 'live' && nightly().inLiveRun();
+    const spent = live ? nightly().budgetSpent(this.deps.options.testPath, this.currentTest) : undefined;
+    if (spent !== undefined) {
+      this.deps.fail('LIVE_BUDGET_SPENT', spent);
+      return Promise.resolve({ kind: 'error', error: { status: 402, type: 'budget_spent', message: spent } });
+    }
+    return this.forwarderOf().forwardTurn(turn);
+  }
+
+  private forwarderOf(): Forwarder {
     this.forwarder ??= new (forwarding().Forwarder)(
       {
         model: this.deps.model,
@@ -153,7 +178,7 @@ export class Recording {
       this.views,
       this.writer,
     );
-    return this.forwarder.forward(request);
+    return this.forwarder;
   }
 
   /** In a repetition of `understudy live`, notes what the provider's answer cost for the run's budget. */

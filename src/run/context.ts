@@ -19,6 +19,7 @@ import { MockModel } from '../model/mock-model';
 import type { ResolvedOptions } from '../options';
 import { createConversationStore } from '../providers/store';
 import { Recording, type RecordingTransport } from '../record/recording';
+import type { UpstreamConnector } from '../sockets/protocol';
 import type { Phase } from '../trace/evidence';
 import { WorldHost } from '../world/host/host';
 import { concurrentTestMessage } from './concurrent';
@@ -46,6 +47,8 @@ export interface ConcurrentTest {
  * and read when needed (an adapter may set them after the session exists).
  */
 export interface RunnerServices extends RecordingTransport {
+  /** Opens a WebSocket to the provider past the interception (socket sessions in record and live modes). */
+  upstreamSocket?: UpstreamConnector;
   /**
    * For a request nothing of the file answered, made by a client outside this process (a browser
    * page the test drives): the network policy's refusal message, or undefined when the policy lets

@@ -579,6 +579,11 @@ export class ModelServer {
     };
   }
 
+  /** The place in the file's call log of a call made elsewhere (a socket turn sent to the provider). */
+  nextIndex(): number {
+    return this.callCount++;
+  }
+
   /** Every model call goes to the file's call log, the test's evidence and the run it belongs to. */
   register(call: ModelCall, run: RunRecorder | undefined): void {
     if (call.conversation.context === JUDGE_CONTEXT) call.judge = true;

@@ -6,7 +6,8 @@
  */
 import type { Conversation, NeutralError, ProviderId } from '../conversation';
 import { cutCall } from '../model/delivered';
-import type { SocketServices, TurnOutcome } from '../sockets/protocol';
+import type { RunRecorder } from '../run/recorder';
+import type { SocketServices, TurnOutcome, UpstreamConnector, UpstreamRelay } from '../sockets/protocol';
 import { type ModelServer, outcomeOf } from './serve-model';
 
 /** The connection a socket protocol serves, as its turns are logged. */
@@ -20,6 +21,16 @@ export interface TurnSocket {
   path: string;
   /** What the ids of the fixtures' tool calls start with (`call_`). */
   toolCallIdPrefix?: string;
+  /** Record and live modes: how the connection reaches the provider (absent: its protocol cannot). */
+  upstream?: TurnUpstream;
+}
+
+/** A connection's way to the real provider. */
+export interface TurnUpstream {
+  /** The upgrade's headers (the client's credentials). */
+  headers: Headers;
+  /** The connection's session with the provider, opened by its first forwarded turn. */
+  relay(connect: UpstreamConnector): UpstreamRelay;
 }
 
 /** What a socket session is refused with when its call belongs to no run, or cannot be recorded. */
@@ -38,6 +49,42 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
     heard: (conversation) => context.model.heard(conversation),
     sleep: (ms, signal) => context.clock.sleep(ms, signal),
   };
+
+  /** Record and live modes: the provider answers the turn, over the connection's upstream session. */
+  async function forward(
+    conversation: Conversation,
+    request: unknown,
+    signal: AbortSignal,
+    startedAt: number,
+    run: RunRecorder | undefined,
+    mode: string,
+  ): Promise<TurnOutcome> {
+    const { upstream } = socket;
+    const connect = context.services.upstreamSocket;
+    if (!upstream || !connect) {
+      const message = upstream
+        ? `jest-understudy: ${mode} mode needs the jest-understudy environment to reach the provider, and this one offers no upstream socket.`
+        : `${what} would go to the provider (mode "${mode}"), but ${socket.protocol} sessions cannot be recorded or sent live: run this test in replay mode with fixtures.`;
+      context.fail(upstream ? 'RECORD_UNAVAILABLE' : 'RECORD_UNSUPPORTED', message);
+      return refusal(message, upstream ? 502 : 400);
+    }
+    const relay = upstream.relay(connect);
+    const forwarded = await context.recording.forwardTurn({
+      protocol: socket.protocol,
+      provider: socket.provider,
+      conversation,
+      request,
+      url: socket.url,
+      startedAt,
+      index: server.nextIndex(),
+      register: (call) => server.register(call, run),
+      headers: upstream.headers,
+      keys: [...relay.keys],
+      exchange: () => relay.turn(request, conversation, signal),
+    });
+    if (forwarded.kind !== 'reply') return forwarded;
+    return { kind: 'reply', reply: forwarded.reply, shaping: {}, cut: forwarded.cut };
+  }
 
   async function answerTurn(
     conversation: Conversation,
@@ -58,11 +105,7 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
       mode,
       what,
     });
-    if (judged.kind === 'forward') {
-      const message = `${what} would go to the provider (mode "${mode}"), but ${socket.protocol} sessions cannot be recorded or sent live yet: run this test in replay mode with fixtures.`;
-      context.fail('RECORD_UNSUPPORTED', message);
-      return refusal(message);
-    }
+    if (judged.kind === 'forward') return forward(conversation, request, turn.signal, startedAt, run, mode);
     const { call, answer, failTest } = judged;
     server.register(call, run);
     failTest?.();

@@ -6,7 +6,7 @@
  * are done is closed here (`1001`), so no socket outlives its file.
  */
 import type { SocketAcceptance, SocketOffer } from '../sockets/carrier';
-import type { SocketConnection, SocketPeer } from '../sockets/protocol';
+import type { SocketConnection, SocketPeer, UpstreamRelay } from '../sockets/protocol';
 import { SocketRouter } from '../sockets/registry';
 import type { FileRequests } from './requests';
 
@@ -25,6 +25,8 @@ export interface SocketRecord {
 interface Tracked {
   record: { url: string; protocol: string; closeCode?: number; closedBy?: SocketRecord['closedBy'] };
   peer: SocketPeer;
+  /** The connection is over: its upstream session (record and live modes) closes. */
+  ended: () => void;
 }
 
 /** The close code and reason a socket still open when the file's tests are done gets. */
@@ -53,6 +55,9 @@ export class FileSockets {
       headers: () => new Headers(offer.headers),
       protocols: offer.protocols,
     };
+    // Record and live modes: the connection's own session with the provider, opened on its first turn.
+    const upstream = { relay: undefined as UpstreamRelay | undefined };
+    const relay = protocol.relay?.bind(protocol);
     return {
       protocol: protocol.protocol,
       subprotocol: protocol.subprotocol?.(offer.protocols),
@@ -69,9 +74,16 @@ export class FileSockets {
                 provider: protocol.provider,
                 url: url.href,
                 path: target.path,
+                ...(relay && {
+                  upstream: {
+                    headers: opening.headers(),
+                    relay: (connect) => (upstream.relay ??= relay(opening, connect)),
+                  },
+                }),
               }),
             ),
           protocol.protocol,
+          () => upstream.relay?.close(),
         ),
     };
   }
@@ -87,6 +99,7 @@ export class FileSockets {
       tracked.record.closedBy ??= 'file end';
       tracked.record.closeCode ??= FILE_ENDED.code;
       tracked.peer.close(FILE_ENDED.code, FILE_ENDED.reason);
+      tracked.ended();
     }
   }
 
@@ -95,6 +108,7 @@ export class FileSockets {
     url: string,
     open: (peer: SocketPeer) => SocketConnection,
     protocol: string,
+    ended: () => void,
   ): SocketConnection {
     const record: Tracked['record'] = { url, protocol };
     this.log.push(record);
@@ -112,13 +126,14 @@ export class FileSockets {
         client.drop();
       },
     };
-    const tracked: Tracked = { record, peer: client };
+    const tracked: Tracked = { record, peer: client, ended };
     this.open.add(tracked);
     const connection = open(peer);
     return {
       message: (data) => connection.message(data),
       closed: (code, reason) => {
         if (!this.open.delete(tracked)) return;
+        ended();
         record.closeCode ??= code;
         record.closedBy ??= 'client';
         connection.closed(code, reason);

@@ -8,6 +8,7 @@
 import type { Conversation, NeutralError, NeutralReply, ProviderId } from '../conversation';
 import type { FixtureStreamError, StreamShaping } from '../fixtures/types';
 import type { CutReason } from '../model/call';
+import type { ReplyDecodeResult } from '../providers/codec';
 
 /** A message as it crossed the socket: a text frame, or a binary one. */
 export type SocketData = string | Uint8Array;
@@ -115,4 +116,45 @@ export interface SocketProtocol {
   /** The subprotocol to accept from those the client offered, if any. */
   subprotocol?(offered: readonly string[]): string | undefined;
   open(opening: SocketOpening, peer: SocketPeer, services: SocketServices): SocketConnection;
+  /**
+   * Record and live modes: the connection's own session with the real provider, which answers
+   * its turns instead of the fixtures. Absent: the protocol's turns cannot be sent upstream.
+   */
+  relay?(opening: SocketOpening, connect: UpstreamConnector): UpstreamRelay;
+}
+
+/** A WebSocket to the real provider, as the environment opens it past the interception. */
+export interface UpstreamSocketRequest {
+  /** The `ws:`/`wss:` URL (the client's, credentials in its query included). */
+  url: string;
+  /** The upgrade's headers to send (the client's credentials among them). */
+  headers: Array<[string, string]>;
+  /** Subprotocols to offer, in order. */
+  protocols: string[];
+}
+
+/** The part of the standard `WebSocket` a relay uses (Node's own, in the environment's realm). */
+export interface UpstreamSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'error', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'close', listener: (event: { code: number; reason: string }) => void): void;
+}
+
+/** Opens a socket to the real provider; undefined when the runner offers none (outside the environment). */
+export type UpstreamConnector = (request: UpstreamSocketRequest) => UpstreamSocket | undefined;
+
+/**
+ * One client connection's session with the real provider: opened on its first turn, it mirrors
+ * the session's settings, sends what the client added since the last turn, asks for a response
+ * and reads it back as the neutral reply the session then serves (and recording keeps).
+ */
+export interface UpstreamRelay {
+  /** Credentials the client sent outside its headers and URL (a subprotocol), for the key check and scrubbing. */
+  readonly keys: readonly string[];
+  turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult>;
+  /** The client's connection ended: the provider's goes too. */
+  close(): void;
 }

@@ -1,4 +1,5 @@
 import type { SocketProtocol } from '../protocol';
+import { LiveRelay } from './relay';
 import { type LiveServices, LiveSession } from './session';
 
 export type { LiveServices };
@@ -22,4 +23,5 @@ export const geminiLive: SocketProtocol = {
   handles: (path) => PATH.test(path),
   endpoints: ['GET /ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent'],
   open: (_opening, peer, services) => new LiveSession(peer, services),
+  relay: (opening, connect) => new LiveRelay(opening, connect),
 };

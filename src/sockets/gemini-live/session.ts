@@ -319,7 +319,13 @@ export class LiveSession implements SocketConnection {
     }
     const { setup } = this;
     const request = {
-      setup: { model: setup.model, generationConfig: setup.generationConfig, tools: setup.tools },
+      setup: {
+        model: setup.model,
+        generationConfig: setup.generationConfig,
+        ...(setup.systemInstruction !== undefined && { systemInstruction: setup.systemInstruction }),
+        tools: setup.tools,
+        ...(setup.outputTranscription && { outputAudioTranscription: {} }),
+      },
       contents: [...this.contents],
     };
     const outcome = await this.services.answer(decoded.conversation, {

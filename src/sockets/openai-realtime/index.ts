@@ -11,10 +11,8 @@ import type {
   SocketProtocol,
   SocketServices,
 } from '../protocol';
+import { KEY_PROTOCOL, RealtimeRelay } from './relay';
 import { RealtimeSessionMachine } from './session';
-
-/** The subprotocol a browser client sends its key in. */
-const KEY_PROTOCOL = 'openai-insecure-api-key.';
 
 export const openaiRealtime: SocketProtocol = {
   protocol: 'openai.realtime',
@@ -59,4 +57,5 @@ export const openaiRealtime: SocketProtocol = {
       closed: () => session.closedByClient(),
     };
   },
+  relay: (opening, connect) => new RealtimeRelay(opening, connect),
 };

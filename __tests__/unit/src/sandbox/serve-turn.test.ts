@@ -9,7 +9,8 @@ import { describe, expect, it } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';
 import type { Conversation } from '../../../../src/conversation';
 import { getRuntime } from '../../../../src/sandbox/runtime';
-import type { SocketServices, TurnOutcome } from '../../../../src/sockets/protocol';
+import type { SocketServices, TurnOutcome, UpstreamRelay } from '../../../../src/sockets/protocol';
+import { UnsendableTurn, UpstreamClosed } from '../../../../src/sockets/upstream-link';
 
 const services = (): SocketServices =>
   getRuntime().requests.socketServices({
@@ -130,7 +131,7 @@ describe('a socket turn', () => {
     expect(failures()).toEqual([]);
   });
 
-  it('a turn that would go to the provider (record, live) is refused, naming replay as the way', async () => {
+  it('a turn of a connection with no upstream that would go to the provider (record, live) is refused, naming replay as the way', async () => {
     understudy.model.use(script().user('hi').replies('hello'));
     const socket = services();
     const run = await understudy.run(() => socket.answer(conversation(user('hi')), turn()), {
@@ -141,6 +142,133 @@ describe('a socket turn', () => {
     expect(more).toEqual([]);
     expect(failure.code).toBe('RECORD_UNSUPPORTED');
     expect(failure.message).toContain('replay mode');
+  });
+
+  describe('in record and live modes, a connection with an upstream', () => {
+    const relayed = (
+      relay: Partial<UpstreamRelay>,
+      authorization = 'Bearer sk-live-relay-0123456789abcdef',
+    ) => {
+      const turns: unknown[] = [];
+      const socket = getRuntime().requests.socketServices({
+        protocol: 'openai.realtime',
+        provider: 'openai',
+        url: 'wss://api.openai.com/v1/realtime?model=gpt-realtime',
+        path: '/realtime',
+        upstream: {
+          headers: new Headers({ authorization }),
+          relay: () => ({
+            keys: [],
+            close() {},
+            turn: async (request) => {
+              turns.push(request);
+              return {
+                ok: true,
+                complete: true,
+                reply: {
+                  content: null,
+                  toolCalls: [{ id: 'call_up1', name: 'lookup', arguments: '{"id":7}' }],
+                  finishReason: 'tool_calls',
+                  usage: {
+                    inputTokens: 5,
+                    outputTokens: 2,
+                    totalTokens: 7,
+                    cachedInputTokens: 0,
+                    reasoningTokens: 0,
+                  },
+                  model: 'gpt-realtime',
+                },
+              };
+            },
+            ...relay,
+          }),
+        },
+      });
+      return { socket, turns };
+    };
+
+    it("the provider's reply over the relay is served, logged as recorded, and the run has its call", async () => {
+      const { socket, turns } = relayed({});
+      const run = await understudy.run(
+        async () => reply(await socket.answer(conversation(user('find order 7')), turn({ input: [] }))).reply,
+        { mode: 'live' } as never,
+      );
+      expect(turns).toEqual([{ input: [] }]);
+      expect(run.output).toMatchObject({ toolCalls: [{ id: 'call_up1', name: 'lookup' }] });
+      expect(run.modelCalls).toHaveLength(1);
+      expect(run.modelCalls[0]).toMatchObject({ protocol: 'openai.realtime', recorded: true });
+      expect(run).toHaveRequestedTool('lookup', { id: 7 });
+      expect(failures()).toEqual([]);
+    });
+
+    it('a client without a real key is refused before anything goes upstream, naming the variable', async () => {
+      // Replay's placeholder, as an SDK sends it when the variable is not set.
+      const { socket, turns } = relayed({}, `Bearer ${process.env.OPENAI_API_KEY}`);
+      const run = await understudy.run(() => socket.answer(conversation(user('hi')), turn()), {
+        mode: 'live',
+      } as never);
+      expect(run.output).toMatchObject({ kind: 'error', error: { status: 401 } });
+      expect(turns).toEqual([]);
+      const [failure] = failures();
+      expect(failure.code).toBe('RECORD_KEY_MISSING');
+      expect(failure.message).toContain('OPENAI_API_KEY');
+    });
+
+    it("a provider socket that closes fails the test as the provider unreachable, naming the close; a turn it cuts drops the client's", async () => {
+      const { socket } = relayed({
+        turn: async () => {
+          throw new UpstreamClosed(1006, '');
+        },
+      });
+      await understudy.run(() => socket.answer(conversation(user('hi')), turn()), { mode: 'live' } as never);
+      const [failure] = failures();
+      expect(failure.code).toBe('RECORD_UNAVAILABLE');
+      expect(failure.message).toContain("the provider's socket closed (1006)");
+      const cut = relayed({
+        turn: async () => ({
+          ok: true,
+          complete: false,
+          reply: {
+            content: 'Order 7',
+            toolCalls: [],
+            finishReason: 'stop',
+            usage: {
+              inputTokens: 0,
+              outputTokens: 0,
+              totalTokens: 0,
+              cachedInputTokens: 0,
+              reasoningTokens: 0,
+            },
+            model: 'gpt-realtime',
+          },
+        }),
+      });
+      const run = await understudy.run(() => cut.socket.answer(conversation(user('hi')), turn()), {
+        mode: 'live',
+      } as never);
+      expect(run.output).toMatchObject({ kind: 'drop' });
+      // Live mode keeps the cut as evidence: what the provider sent before it ended.
+      expect(run.modelCalls[0]).toMatchObject({
+        cut: { reason: 'disconnected' },
+        response: { content: 'Order 7' },
+      });
+      expect(failures()).toEqual([]);
+    });
+
+    it('a turn the relay cannot send fails the test with its reason', async () => {
+      const { socket } = relayed({
+        turn: async () => {
+          throw new UnsendableTurn('spoken input is not sent to the provider');
+        },
+      });
+      const run = await understudy.run(() => socket.answer(conversation(user('hi')), turn()), {
+        mode: 'live',
+      } as never);
+      expect(run.output).toMatchObject({ kind: 'error' });
+      const [failure] = failures();
+      expect(failure.code).toBe('RECORD_UNSUPPORTED');
+      expect(failure.message).toContain('spoken input');
+    });
   });
 
   it('refused fails the test as a refused HTTP request does', () => {

@@ -1,0 +1,146 @@
+/**
+ * Record and live modes for a Gemini Live connection: one Live socket to the real provider,
+ * opened with the client's URL (its `?key=`) and headers (`x-goog-api-key`), set up as the
+ * client's session is. At each turn it sends the user's turns added since the last one
+ * (`clientContent`) or the function responses (`toolResponse`), and reads the model's turn back
+ * (to `turnComplete`, or the `toolCall` that waits for responses) into the neutral reply the
+ * client's session then serves.
+ */
+import type { Conversation } from '../../conversation';
+import type { ReplyDecodeResult } from '../../providers/codec';
+import type { SocketOpening, UpstreamConnector, UpstreamRelay } from '../protocol';
+import { UnsendableTurn, UpstreamLink, upstreamHeaders } from '../upstream-link';
+import { endsTurn, liveReplyOf } from './upstream-reply';
+
+type Obj = Record<string, any>;
+
+export class LiveRelay implements UpstreamRelay {
+  readonly keys: string[] = [];
+  private link: UpstreamLink | undefined;
+  private ready: Promise<void> | undefined;
+  /** How many of the session's contents the provider has (sent, or its own turns). */
+  private sent = 0;
+  /** The last turn ended with function calls: a `turnComplete` the provider sends after them closes that turn. */
+  private afterCalls = false;
+  /** The calls the provider's last turn made, waiting for their responses. */
+  private waiting = new Set<string>();
+  /** The next model turn of the session is the reply the provider just gave. */
+  private ownTurnNext = false;
+
+  constructor(
+    private readonly opening: SocketOpening,
+    private readonly connect: UpstreamConnector,
+  ) {}
+
+  async turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult> {
+    const r = request as Obj;
+    const link = await this.open(r.setup ?? {});
+    const contents: Obj[] = Array.isArray(r.contents) ? r.contents : [];
+    for (const message of this.newInput(contents.slice(this.sent))) link.send(message);
+    this.sent = contents.length;
+    const messages: Obj[] = [];
+    const stop = () => link.close();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      for (;;) {
+        let message: Obj;
+        try {
+          message = await link.next();
+        } catch {
+          break; // closed mid-turn: what came is all there is
+        }
+        const stray =
+          this.afterCalls && messages.length === 0 && message.serverContent?.turnComplete === true;
+        if (stray && !message.serverContent.modelTurn) {
+          this.afterCalls = false;
+          continue;
+        }
+        messages.push(message);
+        if (endsTurn(message)) break;
+      }
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+    const result = liveReplyOf(messages, conversation.model);
+    this.afterCalls = result.ok && result.reply.toolCalls.length > 0;
+    this.waiting = new Set(result.ok ? result.reply.toolCalls.map((c) => c.id) : []);
+    // The session keeps a model turn only when it said or called something.
+    this.ownTurnNext = result.ok && (Boolean(result.reply.content) || result.reply.toolCalls.length > 0);
+    return result;
+  }
+
+  /**
+   * The session's contents since the last turn, as the provider gets them: the model's own turn
+   * (the reply it just gave) is already there; responses to the calls it is waiting on go as a
+   * `toolResponse`; anything else (the user's turns, a history the fixtures answered in
+   * record-missing mode) as `clientContent`, which the last one completes.
+   */
+  private newInput(fresh: readonly Obj[]): Obj[] {
+    const out: Obj[] = [];
+    let turns: Obj[] = [];
+    const flush = (turnComplete: boolean) => {
+      if (turns.length > 0) out.push({ clientContent: { turns, turnComplete } });
+      turns = [];
+    };
+    for (const content of fresh) {
+      const parts: Obj[] = content.parts ?? [];
+      if (content.role === 'model' && this.ownTurnNext) {
+        this.ownTurnNext = false;
+        continue;
+      }
+      if (parts.some((p) => p?.inlineData))
+        throw new UnsendableTurn(
+          'the user spoke this turn (realtimeInput audio); spoken input is not sent to the provider: ' +
+            'record the session with typed turns (sendClientContent), and replay can speak them.',
+        );
+      const responses = parts.filter((p) => p?.functionResponse).map((p) => p.functionResponse);
+      if (responses.length > 0 && this.waiting.size > 0) {
+        flush(false);
+        out.push({ toolResponse: { functionResponses: responses } });
+        this.waiting.clear();
+        continue;
+      }
+      turns.push(content);
+    }
+    flush(true);
+    return out;
+  }
+
+  close(): void {
+    this.link?.close();
+  }
+
+  /** Opens the provider's socket on the first turn, sets it up as the client's, and waits for `setupComplete`. */
+  private open(setup: Obj): Promise<UpstreamLink> {
+    this.ready ??= (async () => {
+      // @google/genai's `//ws/…` (its base URL's slash and the path's), which the API takes, as one.
+      const url = new URL(this.opening.url.href);
+      url.pathname = url.pathname.replace(/^\/+/, '/');
+      const link = new UpstreamLink(this.connect, {
+        url: url.href,
+        headers: upstreamHeaders(this.opening.headers()),
+        protocols: [...this.opening.protocols],
+      });
+      this.link = link;
+      await link.opened;
+      const model = String(setup.model ?? '');
+      const modalities: unknown = setup.generationConfig?.responseModalities;
+      // An audio answer is read back by its transcript.
+      const audio = Array.isArray(modalities) && modalities.includes('AUDIO');
+      link.send({
+        setup: {
+          model: model.includes('/') ? model : `models/${model}`,
+          ...(setup.generationConfig && { generationConfig: setup.generationConfig }),
+          ...(setup.systemInstruction !== undefined && { systemInstruction: setup.systemInstruction }),
+          ...(setup.tools && { tools: setup.tools }),
+          ...((audio || setup.outputAudioTranscription) && { outputAudioTranscription: {} }),
+        },
+      });
+      for (;;) {
+        const message = await link.next();
+        if (message.setupComplete) return;
+      }
+    })();
+    return this.ready.then(() => this.link as UpstreamLink);
+  }
+}
