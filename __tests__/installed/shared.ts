@@ -31,6 +31,12 @@ export const SHARED = {
   'sockets-browser': { driver: 'sockets.test.ts', cases: ['sockets-browser.case.js'], runners: ALL },
   'gemini-live': { driver: 'gemini-live.test.ts', cases: ['gemini-live-client.case.js'], runners: ALL },
   realtime: { driver: 'realtime.test.ts', cases: ['realtime-voice.case.js'], runners: ALL },
+  'session-timeline': {
+    driver: 'session-timeline.test.ts',
+    cases: ['session-timeline-realtime.case.js', 'session-timeline-live.case.js'],
+    understudy: { traces: 'always' },
+    runners: ALL,
+  },
   'ordered-blocks-loops': {
     driver: 'ordered-blocks.test.ts',
     cases: ['ordered-blocks-loops.case.js'],

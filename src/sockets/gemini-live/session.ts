@@ -131,8 +131,10 @@ export class LiveSession implements SocketConnection {
       }
       case 'clientContent':
         if (message.turns.length > 0) this.interrupt();
-        for (const t of message.turns as Content[])
+        for (const t of message.turns as Content[]) {
           this.contents.push({ role: t.role === 'model' ? 'model' : 'user', parts: t.parts });
+          if (t.role !== 'model') this.noteTyped(t.parts ?? []);
+        }
         if (message.turnComplete) this.respond();
         return;
       case 'toolResponse':
@@ -175,6 +177,7 @@ export class LiveSession implements SocketConnection {
       else {
         this.cutIn();
         this.contents.push({ role: 'user', parts: [{ text: input.text }] });
+        this.noteTyped([{ text: input.text }]);
         this.respond();
       }
     }
@@ -203,7 +206,12 @@ export class LiveSession implements SocketConnection {
         if (this.setup.inputTranscription) this.send(inputTranscription(text));
         parts.push({ text });
       } else parts.push({ inlineData: SPEECH });
-    }
+      this.services.note?.({
+        kind: 'user',
+        via: 'audio',
+        text: [text, ...this.typed].filter(isText).join(' ') || null,
+      });
+    } else if (this.typed.length > 0) this.noteTyped(this.typed.map((text) => ({ text })));
     for (const text of this.typed) parts.push({ text });
     this.typed = [];
     if (parts.length === 0) return;
@@ -235,6 +243,7 @@ export class LiveSession implements SocketConnection {
       }
       this.waiting.delete(id);
       this.responses.push({ functionResponse: { id, name: r.name, response: r.response ?? {} } });
+      this.services.note?.({ kind: 'tool output', callId: id, output: r.response ?? {} });
     }
     if (this.waiting.size > 0 || this.responses.length === 0) return;
     this.contents.push({ role: 'user', parts: this.responses });
@@ -247,6 +256,7 @@ export class LiveSession implements SocketConnection {
     const speaking = this.speaking;
     if (speaking) {
       this.speaking = undefined;
+      this.services.note?.({ kind: 'interrupted', by: 'user', turn: speaking.reply });
       speaking.abort.abort();
       if (speaking.said) this.contents.push({ role: 'model', parts: [{ text: speaking.said }] });
       this.cut(speaking, 'aborted');
@@ -267,6 +277,12 @@ export class LiveSession implements SocketConnection {
       this.send(toolCallCancellation(ids));
       if (!speaking) this.send(turnComplete());
     }
+  }
+
+  /** The user's typed turn, for the session's evidence. */
+  private noteTyped(parts: ReadonlyArray<Record<string, unknown>>): void {
+    const texts = parts.map((p) => p.text).filter(isText);
+    if (texts.length > 0) this.services.note?.({ kind: 'user', via: 'text', text: texts.join(' ') });
   }
 
   /** Tells the file how much of a reply reached the client, when not all of it did. */
@@ -445,6 +461,8 @@ export class LiveSession implements SocketConnection {
     this.speaking = undefined;
   }
 }
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 /** A spoken user turn whose words are not known, as the conversation keeps it. */
 const SPEECH = { mimeType: 'audio/pcm;rate=16000', data: '' };
