@@ -21,6 +21,7 @@ import {
 import { sharedRun } from '../support/shared-runs';
 
 const HOURS = 'We open at nine and close at six, every day but Sunday.';
+const ANSWER = 'It is 18 degrees and sunny in Paris.';
 const STORY = 'Once upon a time there was a very long story that went on and on.';
 
 const all = (nodes: SpanNode[]): SpanNode[] => nodes.flatMap((n) => [n, ...all(n.children)]);
@@ -237,6 +238,23 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the session timeline (%s)', (ru
       'assistant said “It is 18 degrees and sunny in Paris.”',
       'called get_weather {"city":"Paris"} → {"city":"Paris","tempC":18}',
     ]);
+  });
+
+  it('Gemini Live over the served port: the same session, by the provider’s URL, credited to the test', () => {
+    const files = traceOf(run, 'session-timeline-live.case.js', 'over the served port');
+    const tree = readTrace(readFileSync(files.json, 'utf8'));
+    const { session, turns } = sessionOf(tree);
+    expect(session.fields).toMatchObject({
+      protocol: 'gemini.live',
+      sessionClosedBy: 'client',
+      outcome: 'closed',
+    });
+    expect(String(session.fields.url)).toMatch(/^wss:\/\/generativelanguage\.googleapis\.com\//);
+    expect(turns.map((t) => [t.fields.turnInputVia, t.fields.turnUser, t.fields.turnAssistant])).toEqual([
+      ['text', 'Weather in Paris?', ANSWER],
+    ]);
+    expect(toolCalls(turns[0])).toEqual([['get_weather', { city: 'Paris', tempC: 18 }]]);
+    expectLinks(tree, turns[0], ['get_weather']);
   });
 
   it('Gemini Live: the user cutting in ends the turn with what reached them, and opens the next', () => {

@@ -27,13 +27,14 @@ function microphone() {
   return pcm;
 }
 
-/** A Live session's messages, one at a time. */
-async function connect(config) {
+/** A Live session's messages, one at a time (`baseUrl`: the served port's, for a client in another process). */
+async function connect(config, baseUrl) {
   const inbox = [];
   let wake;
   let ended;
   const closed = new Promise((resolve) => (ended = resolve));
-  const session = await new GoogleGenAI({ apiKey: 'test-key' }).live.connect({
+  const ai = new GoogleGenAI({ apiKey: 'test-key', ...(baseUrl && { httpOptions: { baseUrl } }) });
+  const session = await ai.live.connect({
     model: MODEL,
     config,
     callbacks: {
@@ -121,4 +122,35 @@ it('the user cuts in: the model stops, and the next turn is answered', async () 
     }
   });
   expect(run).toHaveFinalMessage('Stopping.');
+});
+
+it('over the served port: a typed question, a function call and the answer', async () => {
+  understudy.model.use(script().user('Paris').callsTool('get_weather', { city: 'Paris' }).replies(ANSWER));
+  const served = await understudy.serve();
+  const run = await understudy.run(async () => {
+    const { session, next, closed } = await connect(
+      { responseModalities: [Modality.TEXT], tools },
+      served.urls.gemini,
+    );
+    session.sendClientContent({ turns: 'Weather in Paris?', turnComplete: true });
+    let text = '';
+    for (;;) {
+      const message = await next();
+      if (message.toolCall)
+        session.sendToolResponse({
+          functionResponses: message.toolCall.functionCalls.map((c) => ({
+            id: c.id,
+            name: c.name,
+            response: { city: c.args.city, tempC: 18 },
+          })),
+        });
+      for (const part of message.serverContent?.modelTurn?.parts ?? []) text += part.text ?? '';
+      if (message.serverContent?.turnComplete) {
+        session.close();
+        await closed;
+        return text;
+      }
+    }
+  });
+  expect(run).toHaveFinalMessage(ANSWER);
 });
