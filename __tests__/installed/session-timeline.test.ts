@@ -93,7 +93,11 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the session timeline (%s)', (ru
   }, 240_000);
 
   it("runs the sessions (the agents' side passes)", () => {
-    for (const name of ['session-timeline-realtime.case.js', 'session-timeline-live.case.js']) {
+    for (const name of [
+      'session-timeline-realtime.case.js',
+      'session-timeline-live.case.js',
+      'session-timeline-responses.case.js',
+    ]) {
       const file = fileOf(run, name);
       expect(file.tests.map((t) => [t.title, t.status, t.failureMessages.join('\n')])).toEqual(
         file.tests.map((t) => [t.title, 'passed', '']),
@@ -138,8 +142,8 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the session timeline (%s)', (ru
       'closed by the client',
       'Turn 0',
       'user typed “Where is order 7?”',
-      'assistant said “Order 7 has shipped.”',
       'called lookup_order {"id":7} → {"id":7,"status":"shipped"}',
+      'assistant said “Order 7 has shipped.”',
       'Turn 1',
       'user typed “Tell me about your hours”',
       `assistant said “We o” (interrupted by the client after 160 ms of audio, at character 4 of ${HOURS.length})`,
@@ -164,8 +168,8 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the session timeline (%s)', (ru
     expectInOrder(report.stdout, [
       'session 0 openai.realtime wss://api.openai.com/v1/realtime?model=gpt-realtime  closed by the client',
       'turn 0  user typed “Where is order 7?”  answered',
-      'assistant said “Order 7 has shipped.”',
       'called lookup_order {"id":7} → {"id":7,"status":"shipped"}',
+      'assistant said “Order 7 has shipped.”',
       'turn 1  user typed “Tell me about your hours”  interrupted',
       `assistant said “We o” (interrupted by the client after 160 ms of audio, at character 4 of ${HOURS.length})`,
       'turn 2  user said “Stop, just tell me Sunday”  answered',
@@ -235,8 +239,8 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the session timeline (%s)', (ru
     expectInOrder(pageText(files.html), [
       'gemini.live',
       'user said “What is the weather in Paris?”',
-      'assistant said “It is 18 degrees and sunny in Paris.”',
       'called get_weather {"city":"Paris"} → {"city":"Paris","tempC":18}',
+      'assistant said “It is 18 degrees and sunny in Paris.”',
     ]);
   });
 
@@ -255,6 +259,38 @@ describe.each(Object.keys(RUNNERS) as Runner[])('the session timeline (%s)', (ru
     ]);
     expect(toolCalls(turns[0])).toEqual([['get_weather', { city: 'Paris', tempC: 18 }]]);
     expectLinks(tree, turns[0], ['get_weather']);
+  });
+
+  it('Responses WebSocket mode: each question a turn, its tool loop inside it, linked to the HTTP-pipeline calls', () => {
+    const files = traceOf(run, 'session-timeline-responses.case.js', 'a tool loop over one socket');
+    const tree = readTrace(readFileSync(files.json, 'utf8'));
+    const { session, turns } = sessionOf(tree);
+    expect(session.fields).toMatchObject({
+      protocol: 'openai.responses.ws',
+      url: 'wss://api.openai.com/v1/responses',
+      sessionClosedBy: 'client',
+      outcome: 'closed',
+    });
+    expect(turns.map((t) => [t.fields.turnInputVia, t.fields.turnUser, t.fields.turnAssistant])).toEqual([
+      ['text', 'What is the weather in Paris, and the time there?', 'It is 18°C in Paris, and 09:30.'],
+      ['text', 'And tomorrow?', 'Rain tomorrow.'],
+    ]);
+    expect(toolCalls(turns[0])).toEqual([
+      ['get_weather', '{"city":"Paris","tempC":18}'],
+      ['get_time', '{"tz":"Europe/Paris","time":"09:30"}'],
+    ]);
+    expectLinks(tree, turns[0], ['get_weather', 'get_time']);
+    expect(JSON.parse(String(turns[0].fields.turnModelCalls))).toHaveLength(3);
+    expectLinks(tree, turns[1], []);
+    expectInOrder(pageText(files.html), [
+      'openai.responses.ws',
+      'user typed “What is the weather in Paris, and the time there?”',
+      'called get_weather',
+      'called get_time',
+      'assistant said “It is 18°C in Paris, and 09:30.”',
+      'user typed “And tomorrow?”',
+      'assistant said “Rain tomorrow.”',
+    ]);
   });
 
   it('Gemini Live: the user cutting in ends the turn with what reached them, and opens the next', () => {

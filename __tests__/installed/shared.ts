@@ -33,7 +33,11 @@ export const SHARED = {
   realtime: { driver: 'realtime.test.ts', cases: ['realtime-voice.case.js'], runners: ALL },
   'session-timeline': {
     driver: 'session-timeline.test.ts',
-    cases: ['session-timeline-realtime.case.js', 'session-timeline-live.case.js'],
+    cases: [
+      'session-timeline-realtime.case.js',
+      'session-timeline-live.case.js',
+      'session-timeline-responses.case.js',
+    ],
     understudy: { traces: 'always' },
     runners: ALL,
   },

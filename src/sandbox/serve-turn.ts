@@ -5,7 +5,6 @@
  * on its socket itself.
  */
 import type { Conversation, NeutralError, ProviderId } from '../conversation';
-import type { ModelCall } from '../model/call';
 import { cutCall } from '../model/delivered';
 import type { SocketServices, TurnOutcome } from '../sockets/protocol';
 import { type ModelServer, outcomeOf } from './serve-model';
@@ -21,8 +20,6 @@ export interface TurnSocket {
   path: string;
   /** What the ids of the fixtures' tool calls start with (`call_`). */
   toolCallIdPrefix?: string;
-  /** Hears each model call of the socket as it is logged (the session's evidence). */
-  noted?(call: ModelCall): void;
 }
 
 /** What a socket session is refused with when its call belongs to no run, or cannot be recorded. */
@@ -68,7 +65,6 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
     }
     const { call, answer, failTest } = judged;
     server.register(call, run);
-    socket.noted?.(call);
     failTest?.();
     const outcome = outcomeOf(answer, true);
     if (outcome.latency) {

@@ -5,6 +5,7 @@
  * them when a trace is written, from the model calls as they stand then, so an answer cut after it
  * was logged (a barge-in, a truncation) shows what reached the user, never the fixture's whole text.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NeutralError } from '../conversation';
 import type { ModelCall } from '../model/call';
 import type { SessionNote, TurnOutcome } from '../sockets/protocol';
@@ -22,6 +23,17 @@ export interface SessionEnd {
   closeReason?: string;
   closedBy?: 'client' | 'server' | 'file end';
   dropped?: boolean;
+}
+
+/** The session whose message is being answered, in that answer's async context. */
+const asking = new AsyncLocalStorage<SessionLog>();
+
+/**
+ * A model call is logged: the session whose message asked for it (a Realtime or Live turn, a
+ * Responses WebSocket `response.create` served through the HTTP pipeline) notes it as its own.
+ */
+export function noteSessionCall(call: ModelCall): void {
+  asking.getStore()?.call(call);
 }
 
 /** Turns a trace keeps of one session: the first and the latest. */
@@ -45,6 +57,11 @@ export class SessionLog {
 
   note(note: SessionNote): void {
     this.entries.push({ at: performance.now(), note });
+  }
+
+  /** Runs `fn` (the answer to one of the session's messages) so that the model calls it logs are the session's. */
+  asks<T>(fn: () => T): T {
+    return asking.run(this, fn);
   }
 
   /** A model call of the session, as it is logged. */
@@ -193,6 +210,7 @@ function finished(turn: Building, index: number, next: Building | undefined): Se
         name: t.name,
         arguments: t.arguments,
         ...(output !== undefined && { output }),
+        at: said.join(' ').length,
       });
     }
     if (call.unmatched) faults.push('unmatched: no fixture answered the turn');

@@ -92,7 +92,6 @@ export class FileSockets {
                   provider: protocol.provider,
                   url: url.href,
                   path: target.path,
-                  noted: (call) => log.call(call),
                 }),
               ),
             ),
@@ -190,7 +189,8 @@ export class FileSockets {
 function noting(log: SessionLog, services: SocketServices): SocketServices {
   return {
     ...services,
-    answer: (conversation, turn) => log.answering(() => services.answer(conversation, turn)),
+    answer: (conversation, turn) => log.answering(() => log.asks(() => services.answer(conversation, turn))),
+    request: (request) => log.asks(() => services.request(request)),
     refused: (error) => {
       log.refused(error);
       services.refused(error);

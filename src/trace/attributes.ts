@@ -576,7 +576,8 @@ export const TRACE_ATTRIBUTES = {
     name: 'understudy.turn.tool_calls',
     type: 'json',
     on: ['turn'],
-    meaning: 'The tool calls of the turn, in order: id, name, arguments and the output the client sent back.',
+    meaning:
+      'The tool calls of the turn, in order: id, name, arguments, the output the client sent back, and `at`, the characters of `understudy.turn.assistant` said before it.',
   },
   turnInterruptedBy: {
     name: 'understudy.turn.interrupted_by',

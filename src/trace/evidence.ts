@@ -155,8 +155,11 @@ export interface SessionTurnEvidence {
   assistant?: string;
   /** The turn's model calls, by their `index` in the file, in order. */
   modelCalls: number[];
-  /** The tool calls its model calls asked for, in order, with the output the client sent back. */
-  toolCalls: Array<{ id: string; name: string; arguments: string; output?: unknown }>;
+  /**
+   * The tool calls its model calls asked for, in order, with the output the client sent back; `at`:
+   * the characters of `assistant` said before the call was made.
+   */
+  toolCalls: Array<{ id: string; name: string; arguments: string; output?: unknown; at: number }>;
   /** The answer was cut off: by whom, and how much of it the user had heard. */
   interrupted?: {
     by: 'user' | 'client';

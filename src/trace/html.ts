@@ -17,7 +17,7 @@ import { describeOmissions, type Omissions } from './budget';
 import type { ExpectationEvidence as Expectation } from './evidence';
 import { type Html, html, join, type Part, raw } from './markup';
 import { parsed, type SpanNode, type TraceTree } from './read';
-import { assistantLine, closing, toolLine, turnView } from './session-view';
+import { assistantLines, closing, toolLine, turnView } from './session-view';
 
 let assets: { css: string; script: string } | undefined;
 
@@ -592,7 +592,6 @@ function countDeep(nodes: SpanNode[], type: string): number {
 function turnHtml(node: SpanNode, session: number, anchors: Anchors): Html {
   const t = turnView(node.fields);
   const bad = node.status.code === 2;
-  const answer = assistantLine(t);
   const linked = node.links.map(({ spanId, fields }) => {
     const tool = t.toolCalls.find((c) => c.id === fields.toolCallId);
     const text =
@@ -611,7 +610,11 @@ function turnHtml(node: SpanNode, session: number, anchors: Anchors): Html {
         : 'ok';
   return html`<li class="sturn${bad ? ' bad' : ''}" id="session-${session}-turn-${t.index}" data-turn="${t.index}"><div class="sturn-head"><b>Turn ${t.index}</b> ${badge(t.outcome || 'turn', badgeKind)} <span class="dim">${ms(node.duration)}</span></div>
 <p class="said user">${t.user ?? html`<span class="dim">no new input from the user</span>`}</p>
-${when(answer, () => html`<p class="said assistant${t.interrupted ? ' cut' : ''}">${answer}</p>`)}${t.toolCalls.map((c) => html`<p class="said tool">${toolLine(c, (v) => compact(v, 200))}</p>`)}${t.faults.map((f) => html`<p class="said fault">${f}</p>`)}
+${assistantLines(t).map((line) =>
+  'call' in line
+    ? html`<p class="said tool">${toolLine(line.call, (v) => compact(v, 200))}</p>`
+    : html`<p class="said assistant${line.cut ? ' cut' : ''}">${line.said}</p>`,
+)}${t.faults.map((f) => html`<p class="said fault">${f}</p>`)}
 ${when(linked.length > 0, () => html`<p class="links dim">steps: ${join(linked, ' · ')}</p>`)}</li>`;
 }
 

@@ -11,6 +11,8 @@ export interface TurnToolCall {
   name: string;
   arguments?: string;
   output?: unknown;
+  /** Characters of the assistant's text said before the call. */
+  at?: number;
 }
 
 export interface TurnView {
@@ -60,13 +62,31 @@ function interruption(f: TraceFields): string {
   return `interrupted ${by}${after}${at}`;
 }
 
-/** The assistant's part of a turn: what it said (and how it was cut), or that it said nothing. */
-export function assistantLine(t: TurnView): string | undefined {
-  const said = t.assistant === undefined ? undefined : `assistant said ${quoted(t.assistant)}`;
-  if (said && t.interrupted) return `${said} (${t.interrupted})`;
-  if (said) return said;
-  if (t.interrupted) return `assistant said nothing yet (${t.interrupted})`;
-  return undefined;
+/** One line of the assistant's part of a turn: what it said, or a tool call it made. */
+export type AssistantLine = { said: string; cut: boolean } | { call: TurnToolCall };
+
+/**
+ * The assistant's part of a turn in the order it happened: its text, split where it called a tool;
+ * the last of it says how it was cut off (or that nothing was said before it was).
+ */
+export function assistantLines(t: TurnView): AssistantLine[] {
+  const text = t.assistant ?? '';
+  const lines: AssistantLine[] = [];
+  let from = 0;
+  // The text of each model call is joined by a space: a part after a call starts past it.
+  const part = (to?: number) => text.slice(from, to).replace(from > 0 ? /^ / : /^/, '');
+  for (const call of t.toolCalls) {
+    const at = Math.min(text.length, Math.max(from, call.at ?? from));
+    const said = part(at);
+    if (said.trim()) lines.push({ said: `assistant said ${quoted(said)}`, cut: false });
+    lines.push({ call });
+    from = at;
+  }
+  const rest = part();
+  const cut = t.interrupted ? ` (${t.interrupted})` : '';
+  if (rest.trim()) lines.push({ said: `assistant said ${quoted(rest)}${cut}`, cut: cut !== '' });
+  else if (cut) lines.push({ said: `assistant said nothing more${cut}`, cut: true });
+  return lines;
 }
 
 /** One tool call of a turn: `called lookup_order {"id":7} → {"status":"shipped"}`. */

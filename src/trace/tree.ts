@@ -3,7 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { describeOmissions, type Omissions } from './budget';
 import { errorLines } from './plain';
 import { parsed, type SpanNode, type TraceTree } from './read';
-import { assistantLine, closing, toolLine, turnView } from './session-view';
+import { assistantLines, closing, toolLine, turnView } from './session-view';
 
 export interface TreeOptions {
   color?: boolean;
@@ -102,14 +102,18 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
   const turnLines = (node: SpanNode, prefix: string) => {
     if (node.type !== 'turn') return;
     const t = turnView(node.fields);
-    const answer = assistantLine(t);
-    if (answer) lines.push(`${prefix}${t.interrupted ? yellow(short(answer)) : short(answer)}`);
-    for (const call of t.toolCalls)
+    for (const line of assistantLines(t))
       lines.push(
-        `${prefix}${c(
-          36,
-          toolLine(call, (v) => short(v, 60)),
-        )}`,
+        `${prefix}${
+          'call' in line
+            ? c(
+                36,
+                toolLine(line.call, (v) => short(v, 60)),
+              )
+            : line.cut
+              ? yellow(short(line.said))
+              : short(line.said)
+        }`,
       );
     for (const fault of t.faults) lines.push(`${prefix}${red(short(fault))}`);
     if (t.modelCalls.length > 0)

@@ -18,7 +18,7 @@ const reply = (content: string | null, toolCalls: NeutralReply['toolCalls'] = []
   content,
   toolCalls,
   finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-  usage: { inputTokens: 1, outputTokens: 1 },
+  usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, cachedInputTokens: 0, reasoningTokens: 0 },
   model: 'gpt-realtime',
 });
 
@@ -67,7 +67,7 @@ describe('SessionLog', () => {
       [2, { via: 'audio', text: null }, undefined, []],
     ]);
     expect(turns[0].toolCalls).toEqual([
-      { id: 'call_1', name: 'lookup_order', arguments: '{"id":7}', output: '{"status":"shipped"}' },
+      { id: 'call_1', name: 'lookup_order', arguments: '{"id":7}', output: '{"status":"shipped"}', at: 0 },
     ]);
     expect(turns.map((t) => t.faults)).toEqual([undefined, undefined, undefined]);
   });

@@ -100,10 +100,11 @@ export const goldenEvidence: TestEvidence = {
         {
           index: 0,
           user: { via: 'audio', text: 'book a table' },
+          assistant: 'Let me look. Booking',
           modelCalls: [1, 2],
           toolCalls: [
-            { id: 'call_1', name: 'lookup', arguments: '{"city":"Paris"}', output: { id: 7 } },
-            { id: 'call_2', name: 'book', arguments: '{"id":' },
+            { id: 'call_1', name: 'lookup', arguments: '{"city":"Paris"}', output: { id: 7 }, at: 0 },
+            { id: 'call_2', name: 'book', arguments: '{"id":', at: 12 },
           ],
           startedAt: 10.5,
           durationMs: 30,
