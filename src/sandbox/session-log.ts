@@ -37,7 +37,7 @@ export function noteSessionCall(call: ModelCall): void {
 }
 
 /** Turns a trace keeps of one session: the first and the latest. */
-const KEPT_TURNS = 200;
+const KEPT_TURNS = 100;
 
 /** A cut that is the wire's doing, not the user's: it is a fault of the turn. */
 const FAULT_CUTS = new Set(['truncated', 'disconnected', 'malformed', 'stream_error']);
