@@ -206,11 +206,10 @@ export class LiveSession implements SocketConnection {
         if (this.setup.inputTranscription) this.send(inputTranscription(text));
         parts.push({ text });
       } else parts.push({ inlineData: SPEECH });
-      this.services.note?.({
-        kind: 'user',
-        via: 'audio',
-        text: [text, ...this.typed].filter(isText).join(' ') || null,
-      });
+      // Speech not made out, with typed text beside it, is the typed turn.
+      if (text === null && this.typed.length > 0) this.noteTyped(this.typed.map((t) => ({ text: t })));
+      else
+        this.services.note?.({ kind: 'user', via: 'audio', text: text && [text, ...this.typed].join(' ') });
     } else if (this.typed.length > 0) this.noteTyped(this.typed.map((text) => ({ text })));
     for (const text of this.typed) parts.push({ text });
     this.typed = [];
