@@ -40,7 +40,7 @@ case_deps+=(ollama@0)
 # The socket drivers open sockets with the `ws` package, which jest-understudy serves only under msw 3
 # (msw 2 hands a node:http upgrade to its handlers and cannot pass it on; the test fails saying so).
 if [ "$msw" = msw@2 ]; then
-  left_out+=(--testPathIgnorePatterns '/__tests__/installed/(sockets|realtime|gemini-live)\.test\.ts$')
+  left_out+=(--testPathIgnorePatterns '/__tests__/installed/(sockets|realtime|gemini-live|session-timeline)\.test\.ts$')
 fi
 if [ "$openai" = openai@6 ]; then
   left_out+=(--testPathIgnorePatterns '/__tests__/installed/ollama-langchain\.test\.ts$')
