@@ -77,6 +77,8 @@ export class LiveSession implements SocketConnection {
   private active = false;
   /** Realtime text typed during a manual activity, sent with it when it ends. */
   private typed: string[] = [];
+  /** The user's parts of client content sent since the last model turn, until a complete turn (the session's evidence). */
+  private typing: Array<Record<string, unknown>> = [];
   private calls = 0;
 
   constructor(
@@ -133,9 +135,15 @@ export class LiveSession implements SocketConnection {
         if (message.turns.length > 0) this.interrupt();
         for (const t of message.turns as Content[]) {
           this.contents.push({ role: t.role === 'model' ? 'model' : 'user', parts: t.parts });
-          if (t.role !== 'model') this.noteTyped(t.parts ?? []);
+          // History the client loads is not the user's turn: only what follows its last model turn is.
+          if (t.role === 'model') this.typing = [];
+          else this.typing.push(...(t.parts ?? []));
         }
-        if (message.turnComplete) this.respond();
+        if (message.turnComplete) {
+          this.noteTyped(this.typing);
+          this.typing = [];
+          this.respond();
+        }
         return;
       case 'toolResponse':
         this.toolResponse(message.responses);

@@ -109,12 +109,14 @@ class ResponsesSocket implements SocketConnection {
 
   /** The turn's new input, for the session's evidence: the user's text opens a turn, tool outputs go to theirs. */
   private noteInput(input: unknown): void {
-    const texts: string[] = [];
+    let texts: string[] = [];
     for (const item of inputItems(input) as Array<Record<string, any> | null>) {
       if (item?.type === 'function_call_output' && typeof item.call_id === 'string')
         this.services.note?.({ kind: 'tool output', callId: item.call_id, output: item.output });
       else if (item?.role === 'user' && (item.type === undefined || item.type === 'message'))
         texts.push(...textsOf(item.content));
+      // Input that replays the conversation: only the user's messages after its last other item are new.
+      else if (item?.role !== 'system' && item?.role !== 'developer') texts = [];
     }
     if (texts.length > 0) this.services.note?.({ kind: 'user', via: 'text', text: texts.join(' ') });
   }
