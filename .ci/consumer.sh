@@ -42,7 +42,7 @@ case_deps+=(ollama@0)
 # those drivers out, and recording a socket session, which reaches the provider over that WebSocket.
 # Sockets the `ws` package opens run there under msw 2 (ws-package, gemini-live).
 if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
-  left_out+=(--testPathIgnorePatterns '/__tests__/installed/(sockets|realtime|record-sockets)\.test\.ts$')
+  left_out+=(--testPathIgnorePatterns '/__tests__/installed/(sockets|realtime|record-sockets|session-timeline)\.test\.ts$')
 fi
 if [ "$openai" = openai@6 ]; then
   left_out+=(--testPathIgnorePatterns '/__tests__/installed/ollama-langchain\.test\.ts$')

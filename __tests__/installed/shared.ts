@@ -32,6 +32,16 @@ export const SHARED = {
   'gemini-live': { driver: 'gemini-live.test.ts', cases: ['gemini-live-client.case.js'], runners: ALL },
   realtime: { driver: 'realtime.test.ts', cases: ['realtime-voice.case.js'], runners: ALL },
   'ws-package': { driver: 'ws-package.test.ts', cases: ['ws-package.case.js'], runners: ALL },
+  'session-timeline': {
+    driver: 'session-timeline.test.ts',
+    cases: [
+      'session-timeline-realtime.case.js',
+      'session-timeline-live.case.js',
+      'session-timeline-responses.case.js',
+    ],
+    understudy: { traces: 'always' },
+    runners: ALL,
+  },
   'ordered-blocks-loops': {
     driver: 'ordered-blocks.test.ts',
     cases: ['ordered-blocks-loops.case.js'],

@@ -61,6 +61,7 @@ export class SandboxRuntime implements FileSession {
 
   testStarted(name: string): void {
     this.context.testStarted(name);
+    this.fileSockets?.testStarted();
   }
 
   testSkipped(): void {
@@ -124,7 +125,9 @@ export class SandboxRuntime implements FileSession {
   }
 
   testEvidence(): TestEvidence {
-    return this.context.evidence.evidence();
+    const evidence = this.context.evidence.evidence();
+    const sessions = this.fileSockets?.evidence() ?? [];
+    return sessions.length > 0 ? { ...evidence, sessions } : evidence;
   }
 
   fileStats(): FileStats {

@@ -29,6 +29,7 @@ import type { UnderstudyMode } from '../record/mode';
 import type { WireRequest } from '../record/recording';
 import type { FileContext } from '../run/context';
 import type { RunRecorder } from '../run/recorder';
+import { noteSessionCall } from './session-log';
 import { droppedBeforeReply, plainAnswer, streamAnswer, type WireAnswer } from './wire';
 
 /** Deterministic `created` stamp (2026-01-01T00:00:00Z): replays must not depend on the clock. */
@@ -589,6 +590,7 @@ export class ModelServer {
     if (call.conversation.context === JUDGE_CONTEXT) call.judge = true;
     this.context.model.calls.push(call);
     this.context.evidence.noteCall(call);
+    noteSessionCall(call);
     run?.calls.push(call);
   }
 }

@@ -70,6 +70,36 @@ export type TurnOutcome =
   /** The fixture drops the connection (`truncateAfterChunks`, a chaos drop): close with no frame. */
   | { kind: 'drop'; error: NeutralError; afterChunks?: number };
 
+/**
+ * What happened in a session that its model turns do not say, for the test's trace (the session's
+ * turns): the user's input as the session heard it, the client's tool outputs, an interruption and
+ * how much of the answer the user had heard. `turn` names the model turn the interruption cut.
+ */
+export type SessionNote =
+  | {
+      kind: 'user';
+      /** Spoken (heard as its transcript) or typed. */
+      via: 'audio' | 'text';
+      /** What the session heard or read; null for speech it could not make out. */
+      text: string | null;
+    }
+  | { kind: 'tool output'; callId: string; output: unknown }
+  | {
+      kind: 'interrupted';
+      /** `user`: the server heard the user speak over the answer; `client`: the client cancelled it. */
+      by: 'user' | 'client';
+      turn?: TurnOutcome;
+    }
+  | {
+      kind: 'truncated';
+      /** The client stopped playing the answer here: ms of its audio the user heard, and the characters that speak. */
+      heardMs?: number;
+      heardChars: number;
+      /** Characters of the whole answer. */
+      ofChars: number;
+      turn?: TurnOutcome;
+    };
+
 /** What the file's session offers a socket protocol. */
 export interface SocketServices {
   /** Answers one model turn of the conversation the socket built so far. */
@@ -102,6 +132,8 @@ export interface SocketServices {
    * the async context of the message that asked for it, so the call belongs to that message's run.
    */
   request(request: Request): Promise<Response | undefined>;
+  /** Notes what happened in the session for its evidence (absent where nothing keeps it). */
+  note?(note: SessionNote): void;
 }
 
 /** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */

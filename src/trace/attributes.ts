@@ -22,6 +22,8 @@ export type AttributeWhere =
   | 'tool'
   | 'operation'
   | 'http'
+  | 'session'
+  | 'turn'
   | 'resource'
   | 'exception';
 
@@ -104,21 +106,21 @@ export const TRACE_ATTRIBUTES = {
   outcome: {
     name: 'understudy.outcome',
     type: 'string',
-    on: ['run', 'model', 'tool', 'operation', 'http'],
+    on: ['run', 'model', 'tool', 'operation', 'http', 'session', 'turn'],
     meaning:
-      "The step's outcome in one word: a run's terminal state; `replied`, `unmatched`, `error` or `cut`; `ok`, `error`, `incomplete` or `unanswered`; an operation's kind; an HTTP status.",
+      "The step's outcome in one word: a run's terminal state; `replied`, `unmatched`, `error` or `cut`; `ok`, `error`, `incomplete` or `unanswered`; an operation's kind; an HTTP status; a session's `closed`, `dropped` or `open`; a turn's `answered`, `interrupted`, `failed` or `unanswered`.",
   },
   durationMs: {
     name: 'understudy.duration_ms',
     type: 'number',
-    on: ['run', 'model', 'tool', 'http'],
+    on: ['run', 'model', 'tool', 'http', 'session', 'turn'],
     meaning: 'How long the step took by the test realm’s clock, in milliseconds.',
   },
   url: {
     name: 'url.full',
     type: 'string',
-    on: ['model', 'http'],
-    meaning: 'The URL the request went to.',
+    on: ['model', 'http', 'session'],
+    meaning: 'The URL the request went to (the socket the client opened, for a session).',
   },
   errorType: {
     name: 'error.type',
@@ -282,8 +284,8 @@ export const TRACE_ATTRIBUTES = {
   protocol: {
     name: 'understudy.protocol',
     type: 'string',
-    on: ['model'],
-    meaning: 'The wire protocol (`openai-chat`, `anthropic-messages`…).',
+    on: ['model', 'session'],
+    meaning: 'The wire protocol (`openai-chat`, `anthropic-messages`, `openai.realtime`…).',
   },
   streamed: { name: 'understudy.streamed', type: 'bool', on: ['model'], meaning: 'The reply was streamed.' },
   unmatched: {
@@ -489,6 +491,125 @@ export const TRACE_ATTRIBUTES = {
     type: 'scalar',
     on: ['operation'],
     meaning: "That override's id.",
+  },
+
+  // ── a WebSocket session (OpenAI Realtime, Gemini Live, the Responses WebSocket mode) ──
+  sessionIndex: {
+    name: 'understudy.session.index',
+    type: 'int',
+    on: ['session'],
+    meaning: "The session's position among the test's sessions, from 0.",
+  },
+  sessionCloseCode: {
+    name: 'understudy.session.close_code',
+    type: 'int',
+    on: ['session'],
+    meaning:
+      'How the socket closed (RFC 6455: `1000` normal, `1001` the file ended, `1006` dropped); absent while open.',
+  },
+  sessionCloseReason: {
+    name: 'understudy.session.close_reason',
+    type: 'string',
+    on: ['session'],
+    meaning: 'The reason its close frame gave.',
+  },
+  sessionClosedBy: {
+    name: 'understudy.session.closed_by',
+    type: 'string',
+    on: ['session'],
+    meaning: 'Who closed it: `client`, `server` (the protocol, a fault) or `file end`.',
+  },
+  sessionDropped: {
+    name: 'understudy.session.dropped',
+    type: 'bool',
+    on: ['session'],
+    meaning: 'It ended with no close frame (the client saw `1006`).',
+  },
+  sessionTurns: {
+    name: 'understudy.session.turns',
+    type: 'int',
+    on: ['session'],
+    meaning: 'How many turns the session had, also those the trace left out.',
+  },
+  sessionOmittedTurns: {
+    name: 'understudy.session.omitted_turns',
+    type: 'int',
+    on: ['session'],
+    meaning: 'Turns the trace left out (between the first and the latest) to stay within its budget.',
+  },
+
+  // ── a turn of a session: the user's input, and what the assistant did until the next ──
+  turnIndex: {
+    name: 'understudy.turn.index',
+    type: 'int',
+    on: ['turn'],
+    meaning: "The turn's position in its session, from 0.",
+  },
+  turnInputVia: {
+    name: 'understudy.turn.input_via',
+    type: 'string',
+    on: ['turn'],
+    meaning: 'How the user gave the input that opened the turn: `audio` (spoken) or `text` (typed).',
+  },
+  turnUser: {
+    name: 'understudy.turn.user',
+    type: 'string',
+    on: ['turn'],
+    meaning:
+      'What the user said (the transcript the session heard) or typed; absent for speech it could not make out.',
+  },
+  turnAssistant: {
+    name: 'understudy.turn.assistant',
+    type: 'string',
+    on: ['turn'],
+    meaning:
+      'What the assistant said (text or transcript) as it reached the user: an interrupted answer stops where it was cut.',
+  },
+  turnModelCalls: {
+    name: 'understudy.turn.model_calls',
+    type: 'json',
+    on: ['turn'],
+    meaning:
+      'The `understudy.model_call.index` of each model call of the turn, in order (the span links to them too).',
+  },
+  turnToolCalls: {
+    name: 'understudy.turn.tool_calls',
+    type: 'json',
+    on: ['turn'],
+    meaning:
+      'The tool calls of the turn, in order: id, name, arguments, the output the client sent back, and `at`, the characters of `understudy.turn.assistant` said before it.',
+  },
+  turnInterruptedBy: {
+    name: 'understudy.turn.interrupted_by',
+    type: 'string',
+    on: ['turn'],
+    meaning:
+      'The answer was cut off: `user` (the server heard them speak over it) or `client` (it cancelled or truncated it).',
+  },
+  turnHeardMs: {
+    name: 'understudy.turn.heard_ms',
+    type: 'int',
+    on: ['turn'],
+    meaning: "Milliseconds of the answer's audio the user heard before the client truncated it.",
+  },
+  turnHeardChars: {
+    name: 'understudy.turn.heard_chars',
+    type: 'int',
+    on: ['turn'],
+    meaning: 'Characters of the interrupted answer that reached the user.',
+  },
+  turnSaidChars: {
+    name: 'understudy.turn.said_chars',
+    type: 'int',
+    on: ['turn'],
+    meaning: 'Characters of the whole answer that was interrupted.',
+  },
+  turnFaults: {
+    name: 'understudy.turn.faults',
+    type: 'string[]',
+    on: ['turn'],
+    meaning:
+      'What went wrong in the turn: a model error, no fixture, a cut reply, a refused event, the socket dropped.',
   },
 
   // ── a request the test's own msw handlers answered ──

@@ -141,12 +141,70 @@ export interface ExpectationEvidence {
   source?: string;
 }
 
+/** One turn of a socket session: what the user said or typed, then what the assistant did until the next. */
+export interface SessionTurnEvidence {
+  /** 0-based position among the session's turns. */
+  index: number;
+  /** The user's input that opened the turn; absent when the client asked for an answer with none new. */
+  user?: {
+    via: 'audio' | 'text';
+    /** What the session heard (a transcript) or read; null for speech it could not make out. */
+    text: string | null;
+  };
+  /** What the assistant said, as it reached the user (an interrupted answer stops where it was cut). */
+  assistant?: string;
+  /** The turn's model calls, by their `index` in the file, in order. */
+  modelCalls: number[];
+  /**
+   * The tool calls its model calls asked for, in order, with the output the client sent back; `at`:
+   * the characters of `assistant` said before the call was made.
+   */
+  toolCalls: Array<{ id: string; name: string; arguments: string; output?: unknown; at: number }>;
+  /** The answer was cut off: by whom, and how much of it the user had heard. */
+  interrupted?: {
+    by: 'user' | 'client';
+    /** ms of the answer's audio played before the cut, when the client said (a truncation). */
+    heardMs?: number;
+    /** Characters of the answer that reached the user, of how many. */
+    heardChars?: number;
+    ofChars?: number;
+  };
+  /** What went wrong in the turn: a model error, no fixture, a cut reply, a refused event, the socket dropped. */
+  faults?: string[];
+  /** performance.now() in the test realm. */
+  startedAt: number;
+  durationMs: number;
+}
+
+/** One WebSocket session a client opened to a served host (OpenAI Realtime, Gemini Live, the Responses WebSocket mode). */
+export interface SessionEvidence {
+  /** 0-based position among the test's sessions. */
+  index: number;
+  url: string;
+  protocol: string;
+  /** RFC 6455 close code; absent while open. */
+  closeCode?: number;
+  closeReason?: string;
+  /** Who closed it: the client, the server (the protocol, a fault), or the runtime at the file's end. */
+  closedBy?: 'client' | 'server' | 'file end';
+  /** It ended with no close frame (the client saw `1006`). */
+  dropped?: boolean;
+  turns: SessionTurnEvidence[];
+  /** Turns the trace left out (between the first and the latest) to stay within its budget. */
+  omittedTurns?: number;
+  /** performance.now() in the test realm. */
+  startedAt: number;
+  durationMs: number;
+}
+
 export interface TestEvidence {
   runs: RunEvidence[];
   /** Model calls of the test that belong to no run (an SDK called directly in the test). */
   looseCalls: CallEvidence[];
   /** Requests the test's own msw handlers answered outside any run. */
   looseHttp?: HttpEvidence[];
+  /** The WebSocket sessions of the test, in the order they opened (absent in traces without any). */
+  sessions?: SessionEvidence[];
   expectation?: ExpectationEvidence;
   /** performance.timeOrigin of the test realm, to turn its clock into wall time. */
   timeOrigin: number;

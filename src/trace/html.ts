@@ -4,7 +4,8 @@
  * trajectory when a trajectory matcher failed, then each agent run turn by turn: model
  * calls (request messages collapsed, the response), tool calls with arguments and
  * results, world operations with their outcome and any override, the requests the test's
- * own msw handlers answered, errors highlighted.
+ * own msw handlers answered, errors highlighted; and each WebSocket session as a conversation,
+ * turn by turn, each turn linking to its model and tool call steps.
  * Every step is a <details> element, so the page reads without JavaScript; the script
  * (timeline.js, beside this file, as is timeline.css) adds search, filters and
  * expand/collapse all. Markup is built with `html` (./markup.ts), which escapes every value.
@@ -16,6 +17,7 @@ import { describeOmissions, type Omissions } from './budget';
 import type { ExpectationEvidence as Expectation } from './evidence';
 import { type Html, html, join, type Part, raw } from './markup';
 import { parsed, type SpanNode, type TraceTree } from './read';
+import { assistantLines, closing, toolLine, turnView } from './session-view';
 
 let assets: { css: string; script: string } | undefined;
 
@@ -451,8 +453,11 @@ function step(p: StepParts): Html {
   return html`<li class="${classes}" id="${p.anchor}" data-kind="${p.kind}" data-search="${p.searchable.toLowerCase()}"><details${raw(open ? ' open' : '')}><summary><span class="label">${p.label}</span><span class="title">${p.title}</span><span class="summary">${p.summary}</span><span class="outcome">${p.outcome}</span><span class="bar" title="${timing}"><i style="${bar}"></i></span><span class="dur">${ms(p.node.duration)}</span></summary><div class="body">${p.body}</div></details></li>`;
 }
 
+/** The anchor of each model and tool call step on the page, by its span id (a session's turns link to them). */
+type Anchors = Map<string, string>;
+
 /** A run's steps in time order; each model call opens a turn, the tool calls it asked for follow it. */
-function runSteps(run: SpanNode, r: number): { items: Html[]; turns: number } {
+function runSteps(run: SpanNode, r: number, anchors: Anchors): { items: Html[]; turns: number } {
   let turns = 0;
   let stepIndex = 0;
   const items: Html[] = [];
@@ -460,12 +465,15 @@ function runSteps(run: SpanNode, r: number): { items: Html[]; turns: number } {
     if (child.type === 'model') {
       turns++;
       items.push(html`<li class="turn" data-turn="${turns}">Turn ${turns}</li>`);
-      items.push(modelStep(child, run.start, run.duration, `r${r}-s${stepIndex++}`));
+      const anchor = `r${r}-s${stepIndex++}`;
+      anchors.set(child.id, anchor);
+      items.push(modelStep(child, run.start, run.duration, anchor));
     } else if (child.type === 'tool') {
       const ops = child.children
         .filter((c) => c.type === 'operation')
         .map((c) => operationHtml(c, run.start, run.duration, `r${r}-s${stepIndex++}`));
       const id = String(child.fields.toolCallId ?? stepIndex);
+      anchors.set(child.id, `r${r}-tool-${id}`);
       items.push(toolStep(child, run.start, run.duration, `r${r}-tool-${id}`, ops));
       stepIndex++;
     } else if (child.type === 'operation') {
@@ -477,11 +485,11 @@ function runSteps(run: SpanNode, r: number): { items: Html[]; turns: number } {
   return { items, turns };
 }
 
-function runSection(run: SpanNode, r: number): Html {
+function runSection(run: SpanNode, r: number, anchors: Anchors): Html {
   const a = run.fields;
   const state = String(a.terminalState ?? '');
   const failed = run.status.code === 2;
-  const { items, turns } = runSteps(run, r);
+  const { items, turns } = runSteps(run, r, anchors);
   const exception = run.events.find((e) => e.name === 'exception');
   const drillBuild = a.drillBuild;
   const drill = when(drillBuild !== undefined || a.drillSeed !== undefined, () =>
@@ -580,8 +588,56 @@ function countDeep(nodes: SpanNode[], type: string): number {
   return n;
 }
 
+/** A session's turn as a conversation: the user, the assistant (cut where it was), its tool calls, links to its steps. */
+function turnHtml(node: SpanNode, session: number, anchors: Anchors): Html {
+  const t = turnView(node.fields);
+  const bad = node.status.code === 2;
+  const linked = node.links.map(({ spanId, fields }) => {
+    const tool = t.toolCalls.find((c) => c.id === fields.toolCallId);
+    const text =
+      fields.modelCallIndex !== undefined
+        ? `model call ${fields.modelCallIndex}`
+        : `tool ${tool?.name ?? fields.toolCallId ?? ''}`;
+    const anchor = anchors.get(spanId);
+    return anchor ? html`<a href="#${anchor}">${text}</a>` : html`<span>${text}</span>`;
+  });
+  const badgeKind = bad
+    ? 'bad'
+    : t.outcome === 'interrupted'
+      ? 'warn'
+      : t.outcome === 'unanswered'
+        ? 'plain'
+        : 'ok';
+  return html`<li class="sturn${bad ? ' bad' : ''}" id="session-${session}-turn-${t.index}" data-turn="${t.index}"><div class="sturn-head"><b>Turn ${t.index}</b> ${badge(t.outcome || 'turn', badgeKind)} <span class="dim">${ms(node.duration)}</span></div>
+<p class="said user">${t.user ?? html`<span class="dim">no new input from the user</span>`}</p>
+${assistantLines(t).map((line) =>
+  'call' in line
+    ? html`<p class="said tool">${toolLine(line.call, (v) => compact(v, 200))}</p>`
+    : html`<p class="said assistant${line.cut ? ' cut' : ''}">${line.said}</p>`,
+)}${t.faults.map((f) => html`<p class="said fault">${f}</p>`)}
+${when(linked.length > 0, () => html`<p class="links dim">steps: ${join(linked, ' · ')}</p>`)}</li>`;
+}
+
+/** A WebSocket session: the socket, how it closed and who closed it, then its turns in order. */
+function sessionSection(session: SpanNode, anchors: Anchors): Html {
+  const a = session.fields;
+  const turns = session.children.filter((c) => c.type === 'turn');
+  const bad = session.status.code === 2;
+  const how = closing(a);
+  const omitted = a.sessionOmittedTurns;
+  return html`<section class="run session${bad ? ' bad' : ''}" id="session-${a.sessionIndex ?? 0}">
+<h2><span>Session ${a.sessionIndex ?? 0}</span> ${badge(String(a.protocol ?? 'socket'), 'plain')} ${badge(how, a.sessionDropped ? 'bad' : 'ok')} <span class="dim">${ms(session.duration)} · ${plural(Number(a.sessionTurns ?? turns.length), 'turn')}</span></h2>
+<p class="dim">${String(a.url ?? '')}</p>
+${when(omitted, () => html`<p class="omitted">${omitted} turns between the first and the latest are left out of this trace.</p>`)}
+<ol class="sturns">${join(
+    turns.map((t) => turnHtml(t, Number(a.sessionIndex ?? 0), anchors)),
+    '\n',
+  )}</ol>
+</section>`;
+}
+
 /** Model calls and HTTP requests made outside any run (in a hook, at file level), as a section of their own. */
-function looseSection(loose: SpanNode[]): Part {
+function looseSection(loose: SpanNode[], anchors: Anchors): Part {
   if (loose.length === 0) return undefined;
   const start = loose[0].start;
   const duration = Math.max(...loose.map((l) => l.start + l.duration)) - start;
@@ -590,11 +646,12 @@ function looseSection(loose: SpanNode[]): Part {
     : loose.some((n) => n.type === 'http')
       ? 'Model calls and HTTP requests outside any run'
       : 'Model calls outside any run';
-  const steps = loose.map((n, i) =>
-    n.type === 'http'
+  const steps = loose.map((n, i) => {
+    anchors.set(n.id, `loose-${i}`);
+    return n.type === 'http'
       ? httpStep(n, start, duration, `loose-${i}`)
-      : modelStep(n, start, duration, `loose-${i}`),
-  );
+      : modelStep(n, start, duration, `loose-${i}`);
+  });
   return html`<section class="run" id="loose"><h2>${title}</h2><ol class="steps">${steps}</ol></section>`;
 }
 
@@ -621,7 +678,11 @@ export function renderTimeline(tree: TraceTree): string {
   );
   const top = test ? test.children : tree.roots;
   const runs = top.filter((n) => n.type === 'run');
+  const sessions = top.filter((n) => n.type === 'session');
+  const anchors: Anchors = new Map();
+  const runSections = runs.map((run, r) => runSection(run, r, anchors));
   const loose = top.filter((n) => n.type === 'model' || n.type === 'http');
+  const looseHtml = looseSection(loose, anchors);
   const expectationAttr = test?.fields.expectation;
   const expectation = expectationAttr === undefined ? undefined : (parsed(expectationAttr) as Expectation);
   const errors = (test?.events ?? []).filter((e) => e.name === 'exception');
@@ -634,6 +695,7 @@ export function renderTimeline(tree: TraceTree): string {
     plural(countDeep(all, 'tool'), 'tool call'),
     plural(countDeep(all, 'operation'), 'operation'),
     ...(countDeep(all, 'http') > 0 ? [plural(countDeep(all, 'http'), 'HTTP request')] : []),
+    ...(sessions.length > 0 ? [plural(sessions.length, 'socket session')] : []),
   ].join(' · ');
   const { css, script } = pageAssets();
   const page = html`<!doctype html>
@@ -664,9 +726,13 @@ export function renderTimeline(tree: TraceTree): string {
 ${when(omitted, () => html`<p class="omitted">${omitted}</p>`)}
 ${when(expectation, () => expectationSection(expectation!))}
 ${errorSection(errors, expectation)}
-${join(runs.map(runSection), '\n')}
-${looseSection(loose)}
-${when(runs.length === 0 && loose.length === 0, () => html`<p class="dim empty">This test made no model calls and ran no agent.</p>`)}
+${join(
+  sessions.map((s) => sessionSection(s, anchors)),
+  '\n',
+)}
+${join(runSections, '\n')}
+${looseHtml}
+${when(runs.length === 0 && loose.length === 0 && sessions.length === 0, () => html`<p class="dim empty">This test made no model calls and ran no agent.</p>`)}
 </main>
 <script>${raw(script)}</script>
 </body>

@@ -7,7 +7,9 @@
  * semantic conventions where they have a name (`gen_ai.*`) and `understudy.*` for the
  * rest (fixture, match keys, override identity, outcome, phase). Tool calls are the
  * run's children, beside the model calls, each naming the model call that asked for it;
- * an operation is the child of the tool call it served when it names one.
+ * an operation is the child of the tool call it served when it names one. A WebSocket session
+ * is the test's child (`session <protocol>`), its turns its children in order (`turn <n>`), each
+ * linked to the model call and tool call spans it holds.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -23,6 +25,7 @@ import type {
   OperationEvidence,
   PlainError,
   RunEvidence,
+  SessionEvidence,
   TestEvidence,
   ToolCallEvidence,
 } from './evidence';
@@ -45,6 +48,12 @@ export interface OtlpEvent {
   attributes: OtlpKeyValue[];
 }
 
+export interface OtlpLink {
+  traceId: string;
+  spanId: string;
+  attributes: OtlpKeyValue[];
+}
+
 /** One span in OTLP/JSON form. */
 export interface OtlpSpan {
   traceId: string;
@@ -57,6 +66,8 @@ export interface OtlpSpan {
   endTimeUnixNano: string;
   attributes: OtlpKeyValue[];
   events?: OtlpEvent[];
+  /** Spans this one refers to elsewhere in the trace (a session's turn: its model and tool calls). */
+  links?: OtlpLink[];
   /** code 0 unset, 1 ok, 2 error. */
   status?: { code: number; message?: string };
 }
@@ -437,6 +448,127 @@ export function runSpans(
   return spans;
 }
 
+/** The spans already written that a session's turns link to: model calls by index, tool calls by id. */
+function linkTargets(spans: readonly OtlpSpan[]): { calls: Map<number, string>; tools: Map<string, string> } {
+  const op = TRACE_ATTRIBUTES.operationName.name;
+  const index = TRACE_ATTRIBUTES.modelCallIndex.name;
+  const toolId = TRACE_ATTRIBUTES.toolCallId.name;
+  const calls = new Map<number, string>();
+  const tools = new Map<string, string>();
+  for (const span of spans) {
+    const kind = span.attributes.find((a) => a.key === op)?.value;
+    const value = (key: string) => span.attributes.find((a) => a.key === key)?.value;
+    if (kind && 'stringValue' in kind && kind.stringValue === 'chat') {
+      const i = value(index);
+      if (i && 'intValue' in i) calls.set(Number(i.intValue), span.spanId);
+    } else if (kind && 'stringValue' in kind && kind.stringValue === 'execute_tool') {
+      const id = value(toolId);
+      if (id && 'stringValue' in id) tools.set(id.stringValue, span.spanId);
+    }
+  }
+  return { calls, tools };
+}
+
+/** A session's span and its turns', in order, each turn linked to the spans of its model and tool calls. */
+function sessionSpans(
+  session: SessionEvidence,
+  parentSpanId: string,
+  targets: ReturnType<typeof linkTargets>,
+  ctx: Context,
+): OtlpSpan[] {
+  const spanId = newSpanId();
+  const end = session.startedAt + session.durationMs;
+  const state = session.dropped ? 'dropped' : session.closeCode === undefined ? 'open' : 'closed';
+  const failed = session.turns.some((t) => t.faults !== undefined) || session.dropped === true;
+  const root: OtlpSpan = {
+    traceId: ctx.traceId,
+    spanId,
+    parentSpanId,
+    name: `session ${session.protocol}`,
+    kind: KIND_CLIENT,
+    startTimeUnixNano: unixNano(ctx.timeOrigin, session.startedAt),
+    endTimeUnixNano: unixNano(ctx.timeOrigin, end),
+    attributes: traceAttributes({
+      sessionIndex: session.index,
+      url: session.url,
+      protocol: session.protocol,
+      sessionCloseCode: session.closeCode,
+      sessionCloseReason: session.closeReason,
+      sessionClosedBy: session.closedBy,
+      sessionDropped: session.dropped,
+      sessionTurns: session.turns.length + (session.omittedTurns ?? 0),
+      sessionOmittedTurns: session.omittedTurns,
+      outcome: state,
+      durationMs: round(session.durationMs),
+    }),
+    status: failed
+      ? {
+          code: STATUS_ERROR,
+          message: session.dropped ? 'the socket dropped (no close frame)' : 'a turn of the session failed',
+        }
+      : { code: STATUS_OK },
+  };
+  const spans = [root];
+  for (const turn of session.turns) {
+    const interrupted = turn.interrupted;
+    const outcome = turn.faults
+      ? 'failed'
+      : interrupted
+        ? 'interrupted'
+        : turn.modelCalls.length > 0
+          ? 'answered'
+          : 'unanswered';
+    const links: OtlpLink[] = [];
+    for (const index of turn.modelCalls) {
+      const target = targets.calls.get(index);
+      if (target)
+        links.push({
+          traceId: ctx.traceId,
+          spanId: target,
+          attributes: traceAttributes({ modelCallIndex: index }),
+        });
+    }
+    for (const tool of turn.toolCalls) {
+      const target = targets.tools.get(tool.id);
+      if (target)
+        links.push({
+          traceId: ctx.traceId,
+          spanId: target,
+          attributes: traceAttributes({ toolCallId: tool.id }),
+        });
+    }
+    spans.push({
+      traceId: ctx.traceId,
+      spanId: newSpanId(),
+      parentSpanId: spanId,
+      name: `turn ${turn.index}`,
+      kind: KIND_INTERNAL,
+      startTimeUnixNano: unixNano(ctx.timeOrigin, turn.startedAt),
+      endTimeUnixNano: unixNano(ctx.timeOrigin, turn.startedAt + turn.durationMs),
+      attributes: traceAttributes({
+        turnIndex: turn.index,
+        turnInputVia: turn.user?.via,
+        turnUser: turn.user?.text,
+        turnAssistant: turn.assistant,
+        turnModelCalls: json(turn.modelCalls),
+        turnToolCalls: turn.toolCalls.length > 0 ? json(turn.toolCalls) : undefined,
+        turnInterruptedBy: interrupted?.by,
+        turnHeardMs: interrupted?.heardMs,
+        turnHeardChars: interrupted?.heardChars,
+        turnSaidChars: interrupted?.ofChars,
+        turnFaults: turn.faults,
+        outcome,
+        durationMs: round(turn.durationMs),
+      }),
+      ...(links.length > 0 && { links }),
+      status: turn.faults
+        ? { code: STATUS_ERROR, message: turn.faults.join('; ') }
+        : { code: outcome === 'unanswered' ? 0 : STATUS_OK },
+    });
+  }
+  return spans;
+}
+
 /** One step of a trace's evidence: a run's own fields, a model call, a tool call, an operation or an HTTP request. */
 export type TraceStep =
   | { run: Omit<RunEvidence, 'modelCalls' | 'toolCalls' | 'operations' | 'httpRequests'> }
@@ -495,6 +627,11 @@ export function testTrace(test: TestInfo, evidence: TestEvidence): OtlpTrace {
     children.push(callSpan(call, rootId, { traceId, timeOrigin: origin }));
   for (const h of evidence.looseHttp ?? [])
     children.push(httpSpan(h, rootId, { traceId, timeOrigin: origin }));
+  if (evidence.sessions?.length) {
+    const targets = linkTargets(children);
+    for (const session of evidence.sessions)
+      children.push(...sessionSpans(session, rootId, targets, { traceId, timeOrigin: origin }));
+  }
 
   // The test's own span covers its children; without any, the host's reading of the test.
   let start = children.reduce(

@@ -22,11 +22,13 @@ export interface SpanNode {
   events: Array<{ name: string; at: number; attributes: Record<string, unknown>; fields: TraceFields }>;
   status: { code: number; message?: string };
   children: SpanNode[];
-  /** 'test' | 'run' | 'model' | 'tool' | 'operation' | 'http' | 'span' */
+  /** The spans this one links to (a session's turn: its model and tool calls), with the link's fields. */
+  links: Array<{ spanId: string; fields: TraceFields }>;
+  /** 'test' | 'run' | 'model' | 'tool' | 'operation' | 'http' | 'session' | 'turn' | 'span' */
   type: SpanType;
 }
 
-export type SpanType = 'test' | 'run' | 'model' | 'tool' | 'operation' | 'http' | 'span';
+export type SpanType = 'test' | 'run' | 'model' | 'tool' | 'operation' | 'http' | 'session' | 'turn' | 'span';
 
 export interface TraceTree {
   traceId: string;
@@ -105,6 +107,8 @@ function typeOf(span: OtlpSpan, fields: TraceFields, isRoot: boolean): SpanType 
   if (op === 'execute_tool') return 'tool';
   if (span.name.startsWith('world.operation') || fields.operationId !== undefined) return 'operation';
   if (fields.httpSource !== undefined) return 'http';
+  if (fields.sessionIndex !== undefined) return 'session';
+  if (fields.turnIndex !== undefined) return 'turn';
   if (isRoot && fields.testName !== undefined) return 'test';
   return 'span';
 }
@@ -170,6 +174,9 @@ export function readTrace(input: unknown): TraceTree {
       }),
       status: { code: s.status?.code ?? 0, ...(s.status?.message && { message: s.status.message }) },
       children: [],
+      links: (s.links ?? [])
+        .filter((l) => typeof l?.spanId === 'string')
+        .map((l) => ({ spanId: l.spanId, fields: fieldsOf(attributeRecord(l.attributes)) })),
       type: typeOf(s, fields, isRoot),
     });
   }
@@ -197,7 +204,9 @@ export function readTrace(input: unknown): TraceTree {
 
 /** Model calls before the tools they asked for, tools before their operations. */
 function order(node: SpanNode): number {
-  return { test: 0, run: 1, model: 2, tool: 3, operation: 4, http: 5, span: 6 }[node.type];
+  return { test: 0, run: 1, model: 2, tool: 3, operation: 4, http: 5, session: 6, turn: 7, span: 8 }[
+    node.type
+  ];
 }
 
 /** A JSON attribute parsed, or the text when it is not JSON. */

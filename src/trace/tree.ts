@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { describeOmissions, type Omissions } from './budget';
 import { errorLines } from './plain';
 import { parsed, type SpanNode, type TraceTree } from './read';
+import { assistantLines, closing, toolLine, turnView } from './session-view';
 
 export interface TreeOptions {
   color?: boolean;
@@ -78,9 +79,47 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
         const outcome = String(a.outcome ?? '');
         return `${yellow(`http ${a.httpMethod ?? ''} ${a.url ?? node.name}`)} ${bad ? red(outcome) : green(outcome)} ${dim(`msw handler ${a.httpHandler ?? ''} (${a.httpSource ?? ''})`)}  ${dim(ms(node.duration))}`;
       }
+      case 'session': {
+        const turns = Number(a.sessionTurns ?? 0);
+        const how = closing(a);
+        return `${bold(`session ${a.sessionIndex ?? ''}`)} ${c(34, String(a.protocol ?? ''))} ${dim(String(a.url ?? ''))}  ${bad ? red(how) : green(how)}  ${dim(`${turns} turn${turns === 1 ? '' : 's'} ${ms(node.duration)}`)}`;
+      }
+      case 'turn': {
+        const t = turnView(a);
+        const outcome = bad
+          ? red(t.outcome)
+          : t.outcome === 'interrupted'
+            ? yellow(t.outcome)
+            : green(t.outcome);
+        return `${bold(`turn ${t.index}`)}  ${t.user === undefined ? dim('(no new input)') : short(t.user)}  ${outcome}`;
+      }
       default:
         return `${node.name} ${dim(ms(node.duration))}`;
     }
+  };
+
+  /** A session turn's conversation under its heading: the answer, its tool calls, faults, its model calls. */
+  const turnLines = (node: SpanNode, prefix: string) => {
+    if (node.type !== 'turn') return;
+    const t = turnView(node.fields);
+    for (const line of assistantLines(t))
+      lines.push(
+        `${prefix}${
+          'call' in line
+            ? c(
+                36,
+                toolLine(line.call, (v) => short(v, 60)),
+              )
+            : line.cut
+              ? yellow(short(line.said))
+              : short(line.said)
+        }`,
+      );
+    for (const fault of t.faults) lines.push(`${prefix}${red(short(fault))}`);
+    if (t.modelCalls.length > 0)
+      lines.push(
+        `${prefix}${dim(`model call${t.modelCalls.length === 1 ? '' : 's'} ${t.modelCalls.join(', ')}`)}`,
+      );
   };
 
   /** What the agent of a run threw (or why it timed out): name, message and its top frames. */
@@ -106,6 +145,7 @@ export function renderTree(tree: TraceTree, options: TreeOptions = {}): string {
       lines.push(`${prefix}${last ? '└─ ' : '├─ '}${describe(node)}`);
       const inner = `${prefix}${last ? '   ' : '│  '}`;
       runError(node, `${inner}${node.children.length > 0 ? '│  ' : '   '}`);
+      turnLines(node, `${inner}${node.children.length > 0 ? '│  ' : '   '}`);
       walk(node.children, inner);
     });
   };

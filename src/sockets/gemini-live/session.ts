@@ -77,6 +77,8 @@ export class LiveSession implements SocketConnection {
   private active = false;
   /** Realtime text typed during a manual activity, sent with it when it ends. */
   private typed: string[] = [];
+  /** The user's parts of client content sent since the last model turn, until a complete turn (the session's evidence). */
+  private typing: Array<Record<string, unknown>> = [];
   private calls = 0;
 
   constructor(
@@ -131,9 +133,17 @@ export class LiveSession implements SocketConnection {
       }
       case 'clientContent':
         if (message.turns.length > 0) this.interrupt();
-        for (const t of message.turns as Content[])
+        for (const t of message.turns as Content[]) {
           this.contents.push({ role: t.role === 'model' ? 'model' : 'user', parts: t.parts });
-        if (message.turnComplete) this.respond();
+          // History the client loads is not the user's turn: only what follows its last model turn is.
+          if (t.role === 'model') this.typing = [];
+          else this.typing.push(...(t.parts ?? []));
+        }
+        if (message.turnComplete) {
+          this.noteTyped(this.typing);
+          this.typing = [];
+          this.respond();
+        }
         return;
       case 'toolResponse':
         this.toolResponse(message.responses);
@@ -175,6 +185,7 @@ export class LiveSession implements SocketConnection {
       else {
         this.cutIn();
         this.contents.push({ role: 'user', parts: [{ text: input.text }] });
+        this.noteTyped([{ text: input.text }]);
         this.respond();
       }
     }
@@ -203,7 +214,11 @@ export class LiveSession implements SocketConnection {
         if (this.setup.inputTranscription) this.send(inputTranscription(text));
         parts.push({ text });
       } else parts.push({ inlineData: SPEECH });
-    }
+      // Speech not made out, with typed text beside it, is the typed turn.
+      if (text === null && this.typed.length > 0) this.noteTyped(this.typed.map((t) => ({ text: t })));
+      else
+        this.services.note?.({ kind: 'user', via: 'audio', text: text && [text, ...this.typed].join(' ') });
+    } else if (this.typed.length > 0) this.noteTyped(this.typed.map((text) => ({ text })));
     for (const text of this.typed) parts.push({ text });
     this.typed = [];
     if (parts.length === 0) return;
@@ -235,6 +250,7 @@ export class LiveSession implements SocketConnection {
       }
       this.waiting.delete(id);
       this.responses.push({ functionResponse: { id, name: r.name, response: r.response ?? {} } });
+      this.services.note?.({ kind: 'tool output', callId: id, output: r.response ?? {} });
     }
     if (this.waiting.size > 0 || this.responses.length === 0) return;
     this.contents.push({ role: 'user', parts: this.responses });
@@ -247,6 +263,7 @@ export class LiveSession implements SocketConnection {
     const speaking = this.speaking;
     if (speaking) {
       this.speaking = undefined;
+      this.services.note?.({ kind: 'interrupted', by: 'user', turn: speaking.reply });
       speaking.abort.abort();
       if (speaking.said) this.contents.push({ role: 'model', parts: [{ text: speaking.said }] });
       this.cut(speaking, 'aborted');
@@ -267,6 +284,12 @@ export class LiveSession implements SocketConnection {
       this.send(toolCallCancellation(ids));
       if (!speaking) this.send(turnComplete());
     }
+  }
+
+  /** The user's typed turn, for the session's evidence. */
+  private noteTyped(parts: ReadonlyArray<Record<string, unknown>>): void {
+    const texts = parts.map((p) => p.text).filter(isText);
+    if (texts.length > 0) this.services.note?.({ kind: 'user', via: 'text', text: texts.join(' ') });
   }
 
   /** Tells the file how much of a reply reached the client, when not all of it did. */
@@ -451,6 +474,8 @@ export class LiveSession implements SocketConnection {
     this.speaking = undefined;
   }
 }
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 /** A spoken user turn whose words are not known, as the conversation keeps it. */
 const SPEECH = { mimeType: 'audio/pcm;rate=16000', data: '' };

@@ -352,9 +352,29 @@ export class RealtimeSessionMachine {
           : part,
       );
     this.items.splice(at, 0, item);
+    this.noteItem(item);
     const previous_item_id = at === 0 ? null : this.items[at - 1].id;
     this.emit({ type: 'conversation.item.added', previous_item_id, item });
     this.emit({ type: 'conversation.item.done', previous_item_id, item });
+  }
+
+  /** A user's message or a tool's output the client added, for the session's evidence. */
+  private noteItem(item: Item): void {
+    if (item.type === 'function_call_output') {
+      this.services.note?.({ kind: 'tool output', callId: item.call_id, output: item.output });
+      return;
+    }
+    if (item.type !== 'message' || item.role !== 'user') return;
+    const parts: Obj[] = item.content;
+    const spoken = parts.some((p) => p?.type === 'input_audio');
+    const texts = parts
+      .map((p) => (p?.type === 'input_audio' ? p.transcript : p?.type === 'input_text' ? p.text : null))
+      .filter((t): t is string => typeof t === 'string');
+    this.services.note?.({
+      kind: 'user',
+      via: spoken ? 'audio' : 'text',
+      text: texts.length > 0 ? texts.join(' ') : null,
+    });
   }
 
   /**
@@ -411,6 +431,14 @@ export class RealtimeSessionMachine {
       const reached: NeutralReply = { ...spoken.reply, content: heard === '' ? null : heard, toolCalls: [] };
       spoken.outcome.cut('aborted', reached, { delivered: spoken.delivered, of: spoken.of });
     }
+    if (heard.length < said.length)
+      this.services.note?.({
+        kind: 'truncated',
+        heardMs: end,
+        heardChars: heard.length,
+        ofChars: said.length,
+        turn: spoken?.outcome,
+      });
     this.emit({
       type: 'conversation.item.truncated',
       item_id: item.id,
@@ -501,6 +529,7 @@ export class RealtimeSessionMachine {
     this.emit({ type: 'conversation.item.added', previous_item_id, item: structuredClone(item) });
     item.content[0].transcript = transcript;
     this.items.push(item);
+    this.services.note?.({ kind: 'user', via: 'audio', text: transcript });
     this.emit({ type: 'conversation.item.done', previous_item_id, item });
     if (!this.session.audio.input.transcription) return;
     if (transcript === null) {
@@ -792,6 +821,11 @@ export class RealtimeSessionMachine {
     const active = this.active;
     if (!active) return;
     active.cancelled = reason;
+    this.services.note?.({
+      kind: 'interrupted',
+      by: reason === 'turn_detected' ? 'user' : 'client',
+      turn: active.outcome,
+    });
     active.controller.abort();
     // Before the model answered: `respond` ends it when the answer comes back.
     if (!active.outcome || !active.plan) return;

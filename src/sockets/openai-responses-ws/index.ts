@@ -70,6 +70,7 @@ class ResponsesSocket implements SocketConnection {
       );
     const { stream: _stream, background: _background, ...fields } = create;
     const body: Body = { ...fields, stream: true };
+    this.noteInput(body.input);
     const chained = this.unstoredChain(body);
     const response = await this.services.request(
       new Request(this.httpUrl(), {
@@ -104,6 +105,20 @@ class ResponsesSocket implements SocketConnection {
       }
     }
     if (completed) this.remember(body, chained, completed);
+  }
+
+  /** The turn's new input, for the session's evidence: the user's text opens a turn, tool outputs go to theirs. */
+  private noteInput(input: unknown): void {
+    let texts: string[] = [];
+    for (const item of inputItems(input) as Array<Record<string, any> | null>) {
+      if (item?.type === 'function_call_output' && typeof item.call_id === 'string')
+        this.services.note?.({ kind: 'tool output', callId: item.call_id, output: item.output });
+      else if (item?.role === 'user' && (item.type === undefined || item.type === 'message'))
+        texts.push(...textsOf(item.content));
+      // Input that replays the conversation: only the user's messages after its last other item are new.
+      else if (item?.role !== 'system' && item?.role !== 'developer') texts = [];
+    }
+    if (texts.length > 0) this.services.note?.({ kind: 'user', via: 'text', text: texts.join(' ') });
   }
 
   /**
@@ -179,6 +194,13 @@ function relinked(event: Record<string, any>, body: Body): Record<string, any> {
 function inputItems(input: unknown): unknown[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   return Array.isArray(input) ? input : [];
+}
+
+/** A message's text: its content as a string, or its `input_text` parts. */
+function textsOf(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  return content.filter((p) => p?.type === 'input_text' && typeof p.text === 'string').map((p) => p.text);
 }
 
 function jsonOf(text: string): any {

@@ -267,6 +267,60 @@ describe('the trace attribute table', () => {
     ]);
   });
 
+  it("round-trips the sessions: each a span, its turns its children in order, each linked to its calls' spans", () => {
+    const sessions = ofType(tree, 'session');
+    const byId = new Map(all(tree.roots).map((n) => [n.id, n]));
+    const read = sessions.map((n) =>
+      defined({
+        index: n.fields.sessionIndex,
+        url: n.fields.url,
+        protocol: n.fields.protocol,
+        closeCode: n.fields.sessionCloseCode,
+        closeReason: n.fields.sessionCloseReason,
+        closedBy: n.fields.sessionClosedBy,
+        dropped: n.fields.sessionDropped,
+        omittedTurns: n.fields.sessionOmittedTurns,
+        durationMs: n.fields.durationMs,
+        turns: n.children.map((t) => {
+          const f = t.fields;
+          const interrupted = defined({
+            by: f.turnInterruptedBy,
+            heardMs: f.turnHeardMs,
+            heardChars: f.turnHeardChars,
+            ofChars: f.turnSaidChars,
+          });
+          // The links reach the spans of exactly the calls the turn names.
+          const linked = t.links.map((l) => byId.get(l.spanId)!);
+          expect(linked.filter((c) => c.type === 'model').map((c) => c.fields.modelCallIndex)).toEqual(
+            parsed(f.turnModelCalls),
+          );
+          return defined({
+            index: f.turnIndex,
+            user:
+              f.turnInputVia === undefined ? undefined : { via: f.turnInputVia, text: f.turnUser ?? null },
+            assistant: f.turnAssistant,
+            modelCalls: parsed(f.turnModelCalls),
+            toolCalls: parsed(f.turnToolCalls) ?? [],
+            interrupted: Object.keys(interrupted).length > 0 ? interrupted : undefined,
+            faults: f.turnFaults,
+            durationMs: f.durationMs,
+            tools: linked.filter((c) => c.type === 'tool').map((c) => c.fields.toolCallId),
+          });
+        }),
+      }),
+    );
+    expect(read).toEqual(
+      (goldenEvidence.sessions ?? []).map(({ startedAt, turns, ...s }) =>
+        defined({
+          ...s,
+          turns: turns.map(({ startedAt: _, ...t }) =>
+            defined({ ...t, tools: t.toolCalls.map((c) => c.id) }),
+          ),
+        }),
+      ),
+    );
+  });
+
   it('leaves a value not of the type the table says out of the fields (a foreign trace), keeping it by name', () => {
     const doc = {
       resourceSpans: [

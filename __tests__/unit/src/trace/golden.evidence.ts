@@ -85,6 +85,64 @@ export const goldenEvidence: TestEvidence = {
       phase: 'beforeEach',
     },
   ],
+  sessions: [
+    {
+      index: 0,
+      url: 'wss://api.openai.com/v1/realtime?model=gpt-realtime',
+      protocol: 'openai.realtime',
+      closeCode: 1000,
+      closeReason: 'bye',
+      closedBy: 'client',
+      omittedTurns: 2,
+      startedAt: 10.5,
+      durationMs: 60,
+      turns: [
+        {
+          index: 0,
+          user: { via: 'audio', text: 'book a table' },
+          assistant: 'Let me look. Booking',
+          modelCalls: [1, 2],
+          toolCalls: [
+            { id: 'call_1', name: 'lookup', arguments: '{"city":"Paris"}', output: { id: 7 }, at: 0 },
+            { id: 'call_2', name: 'book', arguments: '{"id":', at: 12 },
+          ],
+          startedAt: 10.5,
+          durationMs: 30,
+        },
+        {
+          index: 1,
+          user: { via: 'text', text: 'for two, please' },
+          assistant: 'We o',
+          modelCalls: [3],
+          toolCalls: [],
+          interrupted: { by: 'user', heardMs: 160, heardChars: 4, ofChars: 20 },
+          startedAt: 49,
+          durationMs: 12,
+        },
+      ],
+    },
+    {
+      index: 1,
+      url: 'wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent',
+      protocol: 'gemini.live',
+      closeCode: 1006,
+      closedBy: 'server',
+      dropped: true,
+      startedAt: 62,
+      durationMs: 5,
+      turns: [
+        {
+          index: 0,
+          user: { via: 'audio', text: null },
+          modelCalls: [],
+          toolCalls: [],
+          faults: ['the socket dropped (1006, no close frame)'],
+          startedAt: 62,
+          durationMs: 5,
+        },
+      ],
+    },
+  ],
   looseHttp: [
     {
       method: 'GET',
@@ -330,6 +388,10 @@ export function stableIds(trace: OtlpTrace): OtlpTrace {
         span.traceId = stable(span.traceId);
         span.spanId = stable(span.spanId);
         if (span.parentSpanId) span.parentSpanId = stable(span.parentSpanId);
+        for (const link of span.links ?? []) {
+          link.traceId = stable(link.traceId);
+          link.spanId = stable(link.spanId);
+        }
       }
   return trace;
 }

@@ -705,3 +705,56 @@ describe('Gemini Live: setup is checked against the API’s rules', () => {
     expect(s.messages()[1]).toEqual({ serverContent: { modelTurn: { parts: [{ text: 'Hi.' }] } } });
   });
 });
+
+describe("Gemini Live: what a session notes for the trace's turns", () => {
+  it('notes the typed turn after the history the client loads, the tool outputs, and a cut-off answer', async () => {
+    const notes: unknown[] = [];
+    const s = session(
+      [
+        reply(null, [{ id: 'c1', name: 'get_weather', arguments: '{"city":"Paris"}' }]),
+        reply('It is sunny and warm in Paris today.', [], { chunkSize: 6, chunkDelay: 50 }),
+        reply('Stopping.'),
+      ],
+      {
+        note: (note) =>
+          notes.push({ ...note, turn: note.kind === 'interrupted' ? typeof note.turn : undefined }),
+      },
+    );
+    s.send(setup());
+    s.send({
+      clientContent: {
+        turns: [
+          { role: 'user', parts: [{ text: 'an old question' }] },
+          { role: 'model', parts: [{ text: 'an old answer' }] },
+          { role: 'user', parts: [{ text: 'Weather in' }, { text: 'Paris?' }] },
+        ],
+        turnComplete: true,
+      },
+    });
+    await until(() => s.messages().some((m) => m.toolCall));
+    s.send({
+      toolResponse: { functionResponses: [{ id: 'c1', name: 'get_weather', response: { sky: 'sunny' } }] },
+    });
+    await until(() => s.messages().some((m) => serverContent(m).modelTurn));
+    s.send(say('Stop'));
+    await until(() => s.messages().some((m) => serverContent(m).turnComplete));
+    expect(notes).toEqual([
+      { kind: 'user', via: 'text', text: 'Weather in Paris?' },
+      { kind: 'tool output', callId: 'c1', output: { sky: 'sunny' } },
+      { kind: 'interrupted', by: 'user', turn: 'object' },
+      { kind: 'user', via: 'text', text: 'Stop' },
+    ]);
+    s.close();
+  });
+
+  it('notes nothing for content that does not complete a turn, then the whole turn when it does', () => {
+    const notes: unknown[] = [];
+    const s = session([reply('Hi.')], { note: (note) => notes.push(note) });
+    s.send(setup());
+    s.send({ clientContent: { turns: [{ role: 'user', parts: [{ text: 'Hello' }] }] } });
+    expect(notes).toEqual([]);
+    s.send({ clientContent: { turns: [{ role: 'user', parts: [{ text: 'there' }] }], turnComplete: true } });
+    expect(notes).toEqual([{ kind: 'user', via: 'text', text: 'Hello there' }]);
+    s.close();
+  });
+});

@@ -8,6 +8,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { script, understudy } from 'jest-understudy';
 import WebSocket from 'ws';
+import { getRuntime } from '../../../../../src/sandbox/runtime';
 
 const URL = 'wss://api.openai.com/v1/responses';
 const TOOLS = [
@@ -209,5 +210,50 @@ describe('a client that goes away', () => {
     const [call] = understudy.model.calls;
     expect(call.cut).toMatchObject({ reason: 'aborted', of: expect.any(Number) });
     expect(call.cut!.delivered).toBeLessThan(call.cut!.of as number);
+  });
+});
+
+describe("Responses WebSocket mode: the session in the test's trace", () => {
+  it('a replayed history is not a turn, its latest user message is; tool outputs continue the turn; its calls are linked', async () => {
+    understudy.model.use([
+      ...script().user('And in Paris?').callsTool('get_weather', { city: 'Paris' }).replies('Sunny.').build(),
+    ]);
+    const c = await connect();
+    const first = await c.turn({
+      type: 'response.create',
+      model: 'gpt-4.1',
+      tools: TOOLS,
+      input: [
+        { role: 'user', content: 'Weather in Rome?' },
+        { role: 'assistant', content: 'Rainy.' },
+        { role: 'user', content: 'And in Paris?' },
+      ],
+    });
+    const response = first.find((e) => e.type === 'response.completed').response;
+    const call = response.output.find((o: any) => o.type === 'function_call');
+    await c.turn({
+      type: 'response.create',
+      model: 'gpt-4.1',
+      tools: TOOLS,
+      previous_response_id: response.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"sky":"sunny"}' }],
+    });
+    c.socket.close();
+    await c.closed;
+    for (let i = 0; i < 50 && !getRuntime().testEvidence().sessions?.[0]?.closedBy; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const [session] = getRuntime().testEvidence().sessions ?? [];
+    expect(session).toMatchObject({
+      protocol: 'openai.responses.ws',
+      url: 'wss://api.openai.com/v1/responses',
+      closedBy: 'client',
+    });
+    expect(session.turns).toHaveLength(1);
+    expect(session.turns[0]).toMatchObject({
+      user: { via: 'text', text: 'And in Paris?' },
+      assistant: 'Sunny.',
+      modelCalls: understudy.model.calls.map((c) => c.index),
+      toolCalls: [{ name: 'get_weather', output: '{"sky":"sunny"}', at: 0 }],
+    });
   });
 });
