@@ -71,6 +71,10 @@ function sharedServer(): Promise<SharedServer> {
       // A served host that did not answer this request, or a WebSocket to one: nothing mocks it.
       return verdict.action === 'refuse' ? verdict.message : blockedMessage(target);
     };
+    // msw records where a handler was declared from a stack trace, which Jest maps through source
+    // maps: once per worker (per file under Vitest) for a frame nothing reads.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     const catchAll = core.http.all('*', async ({ request }) => {
       const hooks = state.current;
       // Between test files the server is closed; a request that still arrives is not let out.
@@ -96,6 +100,7 @@ function sharedServer(): Promise<SharedServer> {
       hooks.fail(message);
       return core.HttpResponse.error();
     });
+    Error.stackTraceLimit = stackTraceLimit;
     // Every HTTP request reaches the catch-all; only WebSocket connections get here. Throwing
     // errors the connection before msw opens it for real.
     const webSocket = (url: string | undefined) => {
