@@ -61,24 +61,31 @@ function readCache(file: string): Buffer | undefined {
 
 /**
  * Compiles `source` (named `filename` in stacks) with the code cache, where it may be used; the
- * cache's folder is made in `under` (the system's temporary folder).
+ * cache's folder is made in `under` (the system's temporary folder). A source given in parts may
+ * hold a file's bytes as read: the digest reads those bytes rather than encoding the text again.
  */
-export function compileCached(filename: string, source: string, under = tmpdir()): CachedScript {
+export function compileCached(
+  filename: string,
+  source: string | ReadonlyArray<string | Buffer>,
+  under = tmpdir(),
+): CachedScript {
+  const parts = typeof source === 'string' ? [source] : source;
+  const text = parts.map((part) => (typeof part === 'string' ? part : part.toString('utf8'))).join('');
   // No `import()` loader: the bundles are scripts (scripts/bundle-host.cjs checks they need none).
   const options = { filename };
   const disabled = Boolean(process.env.NODE_DISABLE_COMPILE_CACHE);
   const folder = disabled ? undefined : privateFolder(under);
-  if (!folder) return { script: new vm.Script(source, options), keep: () => undefined };
-  const digest = (...parts: string[]) => {
+  if (!folder) return { script: new vm.Script(text, options), keep: () => undefined };
+  const digest = (...parts: Array<string | Buffer>) => {
     const hash = createHash('sha256');
     for (const part of parts) hash.update(part).update('\0');
     return hash.digest('hex').slice(0, 24);
   };
   // One cache per script file and Node; a rebuilt file's cache replaces the one before.
   const name = digest(filename, process.version, process.arch);
-  const file = join(folder, `${name}-${digest(source)}.bin`);
+  const file = join(folder, `${name}-${digest(...parts)}.bin`);
   const cachedData = readCache(file);
-  const script = new vm.Script(source, { ...options, cachedData });
+  const script = new vm.Script(text, { ...options, cachedData });
   if (cachedData !== undefined && script.cachedDataRejected !== true)
     return { script, keep: () => undefined };
   let wanted = true;

@@ -60,6 +60,22 @@ interface SharedServer {
 
 let shared: Promise<SharedServer> | undefined;
 
+type CatchAll = Parameters<MswCore['http']['all']>[1];
+
+/**
+ * Builds an msw handler without the stack trace msw takes to record where it was declared, which
+ * Jest maps through source maps: once per worker (per file under Vitest), for a frame nothing reads.
+ */
+function withoutCallFrame<T>(build: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return build();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 function sharedServer(): Promise<SharedServer> {
   shared ??= loadMsw().then(({ core, node, major }) => {
     const state = {} as SharedServer;
@@ -71,7 +87,7 @@ function sharedServer(): Promise<SharedServer> {
       // A served host that did not answer this request, or a WebSocket to one: nothing mocks it.
       return verdict.action === 'refuse' ? verdict.message : blockedMessage(target);
     };
-    const catchAll = core.http.all('*', async ({ request }) => {
+    const answer: CatchAll = async ({ request }) => {
       const hooks = state.current;
       // Between test files the server is closed; a request that still arrives is not let out.
       if (!hooks) return core.HttpResponse.error();
@@ -97,7 +113,8 @@ function sharedServer(): Promise<SharedServer> {
       if (message === undefined) return core.passthrough();
       hooks.fail(message);
       return core.HttpResponse.error();
-    });
+    };
+    const catchAll = withoutCallFrame(() => core.http.all('*', answer));
     // Every HTTP request reaches the catch-all; only WebSocket connections get here. Throwing
     // errors the connection before msw opens it for real.
     const webSocket = (url: string | undefined) => {

@@ -24,7 +24,11 @@ function compiledOf(file: string): Compiled {
   const known = compiled.get(file);
   if (known && known.mtimeMs === mtimeMs) return known;
   // The CommonJS wrapper on the bundle's first line: its line numbers stay those of the file.
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  const source = [
+    '(function (exports, require, module, __filename, __dirname) {',
+    readFileSync(file),
+    '\n})',
+  ];
   const made = { ...compileCached(file, source), mtimeMs };
   compiled.set(file, made);
   return made;

@@ -190,6 +190,16 @@ export const SHARED = {
     },
     runners: JEST,
   },
+  'startup-first-request': {
+    driver: 'startup.test.ts',
+    cases: [
+      'startup-first-fetch.case.js',
+      'startup-first-http.case.js',
+      'startup-first-undici.case.js',
+      'startup-first-top-level.case.js',
+    ],
+    runners: ALL,
+  },
 } satisfies Record<string, SharedProject>;
 
 export type SharedName = keyof typeof SHARED;

@@ -38,11 +38,13 @@ export interface DispatchOptions {
 export type AgentClass = new (options?: { connect?: unknown }) => Dispatcher;
 
 /**
- * Node's bundled undici `Agent`, from the host's global dispatcher. Node creates it when its
- * fetch first runs: a `data:` fetch makes it exist without a connection.
+ * Node's bundled undici `Agent`, from the host's global dispatcher. Node creates it when it loads
+ * its undici, which reading one of the globals undici provides (`Headers`) does without running a
+ * request; where something replaced that global, a `data:` fetch makes it exist without a connection.
  */
 export function bundledAgent(): AgentClass {
   const host = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
+  if (host[DISPATCHER_KEYS[0]] === undefined) void globalThis.Headers;
   if (host[DISPATCHER_KEYS[0]] === undefined) void fetch('data:,').catch(() => {});
   const agent = host[DISPATCHER_KEYS[0]] as object | undefined;
   // Node's Agent, or a subclass host code installed.

@@ -102,10 +102,16 @@ function tagsOf(task: TaskLike, fileTags: readonly string[]): string[] {
   return [...new Set(found)];
 }
 
-/** The docblock pragmas of the test file (`@understudy-world`…), as Jest reads them. */
-function pragmasOf(testPath: string): Record<string, string | string[]> {
+/**
+ * The docblock pragmas of the test file (`@understudy-world`…), as Jest reads them. Only the
+ * `understudy-` ones are read, so a file that names none does not load the docblock parser, which
+ * a Vitest worker would load for every file.
+ */
+export function pragmasOf(testPath: string): Record<string, string | string[]> {
+  const text = readFileSync(testPath, 'utf8');
+  if (!text.includes('@understudy-')) return {};
   const { extract, parse } = require('jest-docblock') as typeof import('jest-docblock');
-  return parse(extract(readFileSync(testPath, 'utf8')));
+  return parse(extract(text));
 }
 
 /** Sets up this test file's adapter and network; its hooks undo it all after the file's last test. */

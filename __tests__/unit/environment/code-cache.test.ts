@@ -20,13 +20,23 @@ interface Compiled {
   out: string;
 }
 
-/** Compiles and runs `source` as `file` in an isolate of its own, then keeps its code. */
-function compileApart(file: string, source: string, { disabled = false } = {}): Promise<Compiled> {
+/**
+ * Compiles and runs `source` as `file` in an isolate of its own, then keeps its code. A source
+ * in parts passes its bytes (Uint8Arrays, as a worker receives them) as the file's Buffers.
+ */
+function compileApart(
+  file: string,
+  source: string | Array<string | Uint8Array>,
+  { disabled = false } = {},
+): Promise<Compiled> {
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
     if (workerData.disabled) process.env.NODE_DISABLE_COMPILE_CACHE = '1';
     const { compileCached, keepCompiledCode } = require(workerData.module);
-    const compiled = compileCached(workerData.file, workerData.source, workerData.under);
+    const source = typeof workerData.source === 'string'
+      ? workerData.source
+      : workerData.source.map((part) => (typeof part === 'string' ? part : Buffer.from(part)));
+    const compiled = compileCached(workerData.file, source, workerData.under);
     const out = compiled.script.runInThisContext()();
     keepCompiledCode();
     parentPort.postMessage({ rejected: compiled.script.cachedDataRejected, out });`;
@@ -74,6 +84,27 @@ describe('compileCached', () => {
     // Another file's cache is its own.
     await compileApart('/other/dist/bundle.cjs', SOURCE);
     expect(caches()).toHaveLength(2);
+  }, 30_000);
+
+  it("compiles a source given in parts, a file's bytes among them, and keys its cache by those bytes", async () => {
+    const [head, body] = [SOURCE.slice(0, 14), SOURCE.slice(14)];
+    const parts = (text: string) => [head, Buffer.from(text), ''];
+    const first = await compileApart('/pkg/dist/bundle.cjs', parts(body));
+    expect(first).toEqual({ rejected: undefined, out: expect.stringMatching(/^0,2,4/) });
+    const [written] = caches();
+    expect(await compileApart('/pkg/dist/bundle.cjs', parts(body))).toEqual({
+      rejected: false,
+      out: first.out,
+    });
+    // The same length, one byte changed: V8 alone would take the old cache for it.
+    const changed = body.replace('i * 2', 'i * 3');
+    expect(changed).toHaveLength(body.length);
+    expect(await compileApart('/pkg/dist/bundle.cjs', parts(changed))).toEqual({
+      rejected: undefined,
+      out: expect.stringMatching(/^0,3,6/),
+    });
+    expect(caches()).toHaveLength(1);
+    expect(caches()[0]).not.toBe(written);
   }, 30_000);
 
   it('compiles afresh from a damaged cache, and writes a good one', async () => {

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { ContainmentHooks } from '../../../../environment/network';
 import { withCodeInName } from '../../../../environment/vitest/coded-name';
-import { startSession, type TaskLike, type VitestApi } from '../../../../environment/vitest/session';
+import {
+  pragmasOf,
+  startSession,
+  type TaskLike,
+  type VitestApi,
+} from '../../../../environment/vitest/session';
 import { BRIDGE_KEY, type Bridge, type FileSession } from '../../../../src/sandbox/bridge';
 
 // The network policy is tested in ../network; here it only hands the adapter its hooks. The global
@@ -262,6 +267,30 @@ describe('the Vitest session of one test file', () => {
       name: 'UnderstudyError [RUN_ENDED]',
       message: expect.stringContaining('a call arrived after its test'),
     });
+  });
+
+  it("reads the test file's understudy pragmas as Jest does, and a file that names none has none", () => {
+    const file = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    expect(
+      pragmasOf(
+        file(
+          'pragmas.test.mjs',
+          '/**\n * @understudy-world ./shop.world.yaml\n * @understudy-tags smoke, refunds\n */\nimport { test } from "vitest";\n',
+        ),
+      ),
+    ).toEqual({ 'understudy-world': './shop.world.yaml', 'understudy-tags': 'smoke, refunds' });
+    // A docblock of other pragmas, a pragma-looking word outside the docblock, and no docblock at all.
+    expect(pragmasOf(file('others.test.mjs', '/**\n * @vitest-environment node\n */\n'))).toEqual({});
+    expect(
+      pragmasOf(
+        file('later.test.mjs', 'import { test } from "vitest";\n/** @understudy-world ./w.yaml */\n'),
+      ),
+    ).toEqual({});
+    expect(pragmasOf(file('plain.test.mjs', "import { test } from 'vitest';\n"))).toEqual({});
   });
 
   it('leaves an error it cannot rename as it is', () => {
