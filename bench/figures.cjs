@@ -151,6 +151,32 @@ function served(s) {
   ];
 }
 
+function sockets(s) {
+  const rows = Object.entries(s.rows).map(([row, r]) => [
+    row,
+    num(r.environment.median, 3),
+    num(r.floor.median, 3),
+    num(r.aimock.median, 3),
+    `${x(r.environmentOverFloor)} ${r.verdict}`,
+    x(r.aimockOverEnvironment),
+  ]);
+  return [
+    '### 7. Socket turns (ms per turn, median)',
+    '',
+    ...table(
+      [
+        'row',
+        'environment',
+        'floor',
+        'aimock',
+        `environment / floor (<= ${s.targetEnvFloor}x)`,
+        'aimock / environment (no target)',
+      ],
+      rows,
+    ),
+  ];
+}
+
 /** The section's Markdown, between its markers. */
 function renderFigures(results) {
   const verdicts = results.verdicts ?? [];
@@ -178,6 +204,7 @@ function renderFigures(results) {
     '',
     ...served(results.served),
     '',
+    ...(results.sockets ? [...sockets(results.sockets), ''] : []),
     END,
   ];
   return lines.join('\n');
