@@ -34,6 +34,9 @@ import {
 
 const out = process.env.UNDERSTUDY_BENCH_OUT;
 const plan = JSON.parse(process.env.UNDERSTUDY_BENCH_PLAN ?? '{"prewarm":200,"warmup":50,"calls":100}');
+// UNDERSTUDY_BENCH_SOCKETS_ROWS (row ids, comma-separated) runs only those, e.g. for a profile.
+const only = process.env.UNDERSTUDY_BENCH_SOCKETS_ROWS?.split(',');
+const rows = only ? ROWS.filter((r) => only.includes(r.id)) : ROWS;
 // The sandbox's SDK classes and `ws` (loaded through Jest's module registry, as a test's would be).
 const sdks = { OpenAI, ResponsesWS, GoogleGenAI, ws };
 
@@ -61,7 +64,7 @@ it('times one turn per socket protocol: environment, floor, aimock', async () =>
     const summaries: Record<string, ResponseSummary[]> = {};
     const frames: Record<string, { frames: number; bytes: number }> = {};
     const known: Record<string, Array<{ path: string; expected: unknown; got: unknown; why: string }>> = {};
-    for (const row of ROWS) {
+    for (const row of rows) {
       // The environment's frames for one session of this row, and the reply.
       const before = understudy.model.calls.length;
       let summary: ResponseSummary[] = [];
@@ -98,10 +101,10 @@ it('times one turn per socket protocol: environment, floor, aimock', async () =>
     }
 
     // Every row warms up on every target before any is timed.
-    for (const row of ROWS)
+    for (const row of rows)
       await measureTurns(row, sdks, targets[row.id], { warmup: plan.prewarm ?? plan.warmup, calls: 0 });
     const samples: Record<string, Record<string, TurnSamples>> = {};
-    for (const row of ROWS) samples[row.id] = await measureTurns(row, sdks, targets[row.id], plan);
+    for (const row of rows) samples[row.id] = await measureTurns(row, sdks, targets[row.id], plan);
     expect(understudy.model.unmatched).toHaveLength(0);
 
     if (out)
