@@ -27,15 +27,15 @@ export class SseFrames {
   }
 }
 
-const valueOf = (line: string, field: string) =>
+const fieldValue = (line: string, field: string) =>
   line.slice(line.startsWith(`${field}: `) ? field.length + 2 : field.length + 1);
 
 function frameOf(frame: string): SseFrame | undefined {
   let type: string | undefined;
   const data: string[] = [];
   for (const line of frame.split('\n')) {
-    if (line.startsWith('data:')) data.push(valueOf(line, 'data'));
-    else if (line.startsWith('event:')) type = valueOf(line, 'event');
+    if (line.startsWith('data:')) data.push(fieldValue(line, 'data'));
+    else if (line.startsWith('event:')) type = fieldValue(line, 'event');
   }
   return data.length === 0 ? undefined : { type, data: data.join('\n') };
 }
