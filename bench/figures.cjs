@@ -151,7 +151,8 @@ function served(s) {
   ];
 }
 
-function sockets(s) {
+/** Phase 7 may run alone (`node bench/sockets.mjs --write`): its heading then says when. */
+function sockets(s, generatedAt) {
   const rows = Object.entries(s.rows).map(([row, r]) => [
     row,
     num(r.environment.median, 3),
@@ -161,7 +162,7 @@ function sockets(s) {
     x(r.aimockOverEnvironment),
   ]);
   return [
-    '### 7. Socket turns (ms per turn, median)',
+    `### 7. Socket turns (ms per turn, median${s.generatedAt && s.generatedAt !== generatedAt ? `; run alone at ${s.generatedAt}, load average ${s.loadAverage}` : ''})`,
     '',
     ...table(
       [
@@ -204,7 +205,7 @@ function renderFigures(results) {
     '',
     ...served(results.served),
     '',
-    ...(results.sockets ? [...sockets(results.sockets), ''] : []),
+    ...(results.sockets ? [...sockets(results.sockets, results.generatedAt), ''] : []),
     END,
   ];
   return lines.join('\n');

@@ -750,8 +750,8 @@ function report({
     say();
   }
 
-  // 7. Socket turns.
-  const sockets = socketReport(socketPasses, { say, verdict });
+  // 7. Socket turns (same run: no separate date on the page).
+  const sockets = { ...socketReport(socketPasses, { say, verdict }), generatedAt: undefined };
 
   // 5. Suites (bench/suite.mjs judged its own ratios).
   for (const line of suite.lines) say(line);

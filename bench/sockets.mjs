@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { roundFigures, stats } from './stats.mjs';
@@ -135,6 +135,9 @@ export function socketReport(passes, { say, verdict }) {
       );
   say();
   return {
+    generatedAt: new Date().toISOString(),
+    // The 1-minute load average when the phase ended: the machine is shared.
+    loadAverage: Number(loadavg()[0].toFixed(1)),
     unit: 'ms per turn',
     what:
       'one model turn per socket protocol, the same client against the environment (in process, Jest sandbox), ' +
