@@ -151,6 +151,33 @@ function served(s) {
   ];
 }
 
+/** Phase 7 may run alone (`node bench/sockets.mjs --write`): its heading then says when. */
+function sockets(s, generatedAt) {
+  const rows = Object.entries(s.rows).map(([row, r]) => [
+    row,
+    num(r.environment.median, 3),
+    num(r.floor.median, 3),
+    num(r.aimock.median, 3),
+    `${x(r.environmentOverFloor)} ${r.verdict}`,
+    x(r.aimockOverEnvironment),
+  ]);
+  return [
+    `### 7. Socket turns (ms per turn, median${s.generatedAt && s.generatedAt !== generatedAt ? `; run alone at ${s.generatedAt}, load average ${s.loadAverage}` : ''})`,
+    '',
+    ...table(
+      [
+        'row',
+        'environment',
+        'floor',
+        'aimock',
+        `environment / floor (<= ${s.targetEnvFloor}x)`,
+        'aimock / environment (no target)',
+      ],
+      rows,
+    ),
+  ];
+}
+
 /** The section's Markdown, between its markers. */
 function renderFigures(results) {
   const verdicts = results.verdicts ?? [];
@@ -178,6 +205,7 @@ function renderFigures(results) {
     '',
     ...served(results.served),
     '',
+    ...(results.sockets ? [...sockets(results.sockets, results.generatedAt), ''] : []),
     END,
   ];
   return lines.join('\n');

@@ -16,6 +16,9 @@
  *   6. served   Jest on bench/served.bench.ts: a child Node process (bench/served-client.mjs) calls the
  *               served port of understudy.serve() and aimock over 127.0.0.1 (bench/aimock-server.mjs),
  *               alternating call by call (OpenAI Chat, plain and streamed)
+ *   7. sockets  Jest on bench/sockets.bench.ts: one model turn over each socket protocol (Responses
+ *               WebSocket mode, OpenAI Realtime, Gemini Live), environment vs in-process floor vs
+ *               aimock, alternating call by call (bench/sockets.mjs)
  *   5. suite    whole generated suites from the packed tarball, Jest and Vitest: the preset / the plugin
  *               vs hand-written stubs vs aimock, fixture files and a world, whole-process start-up of
  *               a trivial file on both runners, and a 500-file run for memory (bench/suite.mjs)
@@ -28,6 +31,8 @@ import { createRequire } from 'node:module';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runSocketPasses, socketReport } from './sockets.mjs';
+import { roundFigures, stats } from './stats.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const localRequire = createRequire(import.meta.url);
@@ -82,18 +87,6 @@ function phase(name, args, env = {}, timeout = PHASE_TIMEOUT_MS) {
 
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 const versionOf = (pkg) => readJson(join(root, 'node_modules', pkg, 'package.json')).version;
-
-function stats(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-  return {
-    n: s.length,
-    median: s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2,
-    p95: at(0.95),
-    mean: s.reduce((a, b) => a + b, 0) / s.length,
-    min: s[0],
-  };
-}
 
 const jest = join(root, 'node_modules/jest/bin/jest.js');
 const jestConfig = join(root, 'bench/jest.bench.config.ts');
@@ -229,6 +222,9 @@ try {
     servedPasses.push(readJson(servedOut));
   }
 
+  // 7. One model turn over each socket protocol (each pass one Jest run).
+  const socketPasses = runSocketPasses(phase, { passes: PASSES, plan: PLAN, tmp });
+
   // 5. Whole suites.
   const suiteOut = join(tmp, 'suite.json');
   phase(
@@ -251,6 +247,7 @@ try {
     world,
     suite,
     servedPasses,
+    socketPasses,
   });
 } catch (error) {
   failed = true;
@@ -308,6 +305,7 @@ function report({
   world,
   suite,
   servedPasses,
+  socketPasses,
 }) {
   const verdicts = [];
   const verdict = (ok, label) => {
@@ -752,6 +750,9 @@ function report({
     say();
   }
 
+  // 7. Socket turns (same run: no separate date on the page).
+  const sockets = { ...socketReport(socketPasses, { say, verdict }), generatedAt: undefined };
+
   // 5. Suites (bench/suite.mjs judged its own ratios).
   for (const line of suite.lines) say(line);
   verdicts.push(...suite.verdicts);
@@ -788,12 +789,12 @@ function report({
     world: { unit: 'µs per call', plan: world.plan, results: worldRows },
     suite: { ...suite, lines: undefined },
     served: { unit: 'ms per call', plan: PLAN, passes: PASSES, variants: served, sameProcess },
+    sockets,
     verdicts,
   };
   const resultsPath = join(root, 'bench/results.json');
   // Figures rounded to 4 significant digits; formatted as the repository's Biome config wants it.
-  const round = (_k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(4)) : v);
-  writeFileSync(resultsPath, `${JSON.stringify(results, round, 2)}\n`);
+  writeFileSync(resultsPath, `${JSON.stringify(results, roundFigures, 2)}\n`);
   spawnSync(join(root, 'node_modules/.bin/biome'), ['format', '--write', resultsPath], {
     cwd: root,
     stdio: 'ignore',

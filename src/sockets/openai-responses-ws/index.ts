@@ -72,22 +72,37 @@ class ResponsesSocket implements SocketConnection {
     const body: Body = { ...fields, stream: true };
     this.noteInput(body.input);
     const chained = this.unstoredChain(body);
+    // Each turn's request follows the connection's end through a signal of its own: a Request
+    // given the connection's signal would leave a listener on it for every turn of the socket.
+    const turn = new AbortController();
+    const abort = () => turn.abort(this.gone.signal.reason);
+    this.gone.signal.addEventListener('abort', abort, { once: true });
+    try {
+      await this.serve(body, chained, turn.signal);
+    } finally {
+      this.gone.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  private async serve(body: Body, chained: Body | undefined, signal: AbortSignal): Promise<void> {
     const response = await this.services.request(
       new Request(this.httpUrl(), {
         method: 'POST',
         headers: this.headers(),
         body: JSON.stringify(chained ?? body),
-        signal: this.gone.signal,
+        signal,
       }),
     );
     if (!response)
       return this.fail(turnError(404, 'invalid_request_error', `Nothing serves ${this.opening.url.href}.`));
     if (!response.ok || !response.body) return this.fail(await errorEvent(response));
     const frames = new SseFrames();
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    // Decoded here rather than through a TextDecoderStream: the stream's end costs an error object.
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
     let completed: Record<string, any> | undefined;
     for (;;) {
-      let chunk: ReadableStreamReadResult<string>;
+      let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
       } catch {
@@ -97,10 +112,13 @@ class ResponsesSocket implements SocketConnection {
         return;
       }
       if (chunk.done) break;
-      for (const data of frames.push(chunk.value)) {
-        const event = jsonOf(data);
-        if (event?.type === 'response.completed') completed = event.response;
-        if (event?.type === 'response.failed' || event?.type === 'error') this.latest = undefined;
+      for (const { type, data } of frames.push(decoder.decode(chunk.value, { stream: true }))) {
+        // An event named on its `event:` line is parsed only when it matters.
+        const event =
+          chained || type === undefined || type === 'response.completed' ? jsonOf(data) : undefined;
+        const kind = type ?? event?.type;
+        if (kind === 'response.completed') completed = event?.response;
+        if (kind === 'response.failed' || kind === 'error') this.latest = undefined;
         this.peer.send(chained && event ? JSON.stringify(relinked(event, body)) : data);
       }
     }

@@ -1,19 +1,25 @@
+/** One server-sent event: its `event:` name when it has one, and its `data`. */
+export interface SseFrame {
+  type: string | undefined;
+  data: string;
+}
+
 /**
- * The `data` of each server-sent event in a stream read piece by piece: the Responses stream the
- * HTTP pipeline writes (`event:` and `data:` lines, a blank line after each event), or a
- * provider's in record mode (CRLF line ends, multi-line data).
+ * Each server-sent event in a stream read piece by piece: the Responses stream the HTTP pipeline
+ * writes (`event:` and `data:` lines, a blank line after each event), or a provider's in record
+ * mode (CRLF line ends, multi-line data).
  */
 export class SseFrames {
   private buffer = '';
 
-  /** The data of every event completed by `text`, in order. */
-  push(text: string): string[] {
+  /** Every event completed by `text`, in order (one with no `data:` line is left out). */
+  push(text: string): SseFrame[] {
     this.buffer += text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-    const events: string[] = [];
+    const events: SseFrame[] = [];
     let end = this.buffer.indexOf('\n\n');
     while (end !== -1) {
-      const data = dataOf(this.buffer.slice(0, end));
-      if (data !== undefined) events.push(data);
+      const frame = frameOf(this.buffer.slice(0, end));
+      if (frame !== undefined) events.push(frame);
       this.buffer = this.buffer.slice(end + 2);
       end = this.buffer.indexOf('\n\n');
     }
@@ -21,10 +27,15 @@ export class SseFrames {
   }
 }
 
-function dataOf(frame: string): string | undefined {
-  const lines = frame
-    .split('\n')
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5));
-  return lines.length === 0 ? undefined : lines.join('\n');
+const fieldValue = (line: string, field: string) =>
+  line.slice(line.startsWith(`${field}: `) ? field.length + 2 : field.length + 1);
+
+function frameOf(frame: string): SseFrame | undefined {
+  let type: string | undefined;
+  const data: string[] = [];
+  for (const line of frame.split('\n')) {
+    if (line.startsWith('data:')) data.push(fieldValue(line, 'data'));
+    else if (line.startsWith('event:')) type = fieldValue(line, 'event');
+  }
+  return data.length === 0 ? undefined : { type, data: data.join('\n') };
 }

@@ -1,4 +1,4 @@
-/** The data of each SSE event, however the stream is cut into pieces. */
+/** Each SSE event (its name and data), however the stream is cut into pieces. */
 import { describe, expect, it } from '@jest/globals';
 import { SseFrames } from '../../../../../src/sockets/openai-responses-ws/sse-frames';
 
@@ -9,10 +9,13 @@ describe('SseFrames', () => {
     'event: response.completed\ndata: {"type":\ndata: "response.completed"}\n\n';
 
   it('yields each event whole, whatever the pieces', () => {
-    const expected = ['{"type":"response.created"}', '{"type":\n"response.completed"}'];
+    const expected = [
+      { type: 'response.created', data: '{"type":"response.created"}' },
+      { type: 'response.completed', data: '{"type":\n"response.completed"}' },
+    ];
     for (const size of [1, 3, 7, stream.length]) {
       const frames = new SseFrames();
-      const events: string[] = [];
+      const events: unknown[] = [];
       for (let at = 0; at < stream.length; at += size)
         events.push(...frames.push(stream.slice(at, at + size)));
       expect(events).toEqual(expected);
@@ -20,12 +23,15 @@ describe('SseFrames', () => {
   });
 
   it('reads CRLF line ends, as a provider may send them', () => {
-    expect(new SseFrames().push('data: {"a":1}\r\n\r\ndata:{"b":2}\r\n\r\n')).toEqual(['{"a":1}', '{"b":2}']);
+    expect(new SseFrames().push('event:a\r\ndata: {"a":1}\r\n\r\ndata:{"b":2}\r\n\r\n')).toEqual([
+      { type: 'a', data: '{"a":1}' },
+      { type: undefined, data: '{"b":2}' },
+    ]);
   });
 
   it('keeps an event until its blank line arrives', () => {
     const frames = new SseFrames();
     expect(frames.push('data: {"a":1}\n')).toEqual([]);
-    expect(frames.push('\n')).toEqual(['{"a":1}']);
+    expect(frames.push('\n')).toEqual([{ type: undefined, data: '{"a":1}' }]);
   });
 });
