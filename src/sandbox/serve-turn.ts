@@ -5,9 +5,16 @@
  * on its socket itself.
  */
 import type { Conversation, NeutralError, ProviderId } from '../conversation';
+import type { ErrorCode } from '../errors/codes';
 import { cutCall } from '../model/delivered';
 import type { RunRecorder } from '../run/recorder';
-import type { SocketServices, TurnOutcome, UpstreamConnector, UpstreamRelay } from '../sockets/protocol';
+import type {
+  SocketServices,
+  SpokenTurn,
+  TurnOutcome,
+  UpstreamConnector,
+  UpstreamRelay,
+} from '../sockets/protocol';
 import { type ModelServer, outcomeOf } from './serve-model';
 
 /** The connection a socket protocol serves, as its turns are logged. */
@@ -47,8 +54,35 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
     refused: (error: NeutralError) => server.refused(socket.protocol, socket.url, error),
     answer: answerTurn,
     heard: (conversation) => context.model.heard(conversation),
+    transcribe,
     sleep: (ms, signal) => context.clock.sleep(ms, signal),
   };
+
+  /**
+   * Record and live modes (and record-missing where no fixture hears it): the spoken turn goes to
+   * the provider as audio, and its transcript is the user's turn the recording keeps.
+   */
+  function transcribe(speech: SpokenTurn, conversation: Conversation): Promise<string | null> | undefined {
+    const mode = context.recording.modeNow();
+    if (mode === 'replay') return undefined;
+    if (mode === 'record-missing' && context.model.heard(conversation) !== null) return undefined;
+    const { upstream } = socket;
+    const connect = context.services.upstreamSocket;
+    const relay = upstream && connect ? upstream.relay(connect) : undefined;
+    if (!relay?.hear) return undefined;
+    return relay.hear(speech).then(
+      (text) => text,
+      (error: unknown) => {
+        const code = (error as { code?: unknown })?.code;
+        const message = `jest-understudy: ${mode} mode could not hear this spoken ${socket.protocol} turn (${socket.url.split('?')[0]}) through the provider: ${String((error as Error)?.message ?? error)}`;
+        context.fail(
+          typeof code === 'string' && code.startsWith('RECORD_') ? (code as ErrorCode) : 'RECORD_UNAVAILABLE',
+          message,
+        );
+        return null;
+      },
+    );
+  }
 
   /** Record and live modes: the provider answers the turn, over the connection's upstream session. */
   async function forward(

@@ -92,6 +92,13 @@ export interface SocketServices {
    * (else of the first served one; null: none would).
    */
   heard(conversation: Conversation): string | null;
+  /**
+   * Record and live modes: the provider's transcript of a spoken turn, its audio sent upstream as
+   * the client sent it. Undefined when the fixtures hear the turn (replay; record-missing with a
+   * fixture that does). Resolves null when the provider gave no transcript: the test has failed
+   * saying what to turn on, and the turn is not answered.
+   */
+  transcribe?(speech: SpokenTurn, conversation: Conversation): Promise<string | null> | undefined;
   /** Waits `ms` on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
@@ -102,6 +109,20 @@ export interface SocketServices {
    * the async context of the message that asked for it, so the call belongs to that message's run.
    */
   request(request: Request): Promise<Response | undefined>;
+}
+
+/** The user's spoken turn, as its protocol sends it upstream. */
+export interface SpokenTurn {
+  /** The audio, base64, in the chunks the client sent. */
+  chunks: readonly string[];
+  /** Realtime: `audio/pcm`…; Live: the chunks' MIME type (`audio/pcm;rate=16000`). */
+  format: unknown;
+  /** The client's own input transcription setting (mirrored upstream; asked for when absent). */
+  transcription?: unknown;
+  /** Realtime: the session's item the turn became (already in the provider's conversation once heard). */
+  id?: string;
+  /** Live: the session's setup, for a provider session this turn opens. */
+  setup?: unknown;
 }
 
 /** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */
@@ -155,6 +176,11 @@ export interface UpstreamRelay {
   /** Credentials the client sent outside its headers and URL (a subprotocol), for the key check and scrubbing. */
   readonly keys: readonly string[];
   turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult>;
+  /**
+   * Sends a spoken turn to the provider as audio and resolves with its input transcription (the
+   * turn the recording keeps as the user's text); rejects with a `code` when none comes.
+   */
+  hear?(speech: SpokenTurn): Promise<string>;
   /** The client's connection ended: the provider's goes too. */
   close(): void;
 }

@@ -62,6 +62,8 @@ interface Active {
 
 /** The user's audio since the last commit. */
 interface InputBuffer {
+  /** The audio as the client appended it (base64): a recorded turn sends it to the provider. */
+  chunks: string[];
   bytes: number;
   ms: number;
   speaking: boolean;
@@ -75,13 +77,17 @@ export class RealtimeSessionMachine {
   private readonly ids = new Ids();
   private events = 0;
   private audioSent = false;
-  private buffer: InputBuffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+  private buffer: InputBuffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
   /** ms of input audio received in the whole session (`audio_start_ms`, `audio_end_ms`). */
   private inputMs = 0;
   private active: Active | undefined;
   private closed = false;
   /** The user's spoken turn ended during a response: answer it once that one is done. */
   private queued = false;
+  /** Record and live modes: the provider is transcribing the last spoken turn; a response waits for it. */
+  private hearing: Promise<void> | undefined;
+  /** The provider gave no transcript of the last spoken turn: the response asked for is refused. */
+  private unheard: NeutralError | undefined;
   private readonly conversationId: string;
   /** ms of audio sent for each assistant item, for truncation. */
   private readonly audioOut = new Map<string, number>();
@@ -190,7 +196,7 @@ export class RealtimeSessionMachine {
         this.commit();
         return;
       case 'input_audio_buffer.clear':
-        this.buffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+        this.buffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
         return this.emit({ type: 'input_audio_buffer.cleared' });
       case 'output_audio_buffer.clear':
         // WebRTC's: a WebSocket client plays its own audio.
@@ -438,6 +444,7 @@ export class RealtimeSessionMachine {
     const ms = durationMs(audio.byteLength, format);
     const start = this.inputMs;
     this.inputMs += ms;
+    this.buffer.chunks.push(event.audio);
     this.buffer.bytes += audio.byteLength;
     this.buffer.ms += ms;
     const vad = this.session.audio.input.turn_detection;
@@ -446,7 +453,7 @@ export class RealtimeSessionMachine {
     if (!this.buffer.speaking) {
       if (silent) {
         // Silence before speech is not kept for the turn.
-        this.buffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+        this.buffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
         return;
       }
       this.buffer.speaking = true;
@@ -485,7 +492,8 @@ export class RealtimeSessionMachine {
    */
   private commit(): undefined {
     const id = this.buffer.itemId ?? this.ids.next('item');
-    this.buffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+    const { chunks } = this.buffer;
+    this.buffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
     const previous_item_id = this.items.at(-1)?.id ?? null;
     this.emit({ type: 'input_audio_buffer.committed', previous_item_id, item_id: id });
     const item: Item = {
@@ -497,10 +505,39 @@ export class RealtimeSessionMachine {
       content: [{ type: 'input_audio', transcript: null }],
     };
     const pending = conversationOf(this.session, [...this.items, item], this.session.tools);
-    const transcript = this.services.heard(pending);
     this.emit({ type: 'conversation.item.added', previous_item_id, item: structuredClone(item) });
-    item.content[0].transcript = transcript;
+    const input = this.session.audio.input;
+    // Record and live modes: the provider hears the audio, and its transcript is the user's turn.
+    const transcribed = this.services.transcribe?.(
+      { chunks, format: input.format, transcription: input.transcription, id },
+      pending,
+    );
+    if (!transcribed) return this.heardAs(item, previous_item_id, this.services.heard(pending));
     this.items.push(item);
+    const hearing = transcribed.then((transcript) => {
+      if (this.hearing === hearing) this.hearing = undefined;
+      if (transcript === null)
+        this.unheard = {
+          status: 400,
+          type: 'invalid_request_error',
+          code: 'input_audio_transcription_missing',
+          message: 'The provider gave no transcript of the spoken turn, so it cannot be recorded.',
+        };
+      this.heardAs(item, previous_item_id, transcript, false);
+    });
+    this.hearing = hearing;
+  }
+
+  /** The spoken item's transcript is known: the item is done, and the transcription events carry it. */
+  private heardAs(
+    item: Item,
+    previous_item_id: string | null,
+    transcript: string | null,
+    add = true,
+  ): undefined {
+    const id = item.id;
+    item.content[0].transcript = transcript;
+    if (add) this.items.push(item);
     this.emit({ type: 'conversation.item.done', previous_item_id, item });
     if (!this.session.audio.input.transcription) return;
     if (transcript === null) {
@@ -535,6 +572,12 @@ export class RealtimeSessionMachine {
   // ── Responses ─────────────────────────────────────────────────────────────────
 
   private async respond(params: Obj, eventId: unknown): Promise<void> {
+    if (this.hearing) await this.hearing;
+    if (this.unheard) {
+      const unheard = this.unheard;
+      this.unheard = undefined;
+      return this.error(unheard, eventId, false);
+    }
     if (this.active)
       return this.error(
         {
