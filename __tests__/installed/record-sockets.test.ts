@@ -7,7 +7,7 @@
  * with aimock stopped, no key and CI set, in process and over the served port. An agent that takes
  * another path, or a changed prompt under strict cassettes, fails the replay as it does over HTTP.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -383,6 +383,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording spoken socket turns (
   let record: InstalledRun;
   let replay: InstalledRun;
   let changed: InstalledRun;
+  let otherAudio: InstalledRun;
   let cassettes: Record<string, { raw: string; json: any }>;
 
   beforeAll(async () => {
@@ -410,6 +411,7 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording spoken socket turns (
     const replayEnv = { ...env, CI: 'true' };
     const again = { ...project, project: record.project };
     replay = await runInstalled({ ...again, env: replayEnv });
+    otherAudio = await runInstalled({ ...again, env: { ...replayEnv, REC_SPOKEN_MS: '800' } });
     // Each cassette's first turn heard as something else.
     const { writeFileSync } = require('node:fs') as typeof import('node:fs');
     for (const name of SPOKEN) {
@@ -478,6 +480,14 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording spoken socket turns (
   it("keeps each spoken turn as the provider's transcript of it, and no key", () => {
     const turns = (name: string) =>
       cassettes[name].json.fixtures.map((f: any) => [f.match.userMessage, f.match.turnIndex]);
+    // The turns that answer the spoken one are bound to its audio: replay hears that audio only as these words.
+    const heardFrom = (name: string) => cassettes[name].json.fixtures.map((f: any) => f.metadata.heard);
+    const digest = (audio: Buffer) => `sha256:${createHash('sha256').update(audio).digest('hex')}`;
+    const vadAudio = Buffer.concat([pcm(700, 24000), pcm(500, 24000, false)]);
+    const [vad, commit] = [digest(vadAudio), digest(pcm(700, 24000))];
+    expect(heardFrom(SPOKEN[0])).toEqual([vad, vad, commit, commit]);
+    const live = digest(pcm(700, 16000));
+    expect(heardFrom(SPOKEN[1])).toEqual([live, live, live, live]);
     expect(turns(SPOKEN[0])).toEqual([
       ['Where is order 7?', 0],
       ['Where is order 7?', 1],
@@ -505,6 +515,16 @@ describe.each(Object.keys(RUNNERS) as Runner[])('recording spoken socket turns (
       [SPOKEN_LIVE]: 'passed',
       [SPOKEN_LIVE_MANUAL]: 'passed',
     });
+  });
+
+  it('must fail: other audio at the recorded turn is no turn the recording covers: unmatched', () => {
+    for (const name of SPOKEN)
+      for (const test of fileOf(otherAudio, name).tests) {
+        expect(test.status).toBe('failed');
+        expect(stripVTControlCharacters(test.failureMessages.join('\n'))).toMatch(
+          /no fixture|unmatched|UNMATCHED/i,
+        );
+      }
   });
 
   it('must fail: a cassette that hears the spoken turn as something else is an unmatched turn', () => {

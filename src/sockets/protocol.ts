@@ -89,9 +89,10 @@ export interface SocketServices {
   /**
    * What the user says in a spoken turn whose audio carries no text: the `userMessage` of the
    * first fixture not served yet that would answer the conversation with it as the user's turn
-   * (else of the first served one; null: none would).
+   * (else of the first served one; null: none would). `audio`: the `sha256:` digest of the turn's
+   * audio, which a fixture recorded from a spoken turn must have been heard from.
    */
-  heard(conversation: Conversation): string | null;
+  heard(conversation: Conversation, audio?: string): string | null;
   /**
    * Record and live modes: the provider's transcript of a spoken turn, its audio sent upstream as
    * the client sent it. Undefined when the fixtures hear the turn (replay; record-missing with a
@@ -115,6 +116,8 @@ export interface SocketServices {
 export interface SpokenTurn {
   /** The audio, base64, in the chunks the client sent. */
   chunks: readonly string[];
+  /** `sha256:` of the audio's bytes: the recording binds the turn's transcript to it. */
+  digest: string;
   /** Realtime: `audio/pcm`…; Live: the chunks' MIME type (`audio/pcm;rate=16000`). */
   format: unknown;
   /** The client's own input transcription setting (mirrored upstream; asked for when absent). */

@@ -1,14 +1,16 @@
 // A Gemini Live agent whose user SPEAKS (@google/genai's ai.live.connect streaming microphone
 // audio), recorded from a stand-in provider that transcribes the audio it gets, and replayed from
 // the cassette. The driver runs it in record mode against the stand-in (REC_GEMINI_BASE_URL), then
-// in replay with the stand-in gone, no key and CI set, and again with a cassette whose first
-// turn was changed, which must fail.
+// in replay with the stand-in gone, no key and CI set, and again with the user speaking other
+// audio (REC_SPOKEN_MS) or a cassette whose first turn was changed, which must fail.
 const { expect, it } = require('./runner-globals.cjs');
 const { GoogleGenAI, Modality } = require('@google/genai');
 const { understudy } = require('jest-understudy');
 const { pcm, chunks } = require('./record-sockets-spoken-audio.cjs');
 
 const RATE = 16000;
+/** How long the user speaks: the driver changes it to speak a turn the recording does not cover. */
+const SPOKEN_MS = Number(process.env.REC_SPOKEN_MS ?? 700);
 const tools = [
   {
     functionDeclarations: [
@@ -57,7 +59,7 @@ async function weatherAgent(asked, { manual = false, transcribe = true } = {}) {
   });
   const speak = () => {
     if (manual) session.sendRealtimeInput({ activityStart: {} });
-    for (const data of chunks(pcm(700, RATE), RATE))
+    for (const data of chunks(pcm(SPOKEN_MS, RATE), RATE))
       session.sendRealtimeInput({ audio: { data, mimeType: `audio/pcm;rate=${RATE}` } });
     session.sendRealtimeInput(manual ? { activityEnd: {} } : { audioStreamEnd: true });
   };

@@ -5,6 +5,8 @@ const { z } = require('zod');
 const { pcm } = require('./record-sockets-spoken-audio.cjs');
 
 const RATE = 24000;
+/** How long the user speaks: the driver changes it to speak a turn the recording does not cover. */
+const SPOKEN_MS = Number(process.env.REC_SPOKEN_MS ?? 700);
 const BASE = (process.env.REC_OPENAI_BASE_URL ?? 'https://api.openai.com/v1').replace(/^http/, 'ws');
 
 function agent(looked) {
@@ -53,7 +55,7 @@ async function voiceAgent(looked, { vad, transcription = null, model = 'gpt-real
   const heard = [];
   await session.connect({ apiKey: process.env.OPENAI_API_KEY ?? 'sk-none' });
   const speak = () => {
-    for (const frame of frames(pcm(700, RATE))) session.sendAudio(frame);
+    for (const frame of frames(pcm(SPOKEN_MS, RATE))) session.sendAudio(frame);
     if (vad) for (const frame of frames(pcm(600, RATE, false))) session.sendAudio(frame);
     else {
       transport.sendEvent({ type: 'input_audio_buffer.commit' });

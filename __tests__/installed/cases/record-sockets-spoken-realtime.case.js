@@ -1,8 +1,8 @@
 // An OpenAI Realtime voice agent whose user SPEAKS (the Agents SDK's RealtimeSession sending
 // microphone audio), recorded from a stand-in provider that transcribes the audio it gets, and
 // replayed from the cassette. The driver runs it in record mode against the stand-in
-// (REC_OPENAI_BASE_URL), then in replay with the stand-in gone, no key and CI set, and again with a
-// cassette whose first turn was changed, which must fail.
+// (REC_OPENAI_BASE_URL), then in replay with the stand-in gone, no key and CI set, and again with the user
+// speaking other audio (REC_SPOKEN_MS) or a cassette whose first turn was changed, which must fail.
 const { expect, it } = require('./runner-globals.cjs');
 const { understudy } = require('jest-understudy');
 const { voiceAgent } = require('./record-sockets-spoken-realtime-agent.cjs');

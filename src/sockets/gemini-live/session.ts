@@ -12,6 +12,7 @@ import { decodeGemini } from '../../providers/gemini/decode';
 import { argsObject } from '../../providers/gemini/ids';
 import { createConversationStore } from '../../providers/store';
 import type { SocketConnection, SocketData, SocketPeer, SocketServices, TurnOutcome } from '../protocol';
+import { spokenDigest } from '../spoken-digest';
 import { Listener, speak } from './speech';
 import {
   AUDIO_OUT_RATE,
@@ -207,7 +208,8 @@ export class LiveSession implements SocketConnection {
       if (text === null) {
         const spoken = this.conversation([{ role: 'user', parts: [{ inlineData: SPEECH }] }]);
         // Record and live modes: the provider hears the audio, and its transcript is the user's turn.
-        const transcribed = spoken && this.services.transcribe?.(this.speech(chunks), spoken);
+        const digest = spokenDigest(chunks);
+        const transcribed = spoken && this.services.transcribe?.(this.speech(chunks, digest), spoken);
         if (transcribed) {
           const typed = this.typed;
           this.typed = [];
@@ -218,7 +220,7 @@ export class LiveSession implements SocketConnection {
           });
           return;
         }
-        if (spoken) text = this.services.heard(spoken);
+        if (spoken) text = this.services.heard(spoken, digest);
       }
     }
     const typed = this.typed;
@@ -242,10 +244,11 @@ export class LiveSession implements SocketConnection {
   }
 
   /** A spoken turn as the provider takes it, with the session's setup for the socket it may open. */
-  private speech(chunks: string[]) {
+  private speech(chunks: string[], digest: string) {
     const { setup } = this;
     return {
       chunks,
+      digest,
       format: this.spokenFormat ?? 'audio/pcm;rate=16000',
       transcription: setup.inputTranscription ? {} : undefined,
       setup: {

@@ -6,6 +6,7 @@
 import type { NeutralError, NeutralReply } from '../../conversation';
 import type { CutReason } from '../../model/call';
 import type { SocketData, SocketPeer, SocketServices, TurnOutcome } from '../protocol';
+import { spokenDigest } from '../spoken-digest';
 import { type AudioFormat, durationMs, fromBase64, heardChars, isSilence, MS_PER_CHAR } from './audio';
 import { conversationOf, Ids, type Item, type PlannedEvent, planResponse, replyReached } from './codec';
 import {
@@ -507,12 +508,13 @@ export class RealtimeSessionMachine {
     const pending = conversationOf(this.session, [...this.items, item], this.session.tools);
     this.emit({ type: 'conversation.item.added', previous_item_id, item: structuredClone(item) });
     const input = this.session.audio.input;
+    const digest = spokenDigest(chunks);
     // Record and live modes: the provider hears the audio, and its transcript is the user's turn.
     const transcribed = this.services.transcribe?.(
-      { chunks, format: input.format, transcription: input.transcription, id },
+      { chunks, digest, format: input.format, transcription: input.transcription, id },
       pending,
     );
-    if (!transcribed) return this.heardAs(item, previous_item_id, this.services.heard(pending));
+    if (!transcribed) return this.heardAs(item, previous_item_id, this.services.heard(pending, digest));
     this.items.push(item);
     const hearing = transcribed.then((transcript) => {
       if (this.hearing === hearing) this.hearing = undefined;

@@ -201,7 +201,7 @@ describe('the Live relay', () => {
       return [];
     });
     const relay = new LiveRelay(opening, upstream.connect);
-    const speech = { chunks: ['AAAA', 'BBBB'], format: 'audio/pcm;rate=16000', setup };
+    const speech = { chunks: ['AAAA', 'BBBB'], digest: 'sha256:x', format: 'audio/pcm;rate=16000', setup };
     await expect(relay.hear(speech)).resolves.toBe('Lights on, please.');
     expect(upstream.sent.slice(1)).toEqual([
       { realtimeInput: { audio: { data: 'AAAA', mimeType: 'audio/pcm;rate=16000' } } },
@@ -227,7 +227,7 @@ describe('the Live relay', () => {
     });
     const relay = new LiveRelay(opening, upstream.connect);
     const manual = { ...setup, realtimeInputConfig: { automaticActivityDetection: { disabled: true } } };
-    await relay.hear({ chunks: ['AAAA'], format: 'audio/pcm;rate=16000', setup: manual });
+    await relay.hear({ chunks: ['AAAA'], digest: 'sha256:x', format: 'audio/pcm;rate=16000', setup: manual });
     expect(upstream.sent[0].setup.realtimeInputConfig).toEqual(manual.realtimeInputConfig);
     expect(upstream.sent.slice(1).map((m) => Object.keys(m.realtimeInput)[0])).toEqual([
       'activityStart',
@@ -244,7 +244,7 @@ describe('the Live relay', () => {
     });
     const relay = new LiveRelay(opening, upstream.connect);
     await expect(
-      relay.hear({ chunks: ['AAAA'], format: 'audio/pcm;rate=16000', setup }),
+      relay.hear({ chunks: ['AAAA'], digest: 'sha256:x', format: 'audio/pcm;rate=16000', setup }),
     ).rejects.toMatchObject({
       code: 'RECORD_TRANSCRIPT_MISSING',
       message: expect.stringContaining('inputAudioTranscription'),

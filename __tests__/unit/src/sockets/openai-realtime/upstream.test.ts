@@ -322,7 +322,12 @@ describe('the Realtime relay hears a spoken turn', () => {
       if (event.type === 'response.create') return toolCall;
       return [];
     };
-  const speech = { chunks: ['AAAA', 'BBBB'], format: { type: 'audio/pcm', rate: 24000 }, id: 'item_9' };
+  const speech = {
+    chunks: ['AAAA', 'BBBB'],
+    digest: 'sha256:x',
+    format: { type: 'audio/pcm', rate: 24000 },
+    id: 'item_9',
+  };
 
   it('sends the audio as appended, committed, with transcription asked for; the transcript is the turn, and the item is not sent again', async () => {
     const upstream = provider(hearing());
