@@ -224,8 +224,15 @@ export const ERROR_CODES = {
   RECORD_UNSUPPORTED: {
     area: 'recording',
     meaning:
-      'This call cannot be recorded: responses of its protocol, or a socket turn the user spoke (spoken input is not sent to the provider).',
-    action: 'Write the fixture by hand (or with `script()`); record a voice session with typed turns.',
+      'This call cannot be recorded: responses of its protocol, or a socket turn the relay cannot send as the client made it.',
+    action: 'Write the fixture by hand (or with `script()`).',
+  },
+  RECORD_TRANSCRIPT_MISSING: {
+    area: 'recording',
+    meaning:
+      'A spoken socket turn went to the provider as audio, but the provider sent no input transcription of it: the recording has no user text to match the turn by.',
+    action:
+      'Turn input transcription on for the session (Realtime `session.audio.input.transcription`, Live `inputAudioTranscription`) with a model the provider offers, and record again.',
   },
   RECORD_INCOMPLETE: {
     area: 'recording',

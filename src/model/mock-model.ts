@@ -317,15 +317,18 @@ export class MockModel {
    * @internal What the user says next in a voice session, whose audio has no text: the
    * `userMessage` (a string) of the first fixture not served yet that would answer the
    * conversation with it as the user's turn, else of the first served one. Null when no fixture
-   * answers a spoken turn here.
+   * answers a spoken turn here. A fixture recorded from a spoken turn is heard only from the same
+   * audio (`audio`: its `sha256:` digest), so other audio is no turn the recording covers.
    */
-  heard(conversation: Conversation): string | null {
+  heard(conversation: Conversation, audio?: string): string | null {
     const base = this.keysOf(conversation);
     // A fixture not served yet is the user's next line; one served already, a line said again.
     let again: string | null = null;
     for (const e of this.store.all) {
       const said = e.compiled.userLiteral;
       if (said === null) continue;
+      const from = e.fixture.metadata?.heard;
+      if (typeof from === 'string' && from !== audio) continue;
       const keys = { ...base, userMessage: said, hasToolResult: false, toolCallId: null, toolResult: null };
       if (e.compiled.turnIndex !== undefined && e.compiled.turnIndex !== keys.turnIndex) continue;
       if (e.compiled.sequenceIndex !== undefined && this.store.servedCount(e) !== e.compiled.sequenceIndex)

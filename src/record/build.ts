@@ -54,6 +54,8 @@ export interface RecordedCall {
   error?: NeutralError;
   /** The test the call was made in: the fixture's group in the cassette. */
   test?: string;
+  /** `sha256:` of the audio the user message was heard from (a recorded spoken turn). */
+  heard?: string;
   /** When the request was sent and its answer ended (performance.now()): calls that overlap ran at the same time. */
   startedAt?: number;
   endedAt?: number;
@@ -188,6 +190,7 @@ function baseFixture(call: RecordedCall, secrets: readonly string[], recordedAt:
       ...(call.test !== undefined ? { test: call.test } : {}),
       recordedAt,
       requestHash,
+      ...(call.heard !== undefined && { heard: call.heard }),
       promptHash: call.fingerprint.promptHash,
       systemHash: call.fingerprint.systemHash,
       toolsHash: call.fingerprint.toolsHash,

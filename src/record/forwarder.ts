@@ -87,6 +87,8 @@ export interface ForwardTurn extends CallStart {
   headers: Headers;
   /** Credentials the client sent elsewhere (a subprotocol). */
   keys?: string[];
+  /** `sha256:` of the audio the turn's user message was heard from (a spoken turn). */
+  heard?: string;
   /** Sends the turn over the connection's upstream session and reads the reply back. */
   exchange(): Promise<ReplyDecodeResult>;
 }
@@ -498,6 +500,7 @@ export class Forwarder {
   async forwardTurn(t: ForwardTurn): Promise<ForwardedTurn> {
     const keys = [...credentialsOf(t.headers, t.url), ...(t.keys ?? [])];
     const { call, rec, missing } = this.begin(t, keys, `${t.protocol} turns of ${t.url.split('?')[0]}`);
+    if (t.heard) rec.heard = t.heard;
     const failed = (code: ErrorCode, error: NeutralError, message: string): ForwardedTurn => {
       this.deps.fail(code, message);
       call.error = error;

@@ -94,6 +94,11 @@ export class Recording {
     return run?.mode ?? this.deps.options.mode;
   }
 
+  /** The mode of the run the current async context belongs to. */
+  modeNow(): UnderstudyMode {
+    return this.modeFor(this.deps.runs.getStore());
+  }
+
   testStarted(name: string): void {
     this.currentTest = name;
     this.writer.testStarted(name);

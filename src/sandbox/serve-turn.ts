@@ -4,10 +4,17 @@
  * unmatched calls failing the test. Only the wire differs: the protocol puts the neutral outcome
  * on its socket itself.
  */
-import type { Conversation, NeutralError, ProviderId } from '../conversation';
+import { type Conversation, matchKeysOf, type NeutralError, type ProviderId } from '../conversation';
+import type { ErrorCode } from '../errors/codes';
 import { cutCall } from '../model/delivered';
 import type { RunRecorder } from '../run/recorder';
-import type { SocketServices, TurnOutcome, UpstreamConnector, UpstreamRelay } from '../sockets/protocol';
+import type {
+  SocketServices,
+  SpokenTurn,
+  TurnOutcome,
+  UpstreamConnector,
+  UpstreamRelay,
+} from '../sockets/protocol';
 import { type ModelServer, outcomeOf } from './serve-model';
 
 /** The connection a socket protocol serves, as its turns are logged. */
@@ -43,12 +50,44 @@ const refusal = (message: string, status = 400): TurnOutcome => ({
 export function socketServices(server: ModelServer, socket: TurnSocket): Omit<SocketServices, 'request'> {
   const { context } = server;
   const what = `this ${socket.protocol} turn (${socket.url})`;
+  /** The last spoken turn the provider heard: the turns that answer it are bound to its audio. */
+  let spoken: { text: string; digest: string } | undefined;
   return {
     refused: (error: NeutralError) => server.refused(socket.protocol, socket.url, error),
     answer: answerTurn,
-    heard: (conversation) => context.model.heard(conversation),
+    heard: (conversation, audio) => context.model.heard(conversation, audio),
+    transcribe,
     sleep: (ms, signal) => context.clock.sleep(ms, signal),
   };
+
+  /**
+   * Record and live modes (and record-missing where no fixture hears it): the spoken turn goes to
+   * the provider as audio, and its transcript is the user's turn the recording keeps.
+   */
+  function transcribe(speech: SpokenTurn, conversation: Conversation): Promise<string | null> | undefined {
+    const mode = context.recording.modeNow();
+    if (mode === 'replay') return undefined;
+    if (mode === 'record-missing' && context.model.heard(conversation) !== null) return undefined;
+    const { upstream } = socket;
+    const connect = context.services.upstreamSocket;
+    const relay = upstream && connect ? upstream.relay(connect) : undefined;
+    if (!relay?.hear) return undefined;
+    return relay.hear(speech).then(
+      (text) => {
+        spoken = { text, digest: speech.digest };
+        return text;
+      },
+      (error: unknown) => {
+        const code = (error as { code?: unknown })?.code;
+        const message = `jest-understudy: ${mode} mode could not hear this spoken ${socket.protocol} turn (${socket.url.split('?')[0]}) through the provider: ${String((error as Error)?.message ?? error)}`;
+        context.fail(
+          typeof code === 'string' && code.startsWith('RECORD_') ? (code as ErrorCode) : 'RECORD_UNAVAILABLE',
+          message,
+        );
+        return null;
+      },
+    );
+  }
 
   /** Record and live modes: the provider answers the turn, over the connection's upstream session. */
   async function forward(
@@ -80,6 +119,7 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
       register: (call) => server.register(call, run),
       headers: upstream.headers,
       keys: [...relay.keys],
+      ...(spoken && matchKeysOf(conversation).userMessage === spoken.text && { heard: spoken.digest }),
       exchange: () => relay.turn(request, conversation, signal),
     });
     if (forwarded.kind !== 'reply') return forwarded;

@@ -119,9 +119,17 @@ export interface SocketServices {
   /**
    * What the user says in a spoken turn whose audio carries no text: the `userMessage` of the
    * first fixture not served yet that would answer the conversation with it as the user's turn
-   * (else of the first served one; null: none would).
+   * (else of the first served one; null: none would). `audio`: the `sha256:` digest of the turn's
+   * audio, which a fixture recorded from a spoken turn must have been heard from.
    */
-  heard(conversation: Conversation): string | null;
+  heard(conversation: Conversation, audio?: string): string | null;
+  /**
+   * Record and live modes: the provider's transcript of a spoken turn, its audio sent upstream as
+   * the client sent it. Undefined when the fixtures hear the turn (replay; record-missing with a
+   * fixture that does). Resolves null when the provider gave no transcript: the test has failed
+   * saying what to turn on, and the turn is not answered.
+   */
+  transcribe?(speech: SpokenTurn, conversation: Conversation): Promise<string | null> | undefined;
   /** Waits `ms` on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
@@ -134,6 +142,22 @@ export interface SocketServices {
   request(request: Request): Promise<Response | undefined>;
   /** Notes what happened in the session for its evidence (absent where nothing keeps it). */
   note?(note: SessionNote): void;
+}
+
+/** The user's spoken turn, as its protocol sends it upstream. */
+export interface SpokenTurn {
+  /** The audio, base64, in the chunks the client sent. */
+  chunks: readonly string[];
+  /** `sha256:` of the audio's bytes: the recording binds the turn's transcript to it. */
+  digest: string;
+  /** Realtime: `audio/pcm`…; Live: the chunks' MIME type (`audio/pcm;rate=16000`). */
+  format: unknown;
+  /** The client's own input transcription setting (mirrored upstream; asked for when absent). */
+  transcription?: unknown;
+  /** Realtime: the session's item the turn became (already in the provider's conversation once heard). */
+  id?: string;
+  /** Live: the session's setup, for a provider session this turn opens. */
+  setup?: unknown;
 }
 
 /** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */
@@ -187,6 +211,11 @@ export interface UpstreamRelay {
   /** Credentials the client sent outside its headers and URL (a subprotocol), for the key check and scrubbing. */
   readonly keys: readonly string[];
   turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult>;
+  /**
+   * Sends a spoken turn to the provider as audio and resolves with its input transcription (the
+   * turn the recording keeps as the user's text); rejects with a `code` when none comes.
+   */
+  hear?(speech: SpokenTurn): Promise<string>;
   /** The client's connection ended: the provider's goes too. */
   close(): void;
 }

@@ -21,6 +21,11 @@ export class UnsendableTurn extends Error {
   readonly code = 'RECORD_UNSUPPORTED';
 }
 
+/** The provider heard a spoken turn but gave no transcript of it: nothing to record the user's turn by. */
+export class TranscriptMissing extends Error {
+  readonly code = 'RECORD_TRANSCRIPT_MISSING';
+}
+
 /** Upgrade headers that belong to the client's own connection, not to the one made upstream. */
 const CONNECTION_HEADERS = new Set([
   'host',

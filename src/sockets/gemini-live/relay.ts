@@ -4,12 +4,14 @@
  * client's session is. At each turn it sends the user's turns added since the last one
  * (`clientContent`) or the function responses (`toolResponse`), and reads the model's turn back
  * (to `turnComplete`, or the `toolCall` that waits for responses) into the neutral reply the
- * client's session then serves.
+ * client's session then serves. A spoken turn goes as the client's audio (`realtimeInput`), and
+ * the provider's input transcription of it is the user's text the recording keeps; the model's
+ * turn that follows it is the next turn's reply.
  */
 import type { Conversation } from '../../conversation';
 import type { ReplyDecodeResult } from '../../providers/codec';
-import type { SocketOpening, UpstreamConnector, UpstreamRelay } from '../protocol';
-import { UnsendableTurn, UpstreamLink, upstreamHeaders } from '../upstream-link';
+import type { SocketOpening, SpokenTurn, UpstreamConnector, UpstreamRelay } from '../protocol';
+import { TranscriptMissing, UnsendableTurn, UpstreamLink, upstreamHeaders } from '../upstream-link';
 import { endsTurn, liveReplyOf } from './upstream-reply';
 
 type Obj = Record<string, any>;
@@ -26,6 +28,12 @@ export class LiveRelay implements UpstreamRelay {
   private waiting = new Set<string>();
   /** The next model turn of the session is the reply the provider just gave. */
   private ownTurnNext = false;
+  /** The user turns the provider heard as audio (their transcripts), not to be sent again as text. */
+  private readonly heard: string[] = [];
+  /** The provider's answer to the last spoken turn, read while hearing it: the next turn's reply. */
+  private answered: Obj[] | undefined;
+  /** The provider's session takes the user's activity start and end from the client (setup). */
+  private manualActivity = false;
 
   constructor(
     private readonly opening: SocketOpening,
@@ -38,11 +46,12 @@ export class LiveRelay implements UpstreamRelay {
     const contents: Obj[] = Array.isArray(r.contents) ? r.contents : [];
     for (const message of this.newInput(contents.slice(this.sent))) link.send(message);
     this.sent = contents.length;
-    const messages: Obj[] = [];
+    const messages: Obj[] = this.answered ?? [];
+    this.answered = undefined;
     const stop = () => link.close();
     signal.addEventListener('abort', stop, { once: true });
     try {
-      for (;;) {
+      while (!messages.some(endsTurn)) {
         let message: Obj;
         try {
           message = await link.next();
@@ -88,10 +97,15 @@ export class LiveRelay implements UpstreamRelay {
         this.ownTurnNext = false;
         continue;
       }
+      // A turn the provider heard as audio: it has it already.
+      const said = content.role === 'user' && parts.length === 1 ? parts[0]?.text : undefined;
+      if (typeof said === 'string' && this.heard[0] === said) {
+        this.heard.shift();
+        continue;
+      }
       if (parts.some((p) => p?.inlineData))
         throw new UnsendableTurn(
-          'the user spoke this turn (realtimeInput audio); spoken input is not sent to the provider: ' +
-            'record the session with typed turns (sendClientContent), and replay can speak them.',
+          'the user spoke this turn (realtimeInput audio), and neither the provider nor a fixture heard it: it has no words to send',
         );
       const responses = parts.filter((p) => p?.functionResponse).map((p) => p.functionResponse);
       if (responses.length > 0 && this.waiting.size > 0) {
@@ -104,6 +118,50 @@ export class LiveRelay implements UpstreamRelay {
     }
     flush(true);
     return out;
+  }
+
+  /**
+   * The user's audio, sent as the client sent it (`realtimeInput.audio`), ended as the session's
+   * setup has it (`activityStart`/`activityEnd`, or `audioStreamEnd`). The provider's input
+   * transcription is the user's turn; its model turn, which follows on its own, is kept for the
+   * next `turn`.
+   */
+  async hear(speech: SpokenTurn): Promise<string> {
+    const link = await this.open((speech.setup ?? {}) as Obj);
+    const mimeType = typeof speech.format === 'string' ? speech.format : 'audio/pcm;rate=16000';
+    if (this.manualActivity) link.send({ realtimeInput: { activityStart: {} } });
+    for (const data of speech.chunks) link.send({ realtimeInput: { audio: { data, mimeType } } });
+    link.send({ realtimeInput: this.manualActivity ? { activityEnd: {} } : { audioStreamEnd: true } });
+    let transcript = '';
+    const messages: Obj[] = [];
+    for (;;) {
+      let message: Obj;
+      try {
+        message = await link.next();
+      } catch {
+        break; // closed: the turn reads what came
+      }
+      const text = message.serverContent?.inputTranscription?.text;
+      if (typeof text === 'string') transcript += text;
+      // A `turnComplete` left over from the last turn's calls closes that turn, not this one.
+      const stray = this.afterCalls && messages.length === 0 && message.serverContent?.turnComplete === true;
+      if (stray && !message.serverContent.modelTurn) {
+        this.afterCalls = false;
+        continue;
+      }
+      if (message.serverContent?.inputTranscription && Object.keys(message.serverContent).length === 1)
+        continue;
+      messages.push(message);
+      if (endsTurn(message)) break;
+    }
+    transcript = transcript.trim();
+    if (transcript === '')
+      throw new TranscriptMissing(
+        'the provider sent no serverContent.inputTranscription for it; turn on inputAudioTranscription in the setup and check the audio is speech in the MIME type it names',
+      );
+    this.answered = messages;
+    this.heard.push(transcript);
+    return transcript;
   }
 
   close(): void {
@@ -123,6 +181,7 @@ export class LiveRelay implements UpstreamRelay {
       });
       this.link = link;
       await link.opened;
+      this.manualActivity = setup.realtimeInputConfig?.automaticActivityDetection?.disabled === true;
       const model = String(setup.model ?? '');
       const modalities: unknown = setup.generationConfig?.responseModalities;
       // An audio answer is read back by its transcript.
@@ -134,6 +193,9 @@ export class LiveRelay implements UpstreamRelay {
           ...(setup.systemInstruction !== undefined && { systemInstruction: setup.systemInstruction }),
           ...(setup.tools && { tools: setup.tools }),
           ...((audio || setup.outputAudioTranscription) && { outputAudioTranscription: {} }),
+          // A spoken turn is recorded by its words: asked for whether or not the client did.
+          inputAudioTranscription: setup.inputAudioTranscription ?? {},
+          ...(setup.realtimeInputConfig && { realtimeInputConfig: setup.realtimeInputConfig }),
         },
       });
       for (;;) {

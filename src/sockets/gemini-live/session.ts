@@ -12,6 +12,7 @@ import { decodeGemini } from '../../providers/gemini/decode';
 import { argsObject } from '../../providers/gemini/ids';
 import { createConversationStore } from '../../providers/store';
 import type { SocketConnection, SocketData, SocketPeer, SocketServices, TurnOutcome } from '../protocol';
+import { spokenDigest } from '../spoken-digest';
 import { Listener, speak } from './speech';
 import {
   AUDIO_OUT_RATE,
@@ -73,6 +74,9 @@ export class LiveSession implements SocketConnection {
   private readonly cancelled = new Set<string>();
   private responses: Array<Record<string, unknown>> = [];
   private readonly listener = new Listener();
+  /** The user's audio since the last turn as the client sent it (base64, its MIME type): a recorded turn sends it upstream. */
+  private spoken: string[] = [];
+  private spokenFormat: string | undefined;
   /** The client marked the start of the user's activity (manual activity detection). */
   private active = false;
   /** Realtime text typed during a manual activity, sent with it when it ends. */
@@ -171,11 +175,14 @@ export class LiveSession implements SocketConnection {
         this.cutIn();
         this.active = true;
         this.listener.reset();
+        this.spoken = [];
         this.typed = [];
       }
     }
     for (const audio of audioOf(input)) {
       if (!this.listener.started) this.cutIn();
+      this.spoken.push(audio);
+      this.spokenFormat ??= audioMimeOf(input);
       const heard = this.listener.hear(Buffer.from(audio, 'base64'));
       // Server-side activity detection hears the end of speech: here, the end of an utterance `speak` made.
       if (!manualActivity && heard.complete) this.userSpoke();
@@ -202,28 +209,69 @@ export class LiveSession implements SocketConnection {
    * transcript), and the input transcription carries it.
    */
   private userSpoke(): void {
-    const parts: Array<Record<string, unknown>> = [];
-    if (this.listener.started) {
-      let { text } = this.listener.heard();
+    let text: string | null = null;
+    const spoke = this.listener.started;
+    if (spoke) {
+      text = this.listener.heard().text;
       this.listener.reset();
+      const chunks = this.spoken;
+      this.spoken = [];
       if (text === null) {
         const spoken = this.conversation([{ role: 'user', parts: [{ inlineData: SPEECH }] }]);
-        if (spoken) text = this.services.heard(spoken);
+        // Record and live modes: the provider hears the audio, and its transcript is the user's turn.
+        const digest = spokenDigest(chunks);
+        const transcribed = spoken && this.services.transcribe?.(this.speech(chunks, digest), spoken);
+        if (transcribed) {
+          const typed = this.typed;
+          this.typed = [];
+          void transcribed.then((heard) => {
+            if (this.state === 'closed') return;
+            if (heard === null) this.close(1011, 'The provider gave no transcript of the spoken turn.');
+            else this.userTurn(true, heard, typed);
+          });
+          return;
+        }
+        if (spoken) text = this.services.heard(spoken, digest);
       }
+    }
+    const typed = this.typed;
+    this.typed = [];
+    this.userTurn(spoke, text, typed);
+  }
+
+  /** The user's turn, as heard: its words (null: speech no fixture hears), then what was typed with it. */
+  private userTurn(spoke: boolean, text: string | null, typed: readonly string[]): void {
+    const parts: Array<Record<string, unknown>> = [];
+    if (spoke) {
       if (text !== null) {
         if (this.setup.inputTranscription) this.send(inputTranscription(text));
         parts.push({ text });
       } else parts.push({ inlineData: SPEECH });
       // Speech not made out, with typed text beside it, is the typed turn.
-      if (text === null && this.typed.length > 0) this.noteTyped(this.typed.map((t) => ({ text: t })));
-      else
-        this.services.note?.({ kind: 'user', via: 'audio', text: text && [text, ...this.typed].join(' ') });
-    } else if (this.typed.length > 0) this.noteTyped(this.typed.map((text) => ({ text })));
-    for (const text of this.typed) parts.push({ text });
-    this.typed = [];
+      if (text === null && typed.length > 0) this.noteTyped(typed.map((t) => ({ text: t })));
+      else this.services.note?.({ kind: 'user', via: 'audio', text: text && [text, ...typed].join(' ') });
+    } else if (typed.length > 0) this.noteTyped(typed.map((t) => ({ text: t })));
+    for (const t of typed) parts.push({ text: t });
     if (parts.length === 0) return;
     this.contents.push({ role: 'user', parts });
     this.respond();
+  }
+
+  /** A spoken turn as the provider takes it, with the session's setup for the socket it may open. */
+  private speech(chunks: string[], digest: string) {
+    const { setup } = this;
+    return {
+      chunks,
+      digest,
+      format: this.spokenFormat ?? 'audio/pcm;rate=16000',
+      transcription: setup.inputTranscription ? {} : undefined,
+      setup: {
+        ...this.turnSetup(),
+        ...(setup.manualActivity && {
+          realtimeInputConfig: { automaticActivityDetection: { disabled: true } },
+        }),
+      },
+    };
   }
 
   /** Speech or activity from the user while the model talks cuts it off, unless the setup says not to. */
@@ -324,6 +372,18 @@ export class LiveSession implements SocketConnection {
     };
   }
 
+  /** The setup a model turn carries (recording keeps it; a relay sets the provider's session up with it). */
+  private turnSetup() {
+    const { setup } = this;
+    return {
+      model: setup.model,
+      generationConfig: setup.generationConfig,
+      ...(setup.systemInstruction !== undefined && { systemInstruction: setup.systemInstruction }),
+      tools: setup.tools,
+      ...(setup.outputTranscription && { outputAudioTranscription: {} }),
+    };
+  }
+
   /** One model turn over the conversation so far. */
   private respond(): void {
     const speaking: Speaking = { abort: new AbortController(), said: '', sent: 0, of: 0 };
@@ -340,17 +400,7 @@ export class LiveSession implements SocketConnection {
       this.refuse(invalid('clientContent', decoded.error.message.trim()));
       return;
     }
-    const { setup } = this;
-    const request = {
-      setup: {
-        model: setup.model,
-        generationConfig: setup.generationConfig,
-        ...(setup.systemInstruction !== undefined && { systemInstruction: setup.systemInstruction }),
-        tools: setup.tools,
-        ...(setup.outputTranscription && { outputAudioTranscription: {} }),
-      },
-      contents: [...this.contents],
-    };
+    const request = { setup: this.turnSetup(), contents: [...this.contents] };
     const outcome = await this.services.answer(decoded.conversation, {
       signal: speaking.abort.signal,
       request,
@@ -499,6 +549,16 @@ function errorOf(e: FixtureStreamError): NeutralError {
 }
 
 /** The base64 audio of a realtimeInput: `audio`, or the older `mediaChunks` of an audio type. */
+/** The MIME type of the audio in a realtimeInput message (`audio/pcm;rate=16000`), if it names one. */
+function audioMimeOf(input: Record<string, any>): string | undefined {
+  const blobs = [input.audio, ...(input.mediaChunks ?? input.media_chunks ?? [])];
+  for (const b of blobs) {
+    const mime = b?.mimeType ?? b?.mime_type;
+    if (typeof mime === 'string' && mime.startsWith('audio/')) return mime;
+  }
+  return undefined;
+}
+
 function audioOf(input: Record<string, any>): string[] {
   const out: string[] = [];
   const blob = (b: unknown) => {

@@ -3,18 +3,25 @@
  * provider, opened with the client's URL, headers and subprotocols (its key among them). At each
  * turn it mirrors the session's settings (`session.update`), adds the items the client added since
  * the last turn (`conversation.item.create`: messages, function call outputs), asks for a response
- * and reads its events back into the neutral reply the client's session then serves.
+ * and reads its events back into the neutral reply the client's session then serves. A spoken
+ * turn goes as the client's audio (`input_audio_buffer.append`, then `commit`), and the provider's
+ * input transcription of it is the user's text the recording keeps.
  */
 import type { Conversation } from '../../conversation';
 import type { ReplyDecodeResult } from '../../providers/codec';
-import type { SocketOpening, UpstreamConnector, UpstreamRelay } from '../protocol';
-import { UnsendableTurn, UpstreamLink, upstreamHeaders } from '../upstream-link';
+import type { SocketOpening, SpokenTurn, UpstreamConnector, UpstreamRelay } from '../protocol';
+import { TranscriptMissing, UnsendableTurn, UpstreamLink, upstreamHeaders } from '../upstream-link';
 import { realtimeReplyOf } from './upstream-reply';
 
 type Obj = Record<string, any>;
 
 /** The subprotocol a browser client sends its key in. */
 export const KEY_PROTOCOL = 'openai-insecure-api-key.';
+
+/** The transcriber asked for when the client's session has none: a spoken turn is recorded by its words. */
+export const DEFAULT_TRANSCRIPTION = { model: 'gpt-4o-mini-transcribe' };
+
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The text the model said in an assistant item (its text, or its audio's transcript). */
 function saidIn(item: Obj): string {
@@ -106,6 +113,53 @@ export class RealtimeRelay implements UpstreamRelay {
     return result;
   }
 
+  /**
+   * The user's audio, appended and committed upstream in the session's input format, with input
+   * transcription on (the client's own setting, else a default transcriber). The provider's own
+   * turn detection is off: the client's commit (or the session's turn detection, which replay
+   * hears the same way) ends the turn, and the relay asks for the response at the next turn.
+   */
+  async hear(speech: SpokenTurn): Promise<string> {
+    const link = await this.open();
+    const transcription = isObject(speech.transcription) ? speech.transcription : DEFAULT_TRANSCRIPTION;
+    link.send({
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        audio: { input: { format: speech.format, transcription, turn_detection: null } },
+      },
+    });
+    for (;;) {
+      const event = await link.next();
+      if (event.type === 'error')
+        throw new Error(String(event.error?.message ?? 'the session update was refused'));
+      if (event.type === 'session.updated') break;
+    }
+    for (const audio of speech.chunks) link.send({ type: 'input_audio_buffer.append', audio });
+    link.send({ type: 'input_audio_buffer.commit' });
+    let itemId: string | undefined;
+    for (;;) {
+      const event = await link.next();
+      if (event.type === 'error') throw new Error(String(event.error?.message ?? 'the audio was refused'));
+      if (event.type === 'input_audio_buffer.committed') itemId = event.item_id;
+      if (event.item_id !== itemId || itemId === undefined) continue;
+      if (event.type === 'conversation.item.input_audio_transcription.failed')
+        throw new TranscriptMissing(
+          `the provider could not transcribe it (${String(event.error?.message ?? event.error?.code ?? 'no reason given')}); ` +
+            `check session.audio.input.transcription (${JSON.stringify(transcription)}) names a transcription model the provider offers`,
+        );
+      if (event.type === 'conversation.item.input_audio_transcription.completed') {
+        const transcript = typeof event.transcript === 'string' ? event.transcript.trim() : '';
+        if (transcript === '')
+          throw new TranscriptMissing(
+            'its input transcription came back empty; turn on session.audio.input.transcription with a model that hears this audio, and check the audio is speech in session.audio.input.format',
+          );
+        if (speech.id !== undefined) this.accounted.add(speech.id);
+        return transcript;
+      }
+    }
+  }
+
   close(): void {
     this.link?.close();
   }
@@ -146,14 +200,16 @@ export class RealtimeRelay implements UpstreamRelay {
       // A spoken answer the fixtures gave (record-missing mode): the provider gets its words.
       return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: said }] };
     }
-    if (item.type === 'message' && item.role === 'user')
-      for (const part of item.content ?? [])
-        if (part?.type === 'input_audio' && typeof part.audio !== 'string')
-          throw new UnsendableTurn(
-            'the user spoke this turn into the input audio buffer; spoken input is not sent to the provider: ' +
-              'record the session with typed turns (conversation.item.create with input_text), and replay can speak them.',
-          );
     const { id: _id, object: _object, status: _status, ...sent } = item;
+    if (item.type === 'message' && item.role === 'user')
+      sent.content = (item.content ?? []).map((part: Obj) => {
+        if (part?.type !== 'input_audio' || typeof part.audio === 'string') return part;
+        // A spoken turn the fixtures heard (record-missing mode): the provider gets its words.
+        if (typeof part.transcript === 'string') return { type: 'input_text', text: part.transcript };
+        throw new UnsendableTurn(
+          'the user spoke this turn, and neither the provider nor a fixture heard it: it has no words to send',
+        );
+      });
     return sent;
   }
 }

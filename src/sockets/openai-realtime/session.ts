@@ -6,6 +6,7 @@
 import type { NeutralError, NeutralReply } from '../../conversation';
 import type { CutReason } from '../../model/call';
 import type { SocketData, SocketPeer, SocketServices, TurnOutcome } from '../protocol';
+import { spokenDigest } from '../spoken-digest';
 import { type AudioFormat, durationMs, fromBase64, heardChars, isSilence, MS_PER_CHAR } from './audio';
 import { conversationOf, Ids, type Item, type PlannedEvent, planResponse, replyReached } from './codec';
 import {
@@ -62,6 +63,8 @@ interface Active {
 
 /** The user's audio since the last commit. */
 interface InputBuffer {
+  /** The audio as the client appended it (base64): a recorded turn sends it to the provider. */
+  chunks: string[];
   bytes: number;
   ms: number;
   speaking: boolean;
@@ -75,13 +78,17 @@ export class RealtimeSessionMachine {
   private readonly ids = new Ids();
   private events = 0;
   private audioSent = false;
-  private buffer: InputBuffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+  private buffer: InputBuffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
   /** ms of input audio received in the whole session (`audio_start_ms`, `audio_end_ms`). */
   private inputMs = 0;
   private active: Active | undefined;
   private closed = false;
   /** The user's spoken turn ended during a response: answer it once that one is done. */
   private queued = false;
+  /** Record and live modes: the provider is transcribing the last spoken turn; a response waits for it. */
+  private hearing: Promise<void> | undefined;
+  /** The provider gave no transcript of the last spoken turn: the response asked for is refused. */
+  private unheard: NeutralError | undefined;
   private readonly conversationId: string;
   /** ms of audio sent for each assistant item, for truncation. */
   private readonly audioOut = new Map<string, number>();
@@ -190,7 +197,7 @@ export class RealtimeSessionMachine {
         this.commit();
         return;
       case 'input_audio_buffer.clear':
-        this.buffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+        this.buffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
         return this.emit({ type: 'input_audio_buffer.cleared' });
       case 'output_audio_buffer.clear':
         // WebRTC's: a WebSocket client plays its own audio.
@@ -466,6 +473,7 @@ export class RealtimeSessionMachine {
     const ms = durationMs(audio.byteLength, format);
     const start = this.inputMs;
     this.inputMs += ms;
+    this.buffer.chunks.push(event.audio);
     this.buffer.bytes += audio.byteLength;
     this.buffer.ms += ms;
     const vad = this.session.audio.input.turn_detection;
@@ -474,7 +482,7 @@ export class RealtimeSessionMachine {
     if (!this.buffer.speaking) {
       if (silent) {
         // Silence before speech is not kept for the turn.
-        this.buffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+        this.buffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
         return;
       }
       this.buffer.speaking = true;
@@ -513,7 +521,8 @@ export class RealtimeSessionMachine {
    */
   private commit(): undefined {
     const id = this.buffer.itemId ?? this.ids.next('item');
-    this.buffer = { bytes: 0, ms: 0, speaking: false, silentMs: 0 };
+    const { chunks } = this.buffer;
+    this.buffer = { chunks: [], bytes: 0, ms: 0, speaking: false, silentMs: 0 };
     const previous_item_id = this.items.at(-1)?.id ?? null;
     this.emit({ type: 'input_audio_buffer.committed', previous_item_id, item_id: id });
     const item: Item = {
@@ -525,10 +534,40 @@ export class RealtimeSessionMachine {
       content: [{ type: 'input_audio', transcript: null }],
     };
     const pending = conversationOf(this.session, [...this.items, item], this.session.tools);
-    const transcript = this.services.heard(pending);
     this.emit({ type: 'conversation.item.added', previous_item_id, item: structuredClone(item) });
-    item.content[0].transcript = transcript;
+    const input = this.session.audio.input;
+    const digest = spokenDigest(chunks);
+    // Record and live modes: the provider hears the audio, and its transcript is the user's turn.
+    const transcribed = this.services.transcribe?.(
+      { chunks, digest, format: input.format, transcription: input.transcription, id },
+      pending,
+    );
+    if (!transcribed) return this.heardAs(item, previous_item_id, this.services.heard(pending, digest));
     this.items.push(item);
+    const hearing = transcribed.then((transcript) => {
+      if (this.hearing === hearing) this.hearing = undefined;
+      if (transcript === null)
+        this.unheard = {
+          status: 400,
+          type: 'invalid_request_error',
+          code: 'input_audio_transcription_missing',
+          message: 'The provider gave no transcript of the spoken turn, so it cannot be recorded.',
+        };
+      this.heardAs(item, previous_item_id, transcript, false);
+    });
+    this.hearing = hearing;
+  }
+
+  /** The spoken item's transcript is known: the item is done, and the transcription events carry it. */
+  private heardAs(
+    item: Item,
+    previous_item_id: string | null,
+    transcript: string | null,
+    add = true,
+  ): undefined {
+    const id = item.id;
+    item.content[0].transcript = transcript;
+    if (add) this.items.push(item);
     this.services.note?.({ kind: 'user', via: 'audio', text: transcript });
     this.emit({ type: 'conversation.item.done', previous_item_id, item });
     if (!this.session.audio.input.transcription) return;
@@ -564,6 +603,12 @@ export class RealtimeSessionMachine {
   // ── Responses ─────────────────────────────────────────────────────────────────
 
   private async respond(params: Obj, eventId: unknown): Promise<void> {
+    if (this.hearing) await this.hearing;
+    if (this.unheard) {
+      const unheard = this.unheard;
+      this.unheard = undefined;
+      return this.error(unheard, eventId, false);
+    }
     if (this.active)
       return this.error(
         {

@@ -160,6 +160,8 @@ describe('the Live relay', () => {
           tools: setup.tools,
           // An audio answer is read back by its transcript.
           outputAudioTranscription: {},
+          // A spoken turn is recorded by its words.
+          inputAudioTranscription: {},
         },
       },
       { clientContent: { turns: [user], turnComplete: true } },
@@ -178,12 +180,74 @@ describe('the Live relay', () => {
     ]);
   });
 
-  it('spoken input is not sent: the turn is refused, saying why', async () => {
+  it('a spoken turn nobody heard is not sent: the turn is refused, saying why', async () => {
     const relay = new LiveRelay(opening, provider(answer).connect);
     const spoken = { role: 'user', parts: [{ inlineData: { mimeType: 'audio/pcm;rate=16000', data: '' } }] };
     await expect(relay.turn({ setup, contents: [spoken] }, conversation, signal())).rejects.toMatchObject({
       code: 'RECORD_UNSUPPORTED',
-      message: expect.stringContaining('spoken input'),
+      message: expect.stringContaining('no words to send'),
+    });
+  });
+
+  it('a spoken turn goes up as its audio; the input transcription is the turn, and the model turn after it its reply', async () => {
+    const upstream = provider((message) => {
+      if (message.setup) return [{ setupComplete: {} }];
+      if (message.realtimeInput?.audioStreamEnd || message.realtimeInput?.activityEnd)
+        return [
+          { serverContent: { inputTranscription: { text: 'Lights on,' } } },
+          { serverContent: { inputTranscription: { text: ' please.' } } },
+          golden('tool-call.json'),
+        ];
+      return [];
+    });
+    const relay = new LiveRelay(opening, upstream.connect);
+    const speech = { chunks: ['AAAA', 'BBBB'], digest: 'sha256:x', format: 'audio/pcm;rate=16000', setup };
+    await expect(relay.hear(speech)).resolves.toBe('Lights on, please.');
+    expect(upstream.sent.slice(1)).toEqual([
+      { realtimeInput: { audio: { data: 'AAAA', mimeType: 'audio/pcm;rate=16000' } } },
+      { realtimeInput: { audio: { data: 'BBBB', mimeType: 'audio/pcm;rate=16000' } } },
+      { realtimeInput: { audioStreamEnd: true } },
+    ]);
+    // The session's turn, with the words heard: the provider has it, and its answer came already.
+    const turn = await relay.turn(
+      { setup, contents: [{ role: 'user', parts: [{ text: 'Lights on, please.' }] }] },
+      conversation,
+      signal(),
+    );
+    expect(turn).toMatchObject({ ok: true, reply: { toolCalls: [{ id: 'function-call-1' }] } });
+    expect(upstream.sent).toHaveLength(4);
+  });
+
+  it('manual activity detection is mirrored: the audio goes between activityStart and activityEnd', async () => {
+    const upstream = provider((message) => {
+      if (message.setup) return [{ setupComplete: {} }];
+      if (message.realtimeInput?.activityEnd)
+        return [{ serverContent: { inputTranscription: { text: 'Hi' } } }, golden('tool-call.json')];
+      return [];
+    });
+    const relay = new LiveRelay(opening, upstream.connect);
+    const manual = { ...setup, realtimeInputConfig: { automaticActivityDetection: { disabled: true } } };
+    await relay.hear({ chunks: ['AAAA'], digest: 'sha256:x', format: 'audio/pcm;rate=16000', setup: manual });
+    expect(upstream.sent[0].setup.realtimeInputConfig).toEqual(manual.realtimeInputConfig);
+    expect(upstream.sent.slice(1).map((m) => Object.keys(m.realtimeInput)[0])).toEqual([
+      'activityStart',
+      'audio',
+      'activityEnd',
+    ]);
+  });
+
+  it('no input transcription from the provider is RECORD_TRANSCRIPT_MISSING, naming the setting to turn on', async () => {
+    const upstream = provider((message) => {
+      if (message.setup) return [{ setupComplete: {} }];
+      if (message.realtimeInput?.audioStreamEnd) return [golden('tool-call.json')];
+      return [];
+    });
+    const relay = new LiveRelay(opening, upstream.connect);
+    await expect(
+      relay.hear({ chunks: ['AAAA'], digest: 'sha256:x', format: 'audio/pcm;rate=16000', setup }),
+    ).rejects.toMatchObject({
+      code: 'RECORD_TRANSCRIPT_MISSING',
+      message: expect.stringContaining('inputAudioTranscription'),
     });
   });
 

@@ -265,7 +265,7 @@ describe('the Realtime relay', () => {
     ]);
   });
 
-  it('spoken input the session heard only as fixtures would is not sent: the turn is refused, saying why', async () => {
+  it('a spoken turn nobody heard (no transcript from the provider or a fixture) is not sent: refused, saying why', async () => {
     const relay = new RealtimeRelay(opening(), provider(answer).connect);
     const spoken = {
       id: 'item_1',
@@ -275,7 +275,108 @@ describe('the Realtime relay', () => {
     };
     await expect(relay.turn({ input: [spoken] }, conversation, signal())).rejects.toMatchObject({
       code: 'RECORD_UNSUPPORTED',
-      message: expect.stringContaining('spoken input'),
+      message: expect.stringContaining('no words to send'),
+    });
+  });
+
+  it('a spoken turn a fixture heard (record-missing) goes to the provider as its words', async () => {
+    const upstream = provider(answer);
+    const relay = new RealtimeRelay(opening(), upstream.connect);
+    const spoken = {
+      id: 'item_1',
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_audio', transcript: 'Where is order 7?' }],
+    };
+    await relay.turn({ input: [spoken] }, conversation, signal());
+    expect(upstream.sent.find((e) => e.type === 'conversation.item.create')?.item).toEqual({
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'Where is order 7?' }],
+    });
+  });
+});
+
+describe('the Realtime relay hears a spoken turn', () => {
+  /** A provider that transcribes what was committed by its length, or (deaf) fails to. */
+  const hearing =
+    (deaf = false) =>
+    (event: Obj): Obj[] => {
+      if (event.type === 'session.update') return [{ type: 'session.updated', session: event.session }];
+      if (event.type === 'input_audio_buffer.commit')
+        return [
+          { type: 'input_audio_buffer.committed', item_id: 'item_up', previous_item_id: null },
+          { type: 'conversation.item.added', item: { id: 'item_up' } },
+          deaf
+            ? {
+                type: 'conversation.item.input_audio_transcription.failed',
+                item_id: 'item_up',
+                error: { message: 'no speech' },
+              }
+            : {
+                type: 'conversation.item.input_audio_transcription.completed',
+                item_id: 'item_up',
+                transcript: ' Where is order 7? ',
+              },
+        ];
+      if (event.type === 'response.create') return toolCall;
+      return [];
+    };
+  const speech = {
+    chunks: ['AAAA', 'BBBB'],
+    digest: 'sha256:x',
+    format: { type: 'audio/pcm', rate: 24000 },
+    id: 'item_9',
+  };
+
+  it('sends the audio as appended, committed, with transcription asked for; the transcript is the turn, and the item is not sent again', async () => {
+    const upstream = provider(hearing());
+    const relay = new RealtimeRelay(opening(), upstream.connect);
+    await expect(relay.hear(speech)).resolves.toBe('Where is order 7?');
+    expect(upstream.sent).toEqual([
+      {
+        type: 'session.update',
+        session: {
+          type: 'realtime',
+          audio: {
+            input: {
+              format: { type: 'audio/pcm', rate: 24000 },
+              transcription: { model: 'gpt-4o-mini-transcribe' },
+              turn_detection: null,
+            },
+          },
+        },
+      },
+      { type: 'input_audio_buffer.append', audio: 'AAAA' },
+      { type: 'input_audio_buffer.append', audio: 'BBBB' },
+      { type: 'input_audio_buffer.commit' },
+    ]);
+    const item = {
+      id: 'item_9',
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_audio', transcript: 'Where is order 7?' }],
+    };
+    const result = await relay.turn({ input: [item] }, conversation, signal());
+    expect(result).toMatchObject({ ok: true, reply: { toolCalls: [{ name: 'lookup_order' }] } });
+    expect(upstream.sent.filter((e) => e.type === 'conversation.item.create')).toEqual([]);
+  });
+
+  it("mirrors the client's own transcription setting", async () => {
+    const upstream = provider(hearing());
+    const relay = new RealtimeRelay(opening(), upstream.connect);
+    await relay.hear({ ...speech, transcription: { model: 'gpt-4o-transcribe', language: 'en' } });
+    expect(upstream.sent[0].session.audio.input.transcription).toEqual({
+      model: 'gpt-4o-transcribe',
+      language: 'en',
+    });
+  });
+
+  it('no transcript from the provider is RECORD_TRANSCRIPT_MISSING, naming the setting to turn on', async () => {
+    const relay = new RealtimeRelay(opening(), provider(hearing(true)).connect);
+    await expect(relay.hear(speech)).rejects.toMatchObject({
+      code: 'RECORD_TRANSCRIPT_MISSING',
+      message: expect.stringContaining('session.audio.input.transcription'),
     });
   });
 });
