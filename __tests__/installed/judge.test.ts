@@ -16,11 +16,13 @@ import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import {
   fileOf,
   freshFolder,
+  type InstalledProjectRun,
   type InstalledRun,
   installedProject,
   messageOf,
   RUNNERS,
   runInstalled,
+  runInstalledProjects,
   statuses,
 } from '../support/installed';
 import { ALL_RUNNERS } from '../support/runner-output';
@@ -41,6 +43,7 @@ const plain = (file: ChildFile, title: string) => stripVTControlCharacters(messa
 describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package (%s)', (runner) => {
   let upstream: FakeUpstream;
   const runs: Record<string, InstalledRun> = {};
+  const offlineRuns: Record<string, InstalledProjectRun> = {};
   let liveRequests = 0;
   const flippedTraces: string[] = [];
   let before: any;
@@ -131,18 +134,23 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
         UNDERSTUDY_STRICT_CASSETTES: '1',
       },
     });
+    // The replays with no cassette, each a project of one child: the process options agree.
     const offline = {
-      ...runnerOptions,
-      env: { CI: 'true' },
       understudy: { timeScale: 0, judge: { provider: 'openai', model: 'gpt-4o-mini' } },
     };
-    runs.missing = await runInstalled({ cases: ['judge-missing.case.js'], ...offline });
-    runs.budgets = await runInstalled({ cases: ['judge-budgets.case.js'], ...offline });
-    runs.overBudget = await runInstalled({
-      cases: ['judge-budgets.case.js'],
-      ...offline,
-      env: { CI: 'true', JUDGE_BUDGET_FAIL: '1' },
-    });
+    const batch = await runInstalledProjects(
+      {
+        missing: { cases: ['judge-missing.case.js'], ...offline },
+        budgets: { cases: ['judge-budgets.case.js'], ...offline },
+        overBudget: {
+          cases: ['judge-budgets.case.js'],
+          ...offline,
+          files: { 'judge-budget-fail': '' },
+        },
+      },
+      { ...runnerOptions, env: { CI: 'true' } },
+    );
+    for (const [name, run] of Object.entries(batch)) offlineRuns[name] = run;
   }, 300_000);
 
   afterAll(() => upstream?.close());
@@ -249,7 +257,7 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
   });
 
   it('fails a replay with no recorded verdict, under .not too, naming the command that records it', () => {
-    const file = fileOf(runs.missing, 'judge-missing.case.js');
+    const file = fileOf(offlineRuns.missing, 'judge-missing.case.js');
     expect(statuses(file)).toEqual({
       'a judge fixture written by hand answers the judge': 'passed',
       'has no recorded verdict': 'failed',
@@ -267,13 +275,13 @@ describe.each(ALL_RUNNERS)('the judge and the budgets from the installed package
   });
 
   it('passes cost and latency budgets from usage, prices and the replay clock, and fails them over budget', () => {
-    const within = fileOf(runs.budgets, 'judge-budgets.case.js');
+    const within = fileOf(offlineRuns.budgets, 'judge-budgets.case.js');
     expect(statuses(within)).toEqual({
       'stays within its cost budget': 'passed',
       'stays within its latency budget': 'passed',
       'fails a cost budget on a model with no price, whichever way it is asserted': 'failed',
     });
-    const over = fileOf(runs.overBudget, 'judge-budgets.case.js');
+    const over = fileOf(offlineRuns.overBudget, 'judge-budgets.case.js');
     expect(statuses(over)).toEqual({
       'stays within its cost budget': 'failed',
       'stays within its latency budget': 'failed',

@@ -1,21 +1,97 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildTest } from '../support/child-jest';
-import { type InstalledOptions, RUNNERS, type Runner, runInstalled } from '../support/installed';
+import {
+  type InstalledProject,
+  type InstalledProjectRun,
+  RUNNERS,
+  type Runner,
+  runInstalledProjects,
+} from '../support/installed';
 import { type Counts, isolatedNetwork } from '../support/netns';
 import { ALL_RUNNERS } from '../support/runner-output';
 
 const OPTION = 'testEnvironmentOptions.understudy.network.allow';
 
 /**
- * The case files' tests, by title, from a run in a network namespace with only loopback (the
- * cases name hosts that must never be reached), with what the traps counted.
+ * The runners the msw cases run under: msw 3, and msw 2 through its ES-module-only dependency
+ * rettime, load only as ES modules, which Jest's CommonJS runtime requires only under
+ * --experimental-vm-modules on Node 24.9 or later (vm's synchronous module evaluation). Under Jest
+ * without the flag, or on an older Node, msw cannot load in a Jest test file at all, with or
+ * without jest-understudy, so there is nothing to run there. Vitest loads ES modules itself.
  */
-function contained(options: InstalledOptions, hosts: string[] = []) {
+const MSW_RUNNERS: Runner[] = (() => {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 24 || (major === 24 && minor >= 9) ? ['jest-esm', 'vitest'] : ['vitest'];
+})();
+
+/** The driver's case projects (each its own folder and options), and the runners each runs under. */
+const PROJECTS = {
+  'network-policy': {
+    runners: ALL_RUNNERS,
+    cases: ['network-policy.case.js'],
+    understudy: { traces: 'off', network: { allow: ['localhost:6379', '*.allowed.invalid:443'] } },
+  },
+  'msw-setup': {
+    runners: MSW_RUNNERS,
+    cases: ['msw-setup.case.js'],
+    config: { setupFilesAfterEnv: ['<rootDir>/msw/setup.js'] },
+    vitestConfig: { setupFiles: ['msw/setup.js'] },
+    understudy: { traces: 'off' },
+  },
+  'http-use': {
+    runners: MSW_RUNNERS,
+    cases: ['http-use.case.js'],
+    understudy: { traces: 'off', handlers: 'msw/handlers.js' },
+  },
+  gateway: {
+    runners: ALL_RUNNERS,
+    cases: ['gateway.case.js'],
+    understudy: {
+      traces: 'off',
+      providers: {
+        openai: { baseURL: 'http://gateway.invalid/v1' },
+        anthropic: { baseURL: 'http://gateway.invalid' },
+      },
+    },
+  },
+} satisfies Record<string, InstalledProject & { runners: readonly Runner[] }>;
+type Name = keyof typeof PROJECTS;
+/** The hosts the cases name, pointed at loopback in the namespace's /etc/hosts. */
+const HOSTS = ['api.allowed.invalid'];
+
+/**
+ * One child per runner runs every project of the driver that runs under it, in one network
+ * namespace with only loopback (the cases name hosts that must never be reached): one Jest or
+ * Vitest start and one namespace instead of one per project. The traps count what the whole
+ * child reached, so a connection any of its projects made shows in the count network-policy
+ * checks.
+ */
+const batches = new Map<Runner, Promise<{ runs: Record<string, InstalledProjectRun>; counts: Counts }>>();
+function batch(runner: Runner) {
+  let started = batches.get(runner);
+  if (!started) {
+    const network = isolatedNetwork(HOSTS);
+    const projects = Object.fromEntries(
+      Object.entries(PROJECTS)
+        .filter(([, { runners }]) => (runners as readonly Runner[]).includes(runner))
+        .map(([name, { runners: _, ...project }]) => [name, project as InstalledProject]),
+    );
+    started = runInstalledProjects(projects, { ...RUNNERS[runner], prefix: network.prefix }).then((runs) => ({
+      runs,
+      counts: network.counts(),
+    }));
+    batches.set(runner, started);
+  }
+  return started;
+}
+
+/** Project `name`'s tests by title, from its runner's child, with what the traps counted. */
+function contained(name: Name, runner: Runner) {
   const got: { tests: ChildTest[]; counts?: Counts; stderr: string } = { tests: [], stderr: '' };
   beforeAll(async () => {
-    const network = isolatedNetwork(hosts);
-    const run = await runInstalled({ ...options, prefix: network.prefix });
+    const { runs, counts } = await batch(runner);
+    const run = runs[name];
     got.tests = run.files.flatMap((file) => [
       ...file.tests,
       // A file that failed to run fails every title the driver asks for, with its message.
@@ -23,14 +99,16 @@ function contained(options: InstalledOptions, hosts: string[] = []) {
         ? [{ title: '(file)', fullName: file.name, status: 'failed', failureMessages: [file.message] }]
         : []),
     ]);
-    got.counts = network.counts();
-    got.stderr = run.stderr;
-  }, 120_000);
+    got.counts = counts;
+    got.stderr = run.process.stderr;
+  }, 180_000);
   const test = (title: string) => {
     const found = got.tests.find((t) => t.title === title);
     const file = got.tests.find((t) => t.title === '(file)');
     if (!found)
-      throw new Error(`no test titled ${title}:\n${file?.failureMessages.join('\n') ?? got.stderr}`);
+      throw new Error(
+        `no test titled ${title} in ${name}:\n${file?.failureMessages.join('\n') ?? got.stderr}`,
+      );
     return { ...found, messages: found.failureMessages.map((m) => stripVTControlCharacters(m)) };
   };
   return { test, counts: () => got.counts };
@@ -48,29 +126,10 @@ function passes(t: { status: string; messages: string[] }) {
   expect(t.status).toBe('passed');
 }
 
-/**
- * The runners the msw cases run under: msw 3, and msw 2 through its ES-module-only dependency
- * rettime, load only as ES modules, which Jest's CommonJS runtime requires only under
- * --experimental-vm-modules on Node 24.9 or later (vm's synchronous module evaluation). Under Jest
- * without the flag, or on an older Node, msw cannot load in a Jest test file at all, with or
- * without jest-understudy, so there is nothing to run there. Vitest loads ES modules itself.
- */
-const MSW_RUNNERS: Runner[] = (() => {
-  const [major, minor] = process.versions.node.split('.').map(Number);
-  return major > 24 || (major === 24 && minor >= 9) ? ['jest-esm', 'vitest'] : ['vitest'];
-})();
-
 describe.each(ALL_RUNNERS)(
   'the network policy on loopback (in a network namespace whose other processes listen on loopback; %s)',
   (runner) => {
-    const { test, counts } = contained(
-      {
-        ...RUNNERS[runner],
-        cases: ['network-policy.case.js'],
-        understudy: { traces: 'off', network: { allow: ['localhost:6379', '*.allowed.invalid:443'] } },
-      },
-      ['api.allowed.invalid'],
-    );
+    const { test, counts } = contained('network-policy', runner);
 
     it.each([
       'supertest against an express app in the test',
@@ -99,7 +158,8 @@ describe.each(ALL_RUNNERS)(
     });
 
     it('only what network.allow names reached the other processes', () => {
-      // The control proves the traps count a connection to each port.
+      // The control proves the traps count a connection to each port. The count is the whole
+      // child's: the driver's other projects, in the same namespace, may reach nothing either.
       expect(counts()?.control).toEqual(expect.objectContaining({ 'tcp:5432': expect.any(Number) }));
       expect(counts()?.test).toEqual({ 'tcp:6379': 2, 'tcp:443': 1 });
     });
@@ -113,13 +173,7 @@ const REFUSED = (request: string, host: string) => [
 
 for (const runner of MSW_RUNNERS)
   describe(`an existing msw setupServer setup file, unchanged (${runner})`, () => {
-    const { test } = contained({
-      cases: ['msw-setup.case.js'],
-      config: { setupFilesAfterEnv: ['<rootDir>/msw/setup.js'] },
-      vitestConfig: { setupFiles: ['msw/setup.js'] },
-      understudy: { traces: 'off' },
-      ...RUNNERS[runner],
-    });
+    const { test } = contained('msw-setup', runner);
 
     it.each([
       "the setup file's handlers answer their host, for fetch, undici and node:https",
@@ -144,11 +198,7 @@ for (const runner of MSW_RUNNERS)
 
 for (const runner of MSW_RUNNERS)
   describe(`understudy.http.use and the handlers option (${runner})`, () => {
-    const { test } = contained({
-      cases: ['http-use.case.js'],
-      understudy: { traces: 'off', handlers: 'msw/handlers.js' },
-      ...RUNNERS[runner],
-    });
+    const { test } = contained('http-use', runner);
 
     it.each([
       'the handlers option answers every test of the file',
@@ -165,17 +215,7 @@ for (const runner of MSW_RUNNERS)
   });
 
 describe.each(ALL_RUNNERS)('one gateway host listed for two providers (%s)', (runner) => {
-  const { test } = contained({
-    ...RUNNERS[runner],
-    cases: ['gateway.case.js'],
-    understudy: {
-      traces: 'off',
-      providers: {
-        openai: { baseURL: 'http://gateway.invalid/v1' },
-        anthropic: { baseURL: 'http://gateway.invalid' },
-      },
-    },
-  });
+  const { test } = contained('gateway', runner);
 
   it('routes each path to the provider that serves it', () => {
     passes(test('routes /v1/chat/completions to openai and /v1/messages to anthropic under one base URL'));

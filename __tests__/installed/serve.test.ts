@@ -2,35 +2,20 @@
  * Serve mode from the installed package, under Jest (CommonJS and ESM) and Vitest: agents in
  * other processes (Python, a shell script using `understudy tool call`, an agent spawning
  * `understudy mcp stdio`) against the file's model and world, and the port's faults on the wire.
+ * The cases run in the shared child runs (./shared.ts).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { python } from '../../examples/support/child';
-import { RUNNERS, runInstalled } from '../support/installed';
 import { ALL_RUNNERS } from '../support/runner-output';
-
-const EXAMPLES = join(__dirname, '..', '..', 'examples');
-const files = {
-  'serve-orders.world.yaml': readFileSync(join(EXAMPLES, 'python-agent', 'orders.world.yaml'), 'utf8'),
-  'serve-agent.py': readFileSync(join(EXAMPLES, 'python-agent', 'agent.py'), 'utf8'),
-  'serve-agent.sh': readFileSync(join(EXAMPLES, 'shell-agent', 'agent.sh'), 'utf8'),
-  'serve-raw-client.cjs': readFileSync(join(__dirname, '..', 'e2e', 'serve', 'raw-client.cjs'), 'utf8'),
-};
+import { sharedRun } from '../support/shared-runs';
 
 describe('serve mode from the installed package', () => {
   it.each(ALL_RUNNERS)(
     'agents in other processes on the served port (%s)',
     async (runner) => {
-      const run = await runInstalled({
-        cases: ['serve-*.case.js'],
-        ...RUNNERS[runner],
-        files,
-        env: { UNDERSTUDY_PYTHON: python() },
-      });
+      const run = await sharedRun('serve', runner);
       const testsOf = (suffix: string) => {
         const file = run.files.find((f) => f.name.endsWith(suffix));
-        if (!file) throw new Error(`no ${suffix} in the run:\n${run.stdout}\n${run.stderr}`);
+        if (!file) throw new Error(`no ${suffix} in the run:\n${run.process.stdout}\n${run.process.stderr}`);
         return file.tests;
       };
 

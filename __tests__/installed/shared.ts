@@ -10,6 +10,9 @@
  * what the runner printed under its own tests' names: the exit code and the rest of the output of
  * a shared child belong to every project in it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { python } from '../../examples/support/child';
 import type { InstalledProject, Runner } from '../support/installed';
 
 export interface SharedProject extends InstalledProject {
@@ -23,6 +26,8 @@ export interface SharedProject extends InstalledProject {
 const ALL = ['jest-cjs', 'jest-esm', 'vitest'] as const;
 /** Jest's own options or messages, which mean nothing to Vitest. */
 const JEST = ['jest-cjs', 'jest-esm'] as const;
+
+const EXAMPLES = join(__dirname, '..', '..', 'examples');
 
 export const SHARED = {
   smoke: { driver: 'smoke.test.ts', cases: ['smoke.case.js'], runners: ALL },
@@ -131,6 +136,20 @@ export const SHARED = {
   'reported-outcomes': {
     driver: 'reported-outcomes.test.ts',
     cases: ['reported-outcomes.case.js'],
+    runners: ALL,
+  },
+  // Agents in other processes on the served port. The Python to run (UNDERSTUDY_PYTHON, the CI's
+  // virtualenv, else python3) is written beside the cases, since a shared child sets no environment.
+  serve: {
+    driver: 'serve.test.ts',
+    cases: ['serve-*.case.js'],
+    files: {
+      'serve-orders.world.yaml': readFileSync(join(EXAMPLES, 'python-agent', 'orders.world.yaml'), 'utf8'),
+      'serve-agent.py': readFileSync(join(EXAMPLES, 'python-agent', 'agent.py'), 'utf8'),
+      'serve-agent.sh': readFileSync(join(EXAMPLES, 'shell-agent', 'agent.sh'), 'utf8'),
+      'serve-raw-client.cjs': readFileSync(join(__dirname, '..', 'e2e', 'serve', 'raw-client.cjs'), 'utf8'),
+      'serve-python.path': python(),
+    },
     runners: ALL,
   },
   'workspace-changes': {

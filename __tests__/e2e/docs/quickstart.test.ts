@@ -139,9 +139,15 @@ let readme: Map<string, RunnableBlock[]>;
 let project: string;
 let quickstart: { status: number | null; output: string };
 let setups: Map<string, RunnableBlock[]>;
+type Ran = { status: number | null; output: string };
+type Section = Ran & { project: string };
+/** The Vitest quickstart, started beside the Jest one: each makes and installs a project of its own. */
+let vitestSection: Promise<Section>;
+/** The runs made from a quickstart project (a copy each), started at once when it is installed. */
+const fromProject = new Map<string, Promise<Ran>>();
 
 /** Runs the README's section `name` in `work`: its output, and the project folder its `mkdir` made. */
-async function runReadmeSection(name: string) {
+async function runReadmeSection(name: string): Promise<Section> {
   const steps = readme.get(name);
   if (!steps) throw new Error(`README.md has no <!-- doc-test: ${name} --> section`);
   const script = asScript(withTarball(steps, tarball));
@@ -154,6 +160,44 @@ async function runReadmeSection(name: string) {
   };
 }
 
+/**
+ * Starts `run` now, under `name`, for a test to await: the copies of a project are independent, so
+ * they install and run at once. Its failure is the awaiting test's.
+ */
+function start(name: string, run: () => Promise<Ran>): void {
+  const started = run();
+  started.catch(() => undefined);
+  fromProject.set(name, started);
+}
+
+function started(name: string): Promise<Ran> {
+  const run = fromProject.get(name);
+  if (!run) throw new Error(`${name} was not started: its quickstart did not run`);
+  return run;
+}
+
+/** A copy of `from` with `file` edited by `edit` (which must change it), where `command` runs. */
+async function runEdited(
+  from: string,
+  folder: string,
+  file: string,
+  edit: (text: string) => string,
+  command: string,
+): Promise<Ran> {
+  const copy = join(work, folder);
+  copyProject(from, copy);
+  const text = readFileSync(join(copy, file), 'utf8');
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  writeFileSync(join(copy, file), edited);
+  const result = await bash(command, copy);
+  return { ...result, output: stripVTControlCharacters(result.output) };
+}
+
+const SETUPS = ['typescript', 'config-ts', 'esm', 'esm-typescript'];
+const STOPS_EARLY = (agent: string) =>
+  agent.replace('if (!message.tool_calls?.length) return message.content;', 'return message.content;');
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'understudy-quickstart-'));
   const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], {
@@ -164,8 +208,17 @@ beforeAll(async () => {
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   tarball = join(work, packed.stdout.trim().split('\n').pop() as string);
   readme = await runnableSections(join(root, 'README.md'));
-  ({ project, ...quickstart } = await runReadmeSection('quickstart'));
   setups = await runnableSections(join(root, 'docs', 'configuration.md'));
+  vitestSection = runReadmeSection('quickstart-vitest');
+  vitestSection.catch(() => undefined);
+  ({ project, ...quickstart } = await runReadmeSection('quickstart'));
+  start('broken', () => runEdited(project, 'broken', 'agent.js', STOPS_EARLY, 'npx jest'));
+  for (const name of SETUPS)
+    start(name, async () => {
+      const copy = join(work, `setup-${name}`);
+      copyProject(project, copy);
+      return bash(asScript(setups.get(name) ?? []), copy);
+    });
 }, INSTALL_TIMEOUT_MS + 30_000);
 
 afterAll(() => {
@@ -187,16 +240,7 @@ describe('the README quickstart, in a fresh project', () => {
   it(
     'fails when the agent stops before it runs the tool (the quickstart test can fail)',
     async () => {
-      const broken = join(work, 'broken');
-      copyProject(project, broken);
-      const agent = readFileSync(join(broken, 'agent.js'), 'utf8');
-      const early = agent.replace(
-        'if (!message.tool_calls?.length) return message.content;',
-        'return message.content;',
-      );
-      expect(early).not.toBe(agent);
-      writeFileSync(join(broken, 'agent.js'), early);
-      const result = await bash('npx jest', broken);
+      const result = await started('broken');
       expect(result.status).not.toBe(0);
       expect(result.output).toMatch(/Tests:\s+1 failed, 1 total/);
       expect(result.output).toContain('toHaveFinalMessage');
@@ -207,17 +251,15 @@ describe('the README quickstart, in a fresh project', () => {
 
 describe('the project setups of docs/configuration.md, each from the quickstart project', () => {
   it('has the setups the page promises', () => {
-    expect([...setups.keys()]).toEqual(['typescript', 'config-ts', 'esm', 'esm-typescript']);
+    expect([...setups.keys()]).toEqual(SETUPS);
   });
 
-  it.each(['typescript', 'config-ts', 'esm', 'esm-typescript'])(
+  it.each(SETUPS)(
     '"%s" runs as written and its tests pass',
     async (name) => {
-      const steps = setups.get(name);
-      expect(steps).toBeDefined();
+      expect(setups.get(name)).toBeDefined();
       const copy = join(work, `setup-${name}`);
-      copyProject(project, copy);
-      const result = await bash(asScript(steps as RunnableBlock[]), copy);
+      const result = await started(name);
       expect(result.output).toMatch(/Tests:\s+\d+ passed, \d+ total/);
       expect(result.output).not.toMatch(/Tests:.*failed/);
       // Node 24 prints this when it cannot load a jest.config.ts as written: none of the setups may.
@@ -230,10 +272,22 @@ describe('the project setups of docs/configuration.md, each from the quickstart 
 });
 
 describe('the README quickstart on Vitest, in a fresh ES module project', () => {
-  let vitest: { status: number | null; output: string; project: string };
+  let vitest: Section;
 
   beforeAll(async () => {
-    vitest = await runReadmeSection('quickstart-vitest');
+    vitest = await vitestSection;
+    start('vitest-broken-agent', () =>
+      runEdited(vitest.project, 'vitest-broken-agent', 'agent.js', STOPS_EARLY, 'npx vitest --run'),
+    );
+    start('vitest-no-plugin', () =>
+      runEdited(
+        vitest.project,
+        'vitest-no-plugin',
+        'vitest.config.mjs',
+        (config) => config.replace('plugins: [understudy()]', 'plugins: []'),
+        'npx vitest --run',
+      ),
+    );
   }, INSTALL_TIMEOUT_MS + 30_000);
 
   it('runs as written: the project, the install, the plugin, the agent and its passing test', () => {
@@ -249,24 +303,10 @@ describe('the README quickstart on Vitest, in a fresh ES module project', () => 
     expect(existsSync(join(vitest.project, 'node_modules', 'vitest'))).toBe(true);
   });
 
-  /** A copy of the Vitest project with `file` edited by `edit` (which must change it), run with `npx vitest --run`. */
-  async function runEdited(folder: string, file: string, edit: (text: string) => string) {
-    const copy = join(work, folder);
-    copyProject(vitest.project, copy);
-    const text = readFileSync(join(copy, file), 'utf8');
-    const edited = edit(text);
-    expect(edited).not.toBe(text);
-    writeFileSync(join(copy, file), edited);
-    const result = await bash('npx vitest --run', copy);
-    return { ...result, output: stripVTControlCharacters(result.output) };
-  }
-
   it(
     'fails when the agent stops before it runs the tool (the trajectory is checked)',
     async () => {
-      const result = await runEdited('vitest-broken-agent', 'agent.js', (agent) =>
-        agent.replace('if (!message.tool_calls?.length) return message.content;', 'return message.content;'),
-      );
+      const result = await started('vitest-broken-agent');
       expect(result.status).not.toBe(0);
       expect(result.output).toMatch(/Tests\s+1 failed \(1\)/);
       expect(result.output).toContain('toHaveCalledToolSequence');
@@ -277,9 +317,7 @@ describe('the README quickstart on Vitest, in a fresh ES module project', () => 
   it(
     'fails without the plugin: the mock model and the matchers come from it',
     async () => {
-      const result = await runEdited('vitest-no-plugin', 'vitest.config.mjs', (config) =>
-        config.replace('plugins: [understudy()]', 'plugins: []'),
-      );
+      const result = await started('vitest-no-plugin');
       expect(result.status).not.toBe(0);
       expect(result.output).toMatch(/Tests\s+1 failed \(1\)/);
       expect(result.output).toContain("jest-understudy's Vitest plugin is not running this test file");

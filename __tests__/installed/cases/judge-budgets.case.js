@@ -2,13 +2,16 @@
  * @understudy-fixtures judge-budgets.fixture.json
  */
 // Cost and latency budgets on replayed runs: fixtures with usage and latency, the clock scaled to
-// nothing (timeScale 0), so the latency is the fixtures', not the wall clock's. JUDGE_BUDGET_FAIL
-// turns each assertion round (the must-fail variant).
+// nothing (timeScale 0), so the latency is the fixtures', not the wall clock's. A file named
+// judge-budget-fail beside the case turns each assertion round (the must-fail variant): a flag of
+// the case's folder, so both variants run as projects of one child.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
 const { expect, it } = require('./runner-globals.cjs');
 const OpenAI = require('openai');
 const { understudy } = require('jest-understudy');
 
-const failing = process.env.JUDGE_BUDGET_FAIL === '1';
+const failing = existsSync(join(__dirname, 'judge-budget-fail'));
 
 async function agent(model) {
   const client = new OpenAI({ maxRetries: 0 });

@@ -5,12 +5,17 @@
  * @understudy-world ./serve-orders.world.yaml
  */
 const { execFile } = require('node:child_process');
+const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { beforeAll, expect, it } = require('./runner-globals.cjs');
 const { script, understudy } = require('jest-understudy');
 
 const QUESTION = 'Please refund order A-1001, the shoes came apart.';
-const python = process.env.UNDERSTUDY_PYTHON || 'python3';
+// The Python the driver found (UNDERSTUDY_PYTHON, the CI's virtualenv), written beside the case.
+const written = join(__dirname, 'serve-python.path');
+const python = existsSync(written)
+  ? readFileSync(written, 'utf8')
+  : process.env.UNDERSTUDY_PYTHON || 'python3';
 
 function runAgent(env, question = QUESTION) {
   return new Promise((resolve) => {
