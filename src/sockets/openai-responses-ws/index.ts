@@ -20,12 +20,29 @@ import type {
 import { errorEvent, turnError } from './errors';
 import { SseFrames } from './sse-frames';
 
-/** The connection's latest response, as the next turn needs it to chain when it was not stored. */
-interface Latest {
-  id: string;
-  stored: boolean;
+/**
+ * The connection's latest response, as the next turn needs it to chain when it was not stored.
+ * Its id and items are read from its `response.completed` event when a turn first asks for them:
+ * a turn that does not chain from it never parses that event.
+ */
+class Latest {
+  private read: { id: string; items: unknown[] } | undefined;
+
+  constructor(
+    readonly stored: boolean,
+    private readonly made: () => { id: string; items: unknown[] },
+  ) {}
+
+  get id(): string {
+    this.read ??= this.made();
+    return this.read.id;
+  }
+
   /** The whole input that produced it (earlier turns expanded), then its output items. */
-  items: unknown[];
+  get items(): unknown[] {
+    this.read ??= this.made();
+    return this.read.items;
+  }
 }
 
 /** One `response.create`: the body of a POST /responses, streamed. */
@@ -173,20 +190,25 @@ class ResponsesSocket implements SocketConnection {
   private unstoredChain(body: Body): Body | undefined {
     const previous = body.previous_response_id;
     const latest = this.latest;
-    if (typeof previous !== 'string' || !latest || latest.id !== previous || latest.stored) return undefined;
+    if (typeof previous !== 'string' || !latest || latest.stored || latest.id !== previous) return undefined;
     const { previous_response_id: _id, ...rest } = body;
     return { ...rest, input: [...latest.items, ...inputItems(body.input)] };
   }
 
-  remember(body: Body, chained: Body | undefined, response: Record<string, any>): void {
-    const output = Array.isArray(response.output) ? response.output : [];
+  /** The turn completed with `completed` (its event's response, parsed when first needed). */
+  remember(body: Body, chained: Body | undefined, completed: () => Record<string, any> | undefined): void {
+    // What came before it, taken now: the response after this one must not hold on to it.
     const earlier =
       chained !== undefined
         ? inputItems(chained.input)
         : typeof body.previous_response_id === 'string' && this.latest?.id === body.previous_response_id
           ? [...this.latest.items, ...inputItems(body.input)]
           : inputItems(body.input);
-    this.latest = { id: String(response.id), stored: body.store !== false, items: [...earlier, ...output] };
+    this.latest = new Latest(body.store !== false, () => {
+      const response = completed();
+      const output = Array.isArray(response?.output) ? response.output : [];
+      return { id: String(response?.id), items: [...earlier, ...output] };
+    });
   }
 
   private fail(error: unknown): void {
@@ -202,7 +224,8 @@ class ResponsesSocket implements SocketConnection {
 class TurnEvents {
   private readonly frames = new SseFrames();
   private decoder: TextDecoder | undefined;
-  private completed: Record<string, any> | undefined;
+  /** The `response.completed` event's data, and the event once parsed. */
+  private completed: { data: string; event?: Record<string, any> } | undefined;
 
   constructor(
     private readonly socket: ResponsesSocket,
@@ -220,16 +243,22 @@ class TurnEvents {
     const { socket, body, chained } = this;
     for (const { type, data } of this.frames.push(text)) {
       // An event named on its `event:` line is parsed only when it matters.
-      const event = chained || type === undefined || type === 'response.completed' ? jsonOf(data) : undefined;
+      const event = chained || type === undefined ? jsonOf(data) : undefined;
       const kind = type ?? event?.type;
-      if (kind === 'response.completed') this.completed = event?.response;
+      if (kind === 'response.completed') this.completed = { data, ...(event !== undefined && { event }) };
       if (kind === 'response.failed' || kind === 'error') socket.forget();
       socket.send(chained && event ? JSON.stringify(relinked(event, body)) : data);
     }
   }
 
   end(): void {
-    if (this.completed) this.socket.remember(this.body, this.chained, this.completed);
+    const { completed } = this;
+    if (completed)
+      this.socket.remember(
+        this.body,
+        this.chained,
+        () => (completed.event ?? jsonOf(completed.data))?.response,
+      );
   }
 }
 
