@@ -26,14 +26,15 @@ import { SseFrames } from './sse-frames';
  * a turn that does not chain from it never parses that event.
  */
 class Latest {
-  private read: { id: string; items: unknown[] } | undefined;
+  private read: { id: string | undefined; items: unknown[] } | undefined;
 
   constructor(
     readonly stored: boolean,
-    private readonly made: () => { id: string; items: unknown[] },
+    private readonly made: () => { id: string | undefined; items: unknown[] },
   ) {}
 
-  get id(): string {
+  /** Undefined when its completed event did not parse (a damaged chunk): no turn chains from it. */
+  get id(): string | undefined {
     this.read ??= this.made();
     return this.read.id;
   }
@@ -207,7 +208,7 @@ class ResponsesSocket implements SocketConnection {
     this.latest = new Latest(body.store !== false, () => {
       const response = completed();
       const output = Array.isArray(response?.output) ? response.output : [];
-      return { id: String(response?.id), items: [...earlier, ...output] };
+      return { id: response === undefined ? undefined : String(response.id), items: [...earlier, ...output] };
     });
   }
 
