@@ -13,10 +13,10 @@ import { bodyTextOf, eachHeaderOf, headerOf, methodOf, signalOf, urlOf } from '.
 import { noteCredentials } from '../files/secrets';
 import { ProviderRouter } from '../providers/registry';
 import type { FileContext } from '../run/context';
-import type { SocketServices } from '../sockets/protocol';
+import type { SocketCall, SocketCallAnswer, SocketServices } from '../sockets/protocol';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { type ModelRequest, ModelServer } from './serve-model';
-import { socketServices, type TurnSocket } from './serve-turn';
+import { httpFormOf, SocketCallRequest, socketServices, type TurnSocket } from './serve-turn';
 import type { ServedRequest } from './served';
 import { asResponse, connectionDropped, undelivered, type WireAnswer } from './wire';
 
@@ -57,6 +57,13 @@ class ServedModelRequest implements ModelRequest {
     this.served.eachHeader(visit);
   }
 }
+
+/** A socket call's answer: a stream's events go to the socket as they are, anything else as the HTTP response. */
+const callAnswerOf = (answer: WireAnswer | undefined): SocketCallAnswer | undefined =>
+  answer &&
+  (answer.kind === 'stream'
+    ? { kind: 'events', events: answer.plan }
+    : { kind: 'response', response: asResponse(answer) });
 
 const whole = (response: Response | undefined): WireAnswer | undefined =>
   response && { kind: 'response', response };
@@ -132,8 +139,25 @@ export class FileRequests {
   socketServices(socket: TurnSocket): SocketServices {
     return {
       ...socketServices(this.server, socket),
-      request: (request) => this.handleRequest(request) ?? Promise.resolve(undefined),
+      call: (call) => {
+        const url = httpFormOf(socket.url);
+        return (this.gate(url, () => this.serveCall(url, call), same) ?? Promise.resolve(undefined)).then(
+          callAnswerOf,
+        );
+      },
     };
+  }
+
+  /** A socket turn's HTTP call, served as a request to its URL is, answered in wire form. */
+  private serveCall(url: string, call: SocketCall): Promise<WireAnswer | undefined> | undefined {
+    const target = this.router.route(url, 'POST');
+    if (!target) return undefined;
+    const { signal } = call;
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    return this.server.serve(target, new SocketCallRequest(url, call)).then((answer) => {
+      if (signal.aborted) throw undelivered(answer, abortReason(signal));
+      return answer;
+    });
   }
 
   /** The unmatched model calls since the last drain that the test did not accept. */

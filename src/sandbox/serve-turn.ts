@@ -9,13 +9,14 @@ import type { ErrorCode } from '../errors/codes';
 import { cutCall } from '../model/delivered';
 import type { RunRecorder } from '../run/recorder';
 import type {
+  SocketCall,
   SocketServices,
   SpokenTurn,
   TurnOutcome,
   UpstreamConnector,
   UpstreamRelay,
 } from '../sockets/protocol';
-import { type ModelServer, outcomeOf } from './serve-model';
+import { type ModelRequest, type ModelServer, outcomeOf } from './serve-model';
 
 /** The connection a socket protocol serves, as its turns are logged. */
 export interface TurnSocket {
@@ -47,7 +48,7 @@ const refusal = (message: string, status = 400): TurnOutcome => ({
 });
 
 /** The file's model, as one socket connection's protocol reaches it. */
-export function socketServices(server: ModelServer, socket: TurnSocket): Omit<SocketServices, 'request'> {
+export function socketServices(server: ModelServer, socket: TurnSocket): Omit<SocketServices, 'call'> {
   const { context } = server;
   const what = `this ${socket.protocol} turn (${socket.url})`;
   /** The last spoken turn the provider heard: the turns that answer it are bound to its audio. */
@@ -180,3 +181,40 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
     };
   }
 }
+
+/**
+ * A socket turn's HTTP call (the Responses API's WebSocket mode), as the model server reads it:
+ * a POST to the socket's URL, made of the body and headers the protocol gives, with no `Request`
+ * built. A class, so that no accessor is made per call (see `ServedModelRequest`).
+ */
+export class SocketCallRequest implements ModelRequest {
+  readonly method = 'POST';
+
+  constructor(
+    readonly url: string,
+    private readonly call: SocketCall,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  readBody(): Promise<string> {
+    return Promise.resolve(this.call.body);
+  }
+
+  header(name: string): string | null {
+    return this.call.headers[name.toLowerCase()] ?? null;
+  }
+
+  headers(): Headers {
+    return new Headers(this.call.headers);
+  }
+
+  eachHeader(visit: (value: string, name: string) => void): void {
+    for (const name in this.call.headers) visit(this.call.headers[name] as string, name);
+  }
+}
+
+/** The `http(s):` URL of a socket's `ws(s):` one, as its turns' HTTP calls go to it. */
+export const httpFormOf = (url: string): string => url.replace(/^ws(s?):/i, 'http$1:');

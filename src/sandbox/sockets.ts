@@ -205,7 +205,7 @@ function noting(log: SessionLog, services: SocketServices): SocketServices {
   return {
     ...services,
     answer: (conversation, turn) => log.answering(() => log.asks(() => services.answer(conversation, turn))),
-    request: (request) => log.asks(() => services.request(request)),
+    call: (call) => log.asks(() => services.call(call)),
     refused: (error) => {
       log.refused(error);
       services.refused(error);

@@ -133,13 +133,15 @@ export interface SocketServices {
   /** Waits `ms` on the file's clock (a fixture's pacing), or until `signal` aborts (then rejects). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
-   * Serves one HTTP request to the provider through the file's HTTP pipeline, as if the client had
+   * Serves one HTTP call to the provider through the file's HTTP pipeline, as if the client had
    * made it (route, contracts, fixtures, chaos, recording, the call log and evidence, the crash
    * gate): for a protocol whose turns are the provider's HTTP calls framed as messages (the
-   * Responses API's WebSocket mode). Undefined when nothing of the file answers the URL. Called in
-   * the async context of the message that asked for it, so the call belongs to that message's run.
+   * Responses API's WebSocket mode). A streamed answer comes back as its events, with no HTTP
+   * response and no bytes between them and the socket. Undefined when nothing of the file answers
+   * the URL. Called in the async context of the message that asked for it, so the call belongs to
+   * that message's run; rejects when `call.signal` aborted before the answer was ready.
    */
-  request(request: Request): Promise<Response | undefined>;
+  call(call: SocketCall): Promise<SocketCallAnswer | undefined>;
   /** Notes what happened in the session for its evidence (absent where nothing keeps it). */
   note?(note: SessionNote): void;
 }
@@ -158,6 +160,39 @@ export interface SpokenTurn {
   id?: string;
   /** Live: the session's setup, for a provider session this turn opens. */
   setup?: unknown;
+}
+
+/** One HTTP call of a socket's turn: a `POST` to the socket's own URL (`wss:` as `https:`). */
+export interface SocketCall {
+  /** The request body, JSON. */
+  body: string;
+  /** Its headers, names in lower case (the upgrade's, as the client would send them with a POST). */
+  headers: Readonly<Record<string, string>>;
+  /** Aborts when the turn is given up (the socket closed). */
+  signal: AbortSignal;
+}
+
+/**
+ * How the pipeline answered a socket's call: a streamed answer as its events (each one or more
+ * of the provider's SSE frames, as the HTTP response's body would carry them), anything else
+ * (an error, a reply from the real provider, a crashed run's stall) as the HTTP response.
+ */
+export type SocketCallAnswer =
+  | { kind: 'events'; events: CallEvents }
+  | { kind: 'response'; response: Response };
+
+/** A streamed answer's events as they go out, paced and shaped as over HTTP. */
+export interface CallEvents {
+  readonly count: number;
+  event(at: number): string | Uint8Array;
+  /** ms to wait on the file's clock before event `at`. */
+  delay(at: number): number;
+  /** After the last event the connection drops (a disconnect fault). */
+  readonly fails: boolean;
+  /** The client stopped taking events after `sent` of them, before the end. */
+  stopped(sent: number): void;
+  /** How many events went out so far, while they are being sent (set by the sender). */
+  progress?: () => number | undefined;
 }
 
 /** A provider's socket protocol, as a codec is for HTTP: registered by provider and path. */

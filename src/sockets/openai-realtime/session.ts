@@ -113,7 +113,16 @@ export class RealtimeSessionMachine {
   private emit(event: Obj): undefined {
     if (this.closed) return;
     this.events++;
-    this.peer.send(JSON.stringify({ event_id: `event_${String(this.events).padStart(6, '0')}`, ...event }));
+    const id = `event_${String(this.events).padStart(6, '0')}`;
+    // The id goes first, as the API sends it; joined as text, the event is not copied to put it there.
+    const json = JSON.stringify(event);
+    this.peer.send(
+      Object.hasOwn(event, 'event_id')
+        ? JSON.stringify({ event_id: id, ...event })
+        : json === '{}'
+          ? `{"event_id":"${id}"}`
+          : `{"event_id":"${id}",${json.slice(1)}`,
+    );
   }
 
   /** The API's `error` event for a client event it refuses (`eventId`: the client's, if it sent one). */
@@ -534,7 +543,8 @@ export class RealtimeSessionMachine {
       content: [{ type: 'input_audio', transcript: null }],
     };
     const pending = conversationOf(this.session, [...this.items, item], this.session.tools);
-    this.emit({ type: 'conversation.item.added', previous_item_id, item: structuredClone(item) });
+    // Sent as it is now: emit writes it out before its transcript is filled in.
+    this.emit({ type: 'conversation.item.added', previous_item_id, item });
     const input = this.session.audio.input;
     const digest = spokenDigest(chunks);
     // Record and live modes: the provider hears the audio, and its transcript is the user's turn.
@@ -820,7 +830,7 @@ export class RealtimeSessionMachine {
   private track(active: Active, event: PlannedEvent): undefined {
     switch (event.type) {
       case 'response.output_item.added': {
-        const item = structuredClone(event.item) as Item;
+        const item = copyItem(event.item);
         active.live.set(item.id, item);
         if (!active.outOfBand) this.items.push(item);
         break;
@@ -856,7 +866,7 @@ export class RealtimeSessionMachine {
       }
       case 'response.output_item.done': {
         const item = active.live.get(event.item.id);
-        if (item) Object.assign(item, structuredClone(event.item));
+        if (item) Object.assign(item, copyItem(event.item));
         break;
       }
     }
@@ -931,4 +941,15 @@ export class RealtimeSessionMachine {
     this.queued = false;
     void this.respond({}, undefined);
   }
+}
+
+/**
+ * A response's item, for the conversation to change apart from the planned events (its status,
+ * text and arguments grow as they go out): the item and its content parts, the only levels a
+ * planned item has.
+ */
+function copyItem(item: Item): Item {
+  return Array.isArray(item.content)
+    ? { ...item, content: item.content.map((part: Obj) => ({ ...part })) }
+    : { ...item };
 }

@@ -20,12 +20,30 @@ import type {
 import { errorEvent, turnError } from './errors';
 import { SseFrames } from './sse-frames';
 
-/** The connection's latest response, as the next turn needs it to chain when it was not stored. */
-interface Latest {
-  id: string;
-  stored: boolean;
+/**
+ * The connection's latest response, as the next turn needs it to chain when it was not stored.
+ * Its id and items are read from its `response.completed` event when a turn first asks for them:
+ * a turn that does not chain from it never parses that event.
+ */
+class Latest {
+  private read: { id: string | undefined; items: unknown[] } | undefined;
+
+  constructor(
+    readonly stored: boolean,
+    private readonly made: () => { id: string | undefined; items: unknown[] },
+  ) {}
+
+  /** Undefined when its completed event did not parse (a damaged chunk): no turn chains from it. */
+  get id(): string | undefined {
+    this.read ??= this.made();
+    return this.read.id;
+  }
+
   /** The whole input that produced it (earlier turns expanded), then its output items. */
-  items: unknown[];
+  get items(): unknown[] {
+    this.read ??= this.made();
+    return this.read.items;
+  }
 }
 
 /** One `response.create`: the body of a POST /responses, streamed. */
@@ -35,12 +53,16 @@ class ResponsesSocket implements SocketConnection {
   private queue: Promise<void> = Promise.resolve();
   private latest: Latest | undefined;
   private readonly gone = new AbortController();
+  /** The headers of each turn's call. */
+  private readonly callHeaders: Record<string, string>;
 
   constructor(
     private readonly opening: SocketOpening,
     private readonly peer: SocketPeer,
     private readonly services: SocketServices,
-  ) {}
+  ) {
+    this.callHeaders = callHeadersOf(opening.headers());
+  }
 
   message(data: SocketData): void {
     if (this.gone.signal.aborted) return;
@@ -85,44 +107,66 @@ class ResponsesSocket implements SocketConnection {
   }
 
   private async serve(body: Body, chained: Body | undefined, signal: AbortSignal): Promise<void> {
-    const response = await this.services.request(
-      new Request(this.httpUrl(), {
-        method: 'POST',
-        headers: this.headers(),
-        body: JSON.stringify(chained ?? body),
-        signal,
-      }),
-    );
-    if (!response)
+    const answer = await this.services.call({
+      body: JSON.stringify(chained ?? body),
+      headers: this.callHeaders,
+      signal,
+    });
+    if (!answer)
       return this.fail(turnError(404, 'invalid_request_error', `Nothing serves ${this.opening.url.href}.`));
+    const turn = new TurnEvents(this, body, chained);
+    if (answer.kind === 'events') {
+      const { events } = answer;
+      let sent = 0;
+      // What went out so far, for a run that ends while the turn is still going.
+      events.progress = () => sent;
+      for (let at = 0; at < events.count; at++) {
+        const delay = events.delay(at);
+        if (delay > 0) await this.services.sleep(delay, signal).catch(() => undefined);
+        if (signal.aborted) {
+          events.stopped(at);
+          events.progress = undefined;
+          return this.cutShort();
+        }
+        sent = at + 1;
+        turn.push(events.event(at));
+      }
+      events.progress = undefined;
+      // A stream that fails midway (a disconnect fault): the socket drops with it.
+      if (events.fails) return this.cutShort();
+      return turn.end();
+    }
+    const { response } = answer;
     if (!response.ok || !response.body) return this.fail(await errorEvent(response));
-    const frames = new SseFrames();
     // Decoded here rather than through a TextDecoderStream: the stream's end costs an error object.
-    const decoder = new TextDecoder();
     const reader = response.body.getReader();
-    let completed: Record<string, any> | undefined;
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
       } catch {
         // The stream was cut (a fixture's truncation, a chaos drop): the socket drops with it.
-        this.latest = undefined;
-        if (!this.gone.signal.aborted) this.peer.drop();
-        return;
+        return this.cutShort();
       }
       if (chunk.done) break;
-      for (const { type, data } of frames.push(decoder.decode(chunk.value, { stream: true }))) {
-        // An event named on its `event:` line is parsed only when it matters.
-        const event =
-          chained || type === undefined || type === 'response.completed' ? jsonOf(data) : undefined;
-        const kind = type ?? event?.type;
-        if (kind === 'response.completed') completed = event?.response;
-        if (kind === 'response.failed' || kind === 'error') this.latest = undefined;
-        this.peer.send(chained && event ? JSON.stringify(relinked(event, body)) : data);
-      }
+      turn.push(chunk.value);
     }
-    if (completed) this.remember(body, chained, completed);
+    turn.end();
+  }
+
+  /** The turn's stream broke off: the connection forgets its latest response and drops, unless the client left. */
+  private cutShort(): void {
+    this.forget();
+    if (!this.gone.signal.aborted) this.peer.drop();
+  }
+
+  /** The connection's latest response is not one to chain from (a turn failed). */
+  forget(): void {
+    this.latest = undefined;
+  }
+
+  send(data: string): void {
+    this.peer.send(data);
   }
 
   /** The turn's new input, for the session's evidence: the user's text opens a turn, tool outputs go to theirs. */
@@ -147,41 +191,87 @@ class ResponsesSocket implements SocketConnection {
   private unstoredChain(body: Body): Body | undefined {
     const previous = body.previous_response_id;
     const latest = this.latest;
-    if (typeof previous !== 'string' || !latest || latest.id !== previous || latest.stored) return undefined;
+    if (typeof previous !== 'string' || !latest || latest.stored || latest.id !== previous) return undefined;
     const { previous_response_id: _id, ...rest } = body;
     return { ...rest, input: [...latest.items, ...inputItems(body.input)] };
   }
 
-  private remember(body: Body, chained: Body | undefined, response: Record<string, any>): void {
-    const output = Array.isArray(response.output) ? response.output : [];
+  /** The turn completed with `completed` (its event's response, parsed when first needed). */
+  remember(body: Body, chained: Body | undefined, completed: () => Record<string, any> | undefined): void {
+    // What came before it, taken now: the response after this one must not hold on to it.
     const earlier =
       chained !== undefined
         ? inputItems(chained.input)
         : typeof body.previous_response_id === 'string' && this.latest?.id === body.previous_response_id
           ? [...this.latest.items, ...inputItems(body.input)]
           : inputItems(body.input);
-    this.latest = { id: String(response.id), stored: body.store !== false, items: [...earlier, ...output] };
+    this.latest = new Latest(body.store !== false, () => {
+      const response = completed();
+      const output = Array.isArray(response?.output) ? response.output : [];
+      return { id: response === undefined ? undefined : String(response.id), items: [...earlier, ...output] };
+    });
   }
 
   private fail(error: unknown): void {
     this.latest = undefined;
     this.peer.send(JSON.stringify(error));
   }
+}
 
-  private httpUrl(): string {
-    const url = new URL(this.opening.url.href);
-    url.protocol = url.protocol === 'ws:' ? 'http:' : 'https:';
-    return url.href;
+/**
+ * A turn's stream as it reaches the socket, chunk by chunk (events, or the bytes of an HTTP body):
+ * each SSE event goes out as one message; the completed response is kept for the next turn's chain.
+ */
+class TurnEvents {
+  private readonly frames = new SseFrames();
+  private decoder: TextDecoder | undefined;
+  /** The `response.completed` event's data, and the event once parsed. */
+  private completed: { data: string; event?: Record<string, any> } | undefined;
+
+  constructor(
+    private readonly socket: ResponsesSocket,
+    private readonly body: Body,
+    private readonly chained: Body | undefined,
+  ) {}
+
+  push(chunk: string | Uint8Array): void {
+    let text: string;
+    if (typeof chunk === 'string') text = chunk;
+    else {
+      this.decoder ??= new TextDecoder();
+      text = this.decoder.decode(chunk, { stream: true });
+    }
+    const { socket, body, chained } = this;
+    for (const { type, data } of this.frames.push(text)) {
+      // An event named on its `event:` line is parsed only when it matters.
+      const event = chained || type === undefined ? jsonOf(data) : undefined;
+      const kind = type ?? event?.type;
+      if (kind === 'response.completed') this.completed = { data, ...(event !== undefined && { event }) };
+      if (kind === 'response.failed' || kind === 'error') socket.forget();
+      socket.send(chained && event ? JSON.stringify(relinked(event, body)) : data);
+    }
   }
 
-  /** The upgrade's headers, as the client would send them with a POST (no WebSocket handshake ones). */
-  private headers(): Headers {
-    const headers = this.opening.headers();
-    for (const name of [...headers.keys()])
-      if (/^(sec-websocket-|upgrade$|connection$|host$|content-length$)/.test(name)) headers.delete(name);
-    headers.set('content-type', 'application/json');
-    return headers;
+  end(): void {
+    const { completed } = this;
+    if (completed)
+      this.socket.remember(
+        this.body,
+        this.chained,
+        () => (completed.event ?? jsonOf(completed.data))?.response,
+      );
   }
+}
+
+/** The upgrade's headers, as the client would send them with a POST (no WebSocket handshake ones). */
+function callHeadersOf(upgrade: Headers): Record<string, string> {
+  const headers: Record<string, string> = {};
+  upgrade.forEach((value, name) => {
+    if (!/^(sec-websocket-|upgrade$|connection$|host$|content-length$|content-type$)/.test(name))
+      headers[name] = value;
+  });
+  headers['content-type'] = 'application/json';
+  return headers;
 }
 
 function parseEvent(data: SocketData): { body: Body } | { error: unknown } {

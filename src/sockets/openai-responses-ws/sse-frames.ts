@@ -14,6 +14,11 @@ export class SseFrames {
 
   /** Every event completed by `text`, in order (one with no `data:` line is left out). */
   push(text: string): SseFrame[] {
+    // The pipeline's own events come one whole `event:`/`data:` pair at a time: read in place.
+    if (this.buffer === '') {
+      const single = singleEvent(text);
+      if (single) return [single];
+    }
     this.buffer += text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
     const events: SseFrame[] = [];
     let end = this.buffer.indexOf('\n\n');
@@ -38,4 +43,14 @@ function frameOf(frame: string): SseFrame | undefined {
     else if (line.startsWith('event:')) type = fieldValue(line, 'event');
   }
   return data.length === 0 ? undefined : { type, data: data.join('\n') };
+}
+
+/** `event: <type>\ndata: <data>\n\n` and nothing else, as the Responses encoder writes each event; else undefined. */
+function singleEvent(text: string): SseFrame | undefined {
+  if (!text.startsWith('event: ') || !text.endsWith('\n\n')) return undefined;
+  const line = text.indexOf('\n');
+  if (!text.startsWith('data: ', line + 1)) return undefined;
+  const data = text.slice(line + 7, -2);
+  if (data.includes('\n') || data.includes('\r') || text.lastIndexOf('\r', line) !== -1) return undefined;
+  return { type: text.slice(7, line), data };
 }

@@ -63,7 +63,7 @@ function session(outcomes: TurnOutcome[], extra: Partial<LiveServices> = {}) {
       };
     },
     refused: (breach) => breaches.push(breach),
-    request: async () => undefined,
+    call: async () => undefined,
     heard: () => null,
     sleep: (ms, signal) =>
       new Promise((resolve, reject) => {

@@ -33,7 +33,7 @@ describe("OpenAI Realtime: what a session notes for the trace's turns", () => {
     const services: SocketServices = {
       answer: async () => outcomes.shift() ?? reply('Closed on Sunday.'),
       refused() {},
-      request: async () => undefined,
+      call: async () => undefined,
       heard: () => 'Stop',
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       note: (note) => notes.push({ ...note, turn: 'turn' in note ? typeof note.turn : undefined }),

@@ -34,4 +34,22 @@ describe('SseFrames', () => {
     expect(frames.push('data: {"a":1}\n')).toEqual([]);
     expect(frames.push('\n')).toEqual([{ type: undefined, data: '{"a":1}' }]);
   });
+
+  it('reads a whole event pushed at once as it reads it in pieces', () => {
+    for (const event of [
+      'event: response.output_text.delta\ndata: {"delta":"a"}\n\n',
+      'event:  spaced\ndata: {"a":1}\n\n',
+      'event: empty\ndata: \n\n',
+      'event: two\ndata: {"a":1}\n\nevent: three\ndata: {"b":2}\n\n',
+      'event: multi\ndata: {"a":\ndata: 1}\n\n',
+      'event: crlf\r\ndata: {"a":1}\r\n\r\n',
+      'event: bare\ndata:{"a":1}\n\n',
+      'event: cut\ndata: {"malformed":\n\n',
+    ]) {
+      // In two pieces, split inside its first field name: read the general way.
+      const pieces = new SseFrames();
+      const split = [...pieces.push(event.slice(0, 3)), ...pieces.push(event.slice(3))];
+      expect(new SseFrames().push(event)).toEqual(split);
+    }
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { openaiResponsesWs } from '../../../../../src/sockets/openai-responses-ws';
-import type { SocketPeer, SocketServices } from '../../../../../src/sockets/protocol';
+import type { SocketCall, SocketPeer, SocketServices } from '../../../../../src/sockets/protocol';
 
 const sse = (...types: string[]) =>
   types
@@ -15,14 +15,14 @@ const sse = (...types: string[]) =>
     )
     .join('');
 
-function open(respond: (request: Request) => Promise<Response>) {
+function open(respond: (call: SocketCall) => Promise<Response>) {
   const sent: string[] = [];
-  const requests: Request[] = [];
+  const requests: SocketCall[] = [];
   const peer: SocketPeer = { send: (data) => sent.push(String(data)), close: () => {}, drop: () => {} };
   const services = {
-    request: async (request: Request) => {
-      requests.push(request);
-      return respond(request);
+    call: async (call: SocketCall) => {
+      requests.push(call);
+      return { kind: 'response', response: await respond(call) };
     },
   } as unknown as SocketServices;
   const opening = {
