@@ -26,6 +26,14 @@ export interface SharedProject extends InstalledProject {
 const ALL = ['jest-cjs', 'jest-esm', 'vitest'] as const;
 /** Jest's own options or messages, which mean nothing to Vitest. */
 const JEST = ['jest-cjs', 'jest-esm'] as const;
+/**
+ * Where a test file can load msw: msw 3 (and msw 2 through rettime) is ES modules only, which Jest
+ * requires only under --experimental-vm-modules on Node 24.9 or later; Vitest loads them itself.
+ */
+const MSW: readonly Runner[] = (() => {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 24 || (major === 24 && minor >= 9) ? ['jest-esm', 'vitest'] : ['vitest'];
+})();
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 
@@ -216,8 +224,17 @@ export const SHARED = {
       'startup-first-http.case.js',
       'startup-first-undici.case.js',
       'startup-first-top-level.case.js',
+      'startup-first-plain-http.case.js',
+      'startup-first-websocket.case.js',
+      'startup-first-ws.case.js',
+      'startup-first-bedrock.case.js',
     ],
     runners: ALL,
+  },
+  'startup-first-handler': {
+    driver: 'startup.test.ts',
+    cases: ['startup-first-handler.case.js'],
+    runners: MSW,
   },
 } satisfies Record<string, SharedProject>;
 
