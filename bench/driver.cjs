@@ -340,6 +340,7 @@ module.exports = {
   MODEL,
   API_KEY,
   PROTOCOLS,
+  TOOL_DECLARATIONS,
   TOOLS,
   REPLIES,
   VARIANTS,

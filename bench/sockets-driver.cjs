@@ -16,18 +16,8 @@ const LIVE_MODEL = 'gemini-live-2.5-flash-preview';
 // aimock serves Gemini Live under v1beta only; every target is asked the same version.
 const LIVE_API_VERSION = 'v1beta';
 
-const TOOL_DECLARATIONS = [
-  {
-    name: 'get_weather',
-    description: 'Current weather for a city',
-    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  },
-  {
-    name: 'get_time',
-    description: 'Local time in a time zone',
-    parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
-  },
-];
+// The same two tools as the HTTP phases ask for.
+const { TOOL_DECLARATIONS } = require('./driver.cjs');
 const TOOL_RESULT = { city: 'Paris', tempC: 18, sky: 'sunny' };
 
 const KEYS = { text: 'bench-socket-text', tools: 'bench-socket-tools', trip: 'bench-socket-trip' };
