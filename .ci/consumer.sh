@@ -66,8 +66,9 @@ fi
 grep -q 'did you mean "content"' validate.out || { cat validate.out >&2; exit 1; }
 
 # The repository's installed-package suites (__tests__/installed), now against this real
-# install: the driver runs on this Node and spawns this project's Jest for every case.
+# install: the driver runs on this Node and spawns this project's Jest for every case, every case
+# under every runner (the matrix; `npm test` in the main job runs each under one).
 echo "   installed-package suites against this install"
 cd "$repo"
 # As npm test runs it: the driver's own ES module imports need the flag (each child run sets its own).
-UNDERSTUDY_INSTALLED_DIR="$work" CI=true NODE_OPTIONS=--experimental-vm-modules timeout --kill-after=30s 30m node node_modules/jest/bin/jest.js --selectProjects installed --ci "${left_out[@]}"
+UNDERSTUDY_INSTALLED_DIR="$work" CI=true UNDERSTUDY_RUNNERS=all NODE_OPTIONS=--experimental-vm-modules timeout --kill-after=30s 30m node node_modules/jest/bin/jest.js --selectProjects installed --ci "${left_out[@]}"

@@ -4,7 +4,7 @@
  * test file is in a folder one of the repository's Jest projects runs (jest.config.ts), so none is
  * left out of `npm test` unseen.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 
@@ -38,5 +38,16 @@ describe('test folders', () => {
       /^__tests__\/(architecture|docs|installed)\/[^/]+\.test\.ts$/.test(file);
     const all = testFiles(tests);
     expect(all.filter((file) => !ran(file))).toEqual([]);
+  });
+
+  it('give installed drivers their runners through the tier (decision 0006), but where they compare the runners', () => {
+    // A driver that lists the runners itself runs all three in every tier, unseen: `npm test` slows down.
+    const listsRunners =
+      /\.each\((ALL_RUNNERS|EACH_RUNNER)\b|Object\.keys\(RUNNERS\)|for \(const \S+ of (ALL_RUNNERS|EACH_RUNNER)\)/;
+    const drivers = testFiles(join(tests, 'installed'));
+    expect(drivers.length).toBeGreaterThan(50);
+    const own = drivers.filter((file) => listsRunners.test(readFileSync(join(root, file), 'utf8')));
+    // vitest.test.ts checks Vitest's messages against Jest CommonJS's, case by case.
+    expect(own).toEqual(['__tests__/installed/vitest.test.ts']);
   });
 });

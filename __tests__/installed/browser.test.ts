@@ -10,11 +10,11 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { fileOf, RUNNERS, runInstalled } from '../support/installed';
 import { type Counts, type IsolatedNetwork, isolatedNetwork } from '../support/netns';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const OPTION = 'testEnvironmentOptions.understudy.network.allow';
 
-describe.each(ALL_RUNNERS)(
+describe.each(runnersOf(__filename))(
   'a Playwright page routed into the file from the installed package (%s)',
   (runner) => {
     let file: ChildFile;

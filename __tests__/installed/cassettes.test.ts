@@ -10,7 +10,8 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import { type InstalledRun, RUNNERS, runInstalled } from '../support/installed';
-import { ALL_RUNNERS, SKIPPED } from '../support/runner-output';
+import { SKIPPED } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const KEYS = { openai: 'sk-test-INSTALLEDCASSETTES0123456789', anthropic: 'unused', gemini: 'unused' };
 const cassetteOf = (run: InstalledRun) => join(run.project, 'cassettes', 'cassettes.case.js.cassette.json');
@@ -23,7 +24,7 @@ const output = (run: InstalledRun) =>
     ),
   );
 
-describe.each(ALL_RUNNERS)('cassettes from the installed package (%s)', (runner) => {
+describe.each(runnersOf(__filename))('cassettes from the installed package (%s)', (runner) => {
   let upstream: FakeUpstream;
   const runs: Record<string, InstalledRun> = {};
   let first: any[];

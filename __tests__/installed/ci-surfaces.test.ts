@@ -18,7 +18,7 @@ import {
   type Runner,
   runInstalled,
 } from '../support/installed';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const PROVIDER_KEY = 'sk-proj-CISURFACES0123456789abcdefghijklmnop';
 const { GATEWAY_KEY } = require('./cases/ci-surfaces-gateway.cjs') as { GATEWAY_KEY: string };
@@ -96,7 +96,7 @@ const githubEnv = (summary: string, workspace: string) => ({
   GITHUB_WORKSPACE: workspace,
 });
 
-describe.each(ALL_RUNNERS)('CI surfaces from the installed package (%s)', (runner) => {
+describe.each(runnersOf(__filename))('CI surfaces from the installed package (%s)', (runner) => {
   const label = runner === 'vitest' ? 'Vitest' : 'Jest';
   let github: InstalledRun;
   let local: InstalledRun;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildTest } from '../support/child-jest';
 import { RUNNERS, runInstalled } from '../support/installed';
 import { type Counts, isolatedNetwork } from '../support/netns';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 /** Each blocked case, with what its failure must name: transport, host and port. */
 const BLOCKED: Array<
@@ -124,7 +124,7 @@ const SERVED = [
 
 const HOSTS = [...new Set(BLOCKED.map(([, , host]) => host).filter((host) => host !== 'dns.invalid'))];
 
-describe.each(ALL_RUNNERS)(
+describe.each(runnersOf(__filename))(
   'replay contains every transport (in a network namespace with only loopback; %s)',
   (runner) => {
     let tests: ChildTest[] = [];

@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fileOf, type InstalledRun, RUNNERS, runInstalled, statuses } from '../support/installed';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
-describe.each(ALL_RUNNERS)('one door for every tool call (%s)', (runner) => {
+describe.each(runnersOf(__filename))('one door for every tool call (%s)', (runner) => {
   let run: InstalledRun;
   beforeAll(async () => {
     run = await runInstalled({ cases: ['context-crash.case.js'], ...RUNNERS[runner] });

@@ -1,10 +1,11 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
 describe('request contracts from the installed package', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     "answer an unpaired tool call with OpenAI's 400 and fail the test, naming rule and message (%s)",
     async (_, runner) => {
       const run = await sharedRun('contracts', runner);

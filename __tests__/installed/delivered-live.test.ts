@@ -14,7 +14,7 @@ import { openaiChat } from '../../src/providers/openai-chat';
 import { createConversationStore } from '../../src/providers/store';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
 import { fileOf, RUNNERS, runInstalled } from '../support/installed';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const KEYS = {
   OPENAI_API_KEY: 'sk-test-DELIVERED0123456789abcdef',
@@ -89,7 +89,7 @@ describe('what was delivered, in live mode', () => {
     upstream.server.close();
   });
 
-  it.each(ALL_RUNNERS)(
+  it.each(runnersOf(__filename))(
     'a teed provider stream, cut by the provider or given up by the agent (%s)',
     async (runner) => {
       const run = await runInstalled({

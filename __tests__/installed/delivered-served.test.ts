@@ -7,13 +7,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
 import { fileOf } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
 const PROTOCOLS = ['openai.chat', 'openai.responses', 'anthropic.messages', 'gemini.generateContent'];
 
 describe('what was delivered, over the served port', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'a client in another process, cut on the wire or giving up (%s)',
     async (_, runner) => {
       const run = await sharedRun('delivered-served', runner);

@@ -9,6 +9,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { expectOnlyFalseGreensFailed, failureOf } from '../support/delivered';
 import { fileOf } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
@@ -21,7 +22,7 @@ const PROTOCOLS = [
 ];
 
 describe('what was delivered, in process', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'every protocol, cut on the wire or given up by the agent, and paced under fake timers (%s)',
     async (_, runner) => {
       const run = await sharedRun('delivered', runner);

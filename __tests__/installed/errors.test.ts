@@ -5,13 +5,14 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('error codes, from the installed package', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'are on caught errors, matcher misuse and the failures the environment adds (%s)',
     async (_, runner) => {
       const run = await sharedRun('errors', runner);

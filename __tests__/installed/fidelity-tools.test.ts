@@ -8,10 +8,11 @@ import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { fileOf } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
-describe.each(EACH_RUNNER)(
+describe.each(rowsOf(__filename, EACH_RUNNER))(
   'a fixture that calls a tool the request does not offer fails the test (%s)',
   (_, runner) => {
     let file: ChildFile;

@@ -6,7 +6,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
@@ -16,7 +17,7 @@ const failures = (file: ChildFile, title: string): string => {
   return stripVTControlCharacters(test.failureMessages.join('\n'));
 };
 
-describe.each(Object.keys(RUNNERS) as Runner[])('Gemini Live through ai.live.connect (%s)', (runner) => {
+describe.each(runnersOf(__filename))('Gemini Live through ai.live.connect (%s)', (runner) => {
   let file: ChildFile;
 
   beforeAll(async () => {

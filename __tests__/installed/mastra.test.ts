@@ -12,6 +12,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { ChildFile, ChildRun } from '../support/child-jest';
 import { fileOf, runInstalled, statuses } from '../support/installed';
 import { runInstalledVitest } from '../support/installed-vitest';
+import { runnersOf } from '../support/runner-tier';
 
 const MODELS = [
   'openai (router, Responses API)',
@@ -76,23 +77,30 @@ function expectResults(run: ChildRun, file: ChildFile) {
 
 // @mastra/core 1 needs Node >= 22.13: the Node 20 CI job leaves this file out (.ci/consumer.sh).
 describe('Mastra agents', () => {
-  // Its CommonJS build requires ES-module-only packages, which Jest loads only with the flag: from an
-  // ES module test file, or from a CommonJS one through Jest's require(esm) (Node >= 24.9).
-  it('run whole loops under Jest with --experimental-vm-modules, and the wrong ones fail', async () => {
-    const run = await runInstalled({ cases: ['mastra.case.mjs', 'mastra-cjs.case.js'], esm: true });
-    expectResults(run, fileOf(run, 'mastra.case.mjs'));
-    expect(statuses(fileOf(run, 'mastra-cjs.case.js'))).toEqual({
-      "loads Mastra's CommonJS build": 'passed',
-      'agent.generate runs the tool loop': 'passed',
-      'agent.stream runs the tool loop': 'passed',
-    });
-  }, 180_000);
+  const run = {
+    // Its CommonJS build requires ES-module-only packages, which Jest loads only with the flag: from an
+    // ES module test file, or from a CommonJS one through Jest's require(esm) (Node >= 24.9).
+    'jest-esm': async () => {
+      const run = await runInstalled({ cases: ['mastra.case.mjs', 'mastra-cjs.case.js'], esm: true });
+      expectResults(run, fileOf(run, 'mastra.case.mjs'));
+      expect(statuses(fileOf(run, 'mastra-cjs.case.js'))).toEqual({
+        "loads Mastra's CommonJS build": 'passed',
+        'agent.generate runs the tool loop': 'passed',
+        'agent.stream runs the tool loop': 'passed',
+      });
+    },
+    vitest: async () => {
+      const run = await runInstalledVitest({ cases: ['mastra.test.mjs'] });
+      const file = run.files.find((f) => f.name.endsWith('/mastra.test.mjs'));
+      if (!file) throw new Error(`no results:\n${run.stdout}\n${run.stderr}`);
+      expect(file.message).toBe('');
+      expectResults(run, file);
+    },
+  };
 
-  it('run whole loops under Vitest, and the wrong ones fail', async () => {
-    const run = await runInstalledVitest({ cases: ['mastra.test.mjs'] });
-    const file = run.files.find((f) => f.name.endsWith('/mastra.test.mjs'));
-    if (!file) throw new Error(`no results:\n${run.stdout}\n${run.stderr}`);
-    expect(file.message).toBe('');
-    expectResults(run, file);
-  }, 180_000);
+  it.each(runnersOf(__filename, ['jest-esm', 'vitest']) as Array<keyof typeof run>)(
+    'run whole loops, and the wrong ones fail (%s)',
+    (runner) => run[runner](),
+    180_000,
+  );
 });

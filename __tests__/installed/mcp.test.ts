@@ -3,11 +3,12 @@
  * Streamable HTTP and in-process drive an agent against a world package's MCP server.
  */
 import { describe, expect, it } from '@jest/globals';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
 describe('MCP from the installed package', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'serves a world package to the SDK Client over both transports (%s)',
     async (_, runner) => {
       const run = await sharedRun('mcp', runner);

@@ -9,13 +9,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { fileOf, messageOf, RUNNERS, runInstalled, statuses } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
-const JEST_ONLY = EACH_RUNNER.filter(([, runner]) => runner !== 'vitest');
+const JEST_ONLY = rowsOf(
+  __filename,
+  EACH_RUNNER.filter(([, runner]) => runner !== 'vitest'),
+);
 
 describe('mode names, modelCallIndex and messages from the installed package', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'contains and within pass and fail as they say; the messages point the right way (%s)',
     async (_kind, runner) => {
       const modes = fileOf(await sharedRun('modes', runner), 'modes.case.js');
@@ -45,7 +49,7 @@ describe('mode names, modelCallIndex and messages from the installed package', (
     120_000,
   );
 
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'modelCallIndex is the same for a test run alone (-t) and with its whole file (%s)',
     async (_kind, runner) => {
       const [whole, alone] = await Promise.all([

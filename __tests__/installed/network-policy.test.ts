@@ -9,7 +9,7 @@ import {
   runInstalledProjects,
 } from '../support/installed';
 import { type Counts, isolatedNetwork } from '../support/netns';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const OPTION = 'testEnvironmentOptions.understudy.network.allow';
 
@@ -28,7 +28,7 @@ const MSW_RUNNERS: Runner[] = (() => {
 /** The driver's case projects (each its own folder and options), and the runners each runs under. */
 const PROJECTS = {
   'network-policy': {
-    runners: ALL_RUNNERS,
+    runners: runnersOf(__filename),
     cases: ['network-policy.case.js'],
     understudy: { traces: 'off', network: { allow: ['localhost:6379', '*.allowed.invalid:443'] } },
   },
@@ -45,7 +45,7 @@ const PROJECTS = {
     understudy: { traces: 'off', handlers: 'msw/handlers.js' },
   },
   gateway: {
-    runners: ALL_RUNNERS,
+    runners: runnersOf(__filename),
     cases: ['gateway.case.js'],
     understudy: {
       traces: 'off',
@@ -126,7 +126,7 @@ function passes(t: { status: string; messages: string[] }) {
   expect(t.status).toBe('passed');
 }
 
-describe.each(ALL_RUNNERS)(
+describe.each(runnersOf(__filename))(
   'the network policy on loopback (in a network namespace whose other processes listen on loopback; %s)',
   (runner) => {
     const { test, counts } = contained('network-policy', runner);
@@ -214,7 +214,7 @@ for (const runner of MSW_RUNNERS)
     });
   });
 
-describe.each(ALL_RUNNERS)('one gateway host listed for two providers (%s)', (runner) => {
+describe.each(runnersOf(__filename))('one gateway host listed for two providers (%s)', (runner) => {
   const { test } = contained('gateway', runner);
 
   it('routes each path to the provider that serves it', () => {

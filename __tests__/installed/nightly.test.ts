@@ -16,7 +16,7 @@ import Ajv from 'ajv';
 import { type Conversation, matchKeysOf, type NeutralReply } from '../../src/conversation';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import { type InstalledRun, installedProject, RUNNERS, runInstalled } from '../support/installed';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const KEYS = { openai: 'sk-test-NIGHTLY0123456789abcdefgh', anthropic: 'sk-ant-test-NIGHTLY0123456789' };
 const usage = {
@@ -111,7 +111,7 @@ const cassetteOf = (project: string): Fixture[] =>
     .fixtures;
 const out = (run: InstalledRun) => stripVTControlCharacters(`${run.stdout}\n${run.stderr}`);
 
-describe.each(ALL_RUNNERS)('the nightly layer from the installed package (%s)', (runner) => {
+describe.each(runnersOf(__filename))('the nightly layer from the installed package (%s)', (runner) => {
   const stand: Stand = { counters: new Map(), drifted: false };
   let upstream: FakeUpstream;
   const runs: Record<string, InstalledRun> = {};

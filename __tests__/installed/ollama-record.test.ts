@@ -8,18 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
-import {
-  fileOf,
-  type InstalledRun,
-  RUNNERS,
-  type Runner,
-  runInstalled,
-  statuses,
-} from '../support/installed';
+import { fileOf, type InstalledRun, RUNNERS, runInstalled, statuses } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 
 const TITLE = 'looks an order up and answers, over a recorded NDJSON stream';
 
-describe.each(Object.keys(RUNNERS) as Runner[])('recording Ollama (%s)', (runner) => {
+describe.each(runnersOf(__filename))('recording Ollama (%s)', (runner) => {
   let upstream: FakeUpstream;
   let record: InstalledRun;
   let replay: InstalledRun;

@@ -6,7 +6,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner, runInstalledProjects } from '../support/installed';
+import { fileOf, RUNNERS, runInstalledProjects } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 
 const failures = (file: ChildFile, title: string): string => {
   const test = file.tests.find((t) => t.title === title);
@@ -15,7 +16,7 @@ const failures = (file: ChildFile, title: string): string => {
   return stripVTControlCharacters(test.failureMessages.join('\n'));
 };
 
-describe.each(Object.keys(RUNNERS) as Runner[])('the ollama client (%s)', (runner) => {
+describe.each(runnersOf(__filename))('the ollama client (%s)', (runner) => {
   let file: ChildFile;
 
   beforeAll(async () => {

@@ -8,7 +8,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
@@ -26,7 +27,7 @@ const passing = (file: ChildFile) => {
   return tests;
 };
 
-describe.each(Object.keys(RUNNERS) as Runner[])('ordered blocks (%s)', (runner) => {
+describe.each(runnersOf(__filename))('ordered blocks (%s)', (runner) => {
   let loops: ChildFile;
   let refused: ChildFile;
 

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { fileOf, type InstalledRun, messageOf, RUNNERS, runInstalled, statuses } from '../support/installed';
 import { type Counts, type IsolatedNetwork, isolatedNetwork } from '../support/netns';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const HOSTS = [
   'ws.invalid',
@@ -24,7 +24,7 @@ const HOSTS = [
   'popup.invalid',
 ];
 
-describe.each(ALL_RUNNERS)('routed pages from the installed package (%s)', (runner) => {
+describe.each(runnersOf(__filename))('routed pages from the installed package (%s)', (runner) => {
   let run: InstalledRun;
   let counts: Counts;
   let lookups: ReturnType<IsolatedNetwork['lookups']>;

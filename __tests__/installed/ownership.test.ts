@@ -9,76 +9,80 @@ import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { fileOf, type InstalledProjectRun, messageOf, statuses } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
 const plain = (text: string) => stripVTControlCharacters(text);
 
-describe.each(EACH_RUNNER)('calls made after their run ended, in process (%s)', (_kind, runner) => {
-  let file: ChildFile;
-  beforeAll(async () => {
-    file = fileOf(await sharedRun('ownership-late', runner), 'ownership-late.case.js');
-  }, 120_000);
+describe.each(rowsOf(__filename, EACH_RUNNER))(
+  'calls made after their run ended, in process (%s)',
+  (_kind, runner) => {
+    let file: ChildFile;
+    beforeAll(async () => {
+      file = fileOf(await sharedRun('ownership-late', runner), 'ownership-late.case.js');
+    }, 120_000);
 
-  it('fail the test that made the run while it runs, naming the call', () => {
-    expect(statuses(file)).toEqual({
-      'a model call a timer makes after its run ended, while the test still runs': 'failed',
-      'a streamed Anthropic call a timer makes after its run ended': 'failed',
-      'a mockTool call a timer makes after its run ended': 'failed',
-      'an HTTP tool call a timer makes after its run ended': 'failed',
-      'a streamed Gemini call a timer makes after its run ended': 'failed',
-      'an embedding request a timer makes after its run ended': 'failed',
-      'an MCP tool call a timer makes after its run ended': 'failed',
-      'an agent that waits for its follow-up passes': 'passed',
-      'test 1: leaves a model call that arrives in the next test': 'passed',
-      'test 2: runs while the call of test 1 arrives, and sees only its own': 'passed',
-      'test 3: leaves a request to a host nothing serves, which arrives in the next test': 'passed',
-      'test 4: runs while the request of test 3 is refused, and is not failed for it': 'passed',
+    it('fail the test that made the run while it runs, naming the call', () => {
+      expect(statuses(file)).toEqual({
+        'a model call a timer makes after its run ended, while the test still runs': 'failed',
+        'a streamed Anthropic call a timer makes after its run ended': 'failed',
+        'a mockTool call a timer makes after its run ended': 'failed',
+        'an HTTP tool call a timer makes after its run ended': 'failed',
+        'a streamed Gemini call a timer makes after its run ended': 'failed',
+        'an embedding request a timer makes after its run ended': 'failed',
+        'an MCP tool call a timer makes after its run ended': 'failed',
+        'an agent that waits for its follow-up passes': 'passed',
+        'test 1: leaves a model call that arrives in the next test': 'passed',
+        'test 2: runs while the call of test 1 arrives, and sees only its own': 'passed',
+        'test 3: leaves a request to a host nothing serves, which arrives in the next test': 'passed',
+        'test 4: runs while the request of test 3 is refused, and is not failed for it': 'passed',
+      });
+      const model = plain(
+        messageOf(file, 'a model call a timer makes after its run ended, while the test still runs'),
+      );
+      expect(model).toContain('RUN_ENDED');
+      expect(model).toContain(
+        'a openai.chat model call (POST https://api.openai.com/v1/chat/completions) was made after a run of the test "a model call a timer makes after its run ended, while the test still runs" had ended',
+      );
+      expect(plain(messageOf(file, 'a streamed Anthropic call a timer makes after its run ended'))).toContain(
+        'a anthropic.messages model call (POST https://api.anthropic.com/v1/messages) was made after a run of the test',
+      );
+      expect(plain(messageOf(file, 'a mockTool call a timer makes after its run ended'))).toContain(
+        'a world operation (refunds/refunds.issue, transport: direct) was made after a run of the test',
+      );
+      expect(plain(messageOf(file, 'a streamed Gemini call a timer makes after its run ended'))).toMatch(
+        /a gemini\.generateContent model call \(POST https:\/\/generativelanguage\.googleapis\.com\/v1\w*\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse\) was made after a run of the test/,
+      );
+      expect(plain(messageOf(file, 'an embedding request a timer makes after its run ended'))).toContain(
+        'an embedding request (POST https://api.openai.com/v1/embeddings) was made after a run of the test',
+      );
+      expect(plain(messageOf(file, 'an MCP tool call a timer makes after its run ended'))).toContain(
+        'a world operation (refunds/refunds.issue, transport: mcp) was made after a run of the test',
+      );
+      expect(plain(messageOf(file, 'an HTTP tool call a timer makes after its run ended'))).toContain(
+        'a world operation (refunds/refunds.issue, transport: http) was made after a run of the test',
+      );
     });
-    const model = plain(
-      messageOf(file, 'a model call a timer makes after its run ended, while the test still runs'),
-    );
-    expect(model).toContain('RUN_ENDED');
-    expect(model).toContain(
-      'a openai.chat model call (POST https://api.openai.com/v1/chat/completions) was made after a run of the test "a model call a timer makes after its run ended, while the test still runs" had ended',
-    );
-    expect(plain(messageOf(file, 'a streamed Anthropic call a timer makes after its run ended'))).toContain(
-      'a anthropic.messages model call (POST https://api.anthropic.com/v1/messages) was made after a run of the test',
-    );
-    expect(plain(messageOf(file, 'a mockTool call a timer makes after its run ended'))).toContain(
-      'a world operation (refunds/refunds.issue, transport: direct) was made after a run of the test',
-    );
-    expect(plain(messageOf(file, 'a streamed Gemini call a timer makes after its run ended'))).toMatch(
-      /a gemini\.generateContent model call \(POST https:\/\/generativelanguage\.googleapis\.com\/v1\w*\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse\) was made after a run of the test/,
-    );
-    expect(plain(messageOf(file, 'an embedding request a timer makes after its run ended'))).toContain(
-      'an embedding request (POST https://api.openai.com/v1/embeddings) was made after a run of the test',
-    );
-    expect(plain(messageOf(file, 'an MCP tool call a timer makes after its run ended'))).toContain(
-      'a world operation (refunds/refunds.issue, transport: mcp) was made after a run of the test',
-    );
-    expect(plain(messageOf(file, 'an HTTP tool call a timer makes after its run ended'))).toContain(
-      'a world operation (refunds/refunds.issue, transport: http) was made after a run of the test',
-    );
-  });
 
-  it('fail the file, not the next test, when the call arrives after its test ended', () => {
-    const message = plain(file.message);
-    expect(message).toContain('RUN_ENDED');
-    expect(message).toContain(
-      'a openai.chat model call (POST https://api.openai.com/v1/chat/completions) was made after a run of the test "test 1: leaves a model call that arrives in the next test" had ended',
-    );
-    expect(message).toContain(
-      'GET https://tracker.invalid/collect reached the network layer, but nothing mocks it (transport: fetch, host: tracker.invalid, port: 443).',
-    );
-    expect(message).toContain(
-      'It fails the test file: the test "test 3: leaves a request to a host nothing serves, which arrives in the next test" had ended when it arrived.',
-    );
-    expect(message).not.toMatch(/test [24]:/);
-  });
-});
+    it('fail the file, not the next test, when the call arrives after its test ended', () => {
+      const message = plain(file.message);
+      expect(message).toContain('RUN_ENDED');
+      expect(message).toContain(
+        'a openai.chat model call (POST https://api.openai.com/v1/chat/completions) was made after a run of the test "test 1: leaves a model call that arrives in the next test" had ended',
+      );
+      expect(message).toContain(
+        'GET https://tracker.invalid/collect reached the network layer, but nothing mocks it (transport: fetch, host: tracker.invalid, port: 443).',
+      );
+      expect(message).toContain(
+        'It fails the test file: the test "test 3: leaves a request to a host nothing serves, which arrives in the next test" had ended when it arrived.',
+      );
+      expect(message).not.toMatch(/test [24]:/);
+    });
+  },
+);
 
-describe.each(EACH_RUNNER)("a served child's late calls (%s)", (_kind, runner) => {
+describe.each(rowsOf(__filename, EACH_RUNNER))("a served child's late calls (%s)", (_kind, runner) => {
   let run: InstalledProjectRun;
   beforeAll(async () => {
     run = await sharedRun('ownership-served', runner);
@@ -103,7 +107,7 @@ describe.each(EACH_RUNNER)("a served child's late calls (%s)", (_kind, runner) =
   });
 });
 
-describe.each(EACH_RUNNER)('test.concurrent (%s)', (_kind, runner) => {
+describe.each(rowsOf(__filename, EACH_RUNNER))('test.concurrent (%s)', (_kind, runner) => {
   let file: ChildFile;
   beforeAll(async () => {
     file = fileOf(await sharedRun('ownership-concurrent', runner), 'ownership-concurrent.case.js');

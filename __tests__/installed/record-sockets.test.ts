@@ -12,14 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  fileOf,
-  type InstalledRun,
-  RUNNERS,
-  type Runner,
-  runInstalled,
-  statuses,
-} from '../support/installed';
+import { fileOf, type InstalledRun, RUNNERS, runInstalled, statuses } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 
 // aimock is an ES module package with a CommonJS build: loaded as the driver needs it.
 const { LLMock } = require('@copilotkit/aimock') as typeof import('@copilotkit/aimock');
@@ -81,7 +75,7 @@ const failureOf = (run: InstalledRun, name: string, title: string): string => {
   return stripVTControlCharacters(test.failureMessages.join('\n'));
 };
 
-describe.each(Object.keys(RUNNERS) as Runner[])('recording socket sessions (%s)', (runner) => {
+describe.each(runnersOf(__filename))('recording socket sessions (%s)', (runner) => {
   const openaiKey = `sk-proj-rec${randomBytes(16).toString('hex')}`;
   const geminiKey = `AIzaSy${randomBytes(16).toString('hex').slice(0, 33)}`;
   let aimock: InstanceType<typeof LLMock>;
@@ -376,7 +370,7 @@ async function transcribingStandIn(seen: Heard[]) {
   return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-describe.each(Object.keys(RUNNERS) as Runner[])('recording spoken socket turns (%s)', (runner) => {
+describe.each(runnersOf(__filename))('recording spoken socket turns (%s)', (runner) => {
   const openaiKey = `sk-proj-spk${randomBytes(16).toString('hex')}`;
   const geminiKey = `AIzaSy${randomBytes(16).toString('hex').slice(0, 33)}`;
   const seen: Heard[] = [];

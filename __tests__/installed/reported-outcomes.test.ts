@@ -4,10 +4,11 @@
  * whose error builder builds nothing fails the test even though the agent caught what it threw.
  */
 import { describe, expect, it } from '@jest/globals';
-import { fileOf, messageOf, RUNNERS, type Runner, statuses } from '../support/installed';
+import { fileOf, messageOf, statuses } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
-describe.each(Object.keys(RUNNERS) as Runner[])('a reported tool failure (%s)', (runner) => {
+describe.each(runnersOf(__filename))('a reported tool failure (%s)', (runner) => {
   it('is an error outcome, and a mockTool error builder that builds nothing fails the test', async () => {
     const file = fileOf(await sharedRun('reported-outcomes', runner), 'reported-outcomes.case.js');
     expect(statuses(file)).toEqual({

@@ -13,12 +13,13 @@ import {
   runInstalled,
   statuses,
 } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
 const NEVER_LOOKED = 'and the test never looked at how the run ended';
 
-describe.each(EACH_RUNNER)('runs from the installed package (%s)', (_kind, runner) => {
+describe.each(rowsOf(__filename, EACH_RUNNER))('runs from the installed package (%s)', (_kind, runner) => {
   let run: InstalledProjectRun;
   beforeAll(async () => {
     run = await sharedRun('runs', runner);
@@ -131,7 +132,12 @@ describe.each(EACH_RUNNER)('runs from the installed package (%s)', (_kind, runne
 // Jest only: Vitest runs each test file in a worker of its own (the plugin refuses `isolate:
 // false`), so no file of a Vitest run has a next file in its worker to reach.
 describe('a file that leaves a stream running', () => {
-  it.each(EACH_RUNNER.filter(([, runner]) => runner !== 'vitest'))(
+  it.each(
+    rowsOf(
+      __filename,
+      EACH_RUNNER.filter(([, runner]) => runner !== 'vitest'),
+    ),
+  )(
     'does not reach the next file in the same worker; its late fetch gets a rejected promise (%s)',
     async (_kind, runner) => {
       // Runs the two files in name order in one worker.

@@ -10,39 +10,43 @@ import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type RunnableBlock, runnableSections } from '../docs/markdown';
 import { type InstalledRun, RUNNERS, runInstalled } from '../support/installed';
-import { ALL_RUNNERS, SKIPPED } from '../support/runner-output';
+import { SKIPPED } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
-describe.each(ALL_RUNNERS)('a live test guarded by the key variable, in replay mode (%s)', (runner) => {
-  let run: InstalledRun;
+describe.each(runnersOf(__filename))(
+  'a live test guarded by the key variable, in replay mode (%s)',
+  (runner) => {
+    let run: InstalledRun;
 
-  beforeAll(async () => {
-    run = await runInstalled({
-      cases: ['secrets-docs-live-guard.case.js'],
-      ...RUNNERS[runner],
-      env: { CI: undefined },
+    beforeAll(async () => {
+      run = await runInstalled({
+        cases: ['secrets-docs-live-guard.case.js'],
+        ...RUNNERS[runner],
+        env: { CI: undefined },
+      });
+    }, 60_000);
+
+    it('runs (the guard reads the placeholder) and fails saying why, pointing to live()', () => {
+      const test = run.files[0].tests.find((t) => t.title.includes('guarded by the key variable'));
+      expect(test?.status).toBe('failed');
+      const message = stripVTControlCharacters(test?.failureMessages.join('\n') ?? '');
+      expect(message).toContain('RECORD_KEY_MISSING');
+      expect(message).toContain(
+        'OPENAI_API_KEY holds jest-understudy\'s replay placeholder ("sk-understudy-replay"), not a key',
+      );
+      expect(message).toContain('a guard on the variable (`process.env.OPENAI_API_KEY ? it : it.skip`');
+      expect(message).toContain(
+        "Write a test that needs the real model with jest-understudy's `live(name, fn)`",
+      );
     });
-  }, 60_000);
 
-  it('runs (the guard reads the placeholder) and fails saying why, pointing to live()', () => {
-    const test = run.files[0].tests.find((t) => t.title.includes('guarded by the key variable'));
-    expect(test?.status).toBe('failed');
-    const message = stripVTControlCharacters(test?.failureMessages.join('\n') ?? '');
-    expect(message).toContain('RECORD_KEY_MISSING');
-    expect(message).toContain(
-      'OPENAI_API_KEY holds jest-understudy\'s replay placeholder ("sk-understudy-replay"), not a key',
-    );
-    expect(message).toContain('a guard on the variable (`process.env.OPENAI_API_KEY ? it : it.skip`');
-    expect(message).toContain(
-      "Write a test that needs the real model with jest-understudy's `live(name, fn)`",
-    );
-  });
-
-  it('live() skips it, saying why', () => {
-    const test = run.files[0].tests.find((t) => t.title.includes('(live())'));
-    expect(test?.status).toBe(SKIPPED[runner]);
-    expect(stripVTControlCharacters(run.stderr)).toContain('live() runs only in live mode');
-  });
-});
+    it('live() skips it, saying why', () => {
+      const test = run.files[0].tests.find((t) => t.title.includes('(live())'));
+      expect(test?.status).toBe(SKIPPED[runner]);
+      expect(stripVTControlCharacters(run.stderr)).toContain('live() runs only in live mode');
+    });
+  },
+);
 
 /** What the page says around its example, checked where the example runs. */
 const PAGE_CHECKS: Record<string, string> = {
@@ -70,6 +74,7 @@ test('the page: a callable kept from an earlier test rejects: its binding expire
 `,
   'records.spy.test.ts': `
 import * as everything from './records-client';
+import { runnersOf } from '../support/runner-tier';
 
 test('the page: jest.spyOn cannot redefine a module function under @swc/jest', () => {
   expect(() => jest.spyOn(everything, 'saveRecord')).toThrow('Cannot redefine property: saveRecord');

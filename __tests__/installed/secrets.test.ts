@@ -20,7 +20,7 @@ import {
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -88,7 +88,7 @@ function runByRule(runner: Runner) {
   return started;
 }
 
-describe.each(ALL_RUNNERS)('secrets by rule in a failing test (%s)', (runner) => {
+describe.each(runnersOf(__filename))('secrets by rule in a failing test (%s)', (runner) => {
   let run: InstalledProjectRun;
   let trace: string;
   let html: string;
@@ -171,7 +171,7 @@ describe.each(ALL_RUNNERS)('secrets by rule in a failing test (%s)', (runner) =>
   });
 });
 
-describe.each(ALL_RUNNERS)('a recorded cassette, by rule (%s)', (runner) => {
+describe.each(runnersOf(__filename))('a recorded cassette, by rule (%s)', (runner) => {
   const KEY = 'sk-test-SECRETS0123456789abcdefXYZ';
   let upstream: FakeUpstream;
   let run: InstalledRun;
@@ -215,7 +215,7 @@ describe.each(ALL_RUNNERS)('a recorded cassette, by rule (%s)', (runner) => {
   });
 });
 
-describe.each(ALL_RUNNERS)('writeFixtures, by rule (%s)', (runner) => {
+describe.each(runnersOf(__filename))('writeFixtures, by rule (%s)', (runner) => {
   let run: InstalledProjectRun;
 
   beforeAll(async () => {

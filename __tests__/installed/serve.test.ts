@@ -5,11 +5,11 @@
  * The cases run in the shared child runs (./shared.ts).
  */
 import { describe, expect, it } from '@jest/globals';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
 describe('serve mode from the installed package', () => {
-  it.each(ALL_RUNNERS)(
+  it.each(runnersOf(__filename))(
     'agents in other processes on the served port (%s)',
     async (runner) => {
       const run = await sharedRun('serve', runner);

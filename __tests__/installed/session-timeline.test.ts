@@ -11,13 +11,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readTrace, type SpanNode, type TraceTree } from '../../src/trace/read';
-import {
-  fileOf,
-  type InstalledProjectRun,
-  installedProject,
-  RUNNERS,
-  type Runner,
-} from '../support/installed';
+import { fileOf, type InstalledProjectRun, installedProject } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
 const HOURS = 'We open at nine and close at six, every day but Sunday.';
@@ -85,7 +80,7 @@ const pageText = (file: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
 
-describe.each(Object.keys(RUNNERS) as Runner[])('the session timeline (%s)', (runner) => {
+describe.each(runnersOf(__filename))('the session timeline (%s)', (runner) => {
   let run: InstalledProjectRun;
 
   beforeAll(async () => {

@@ -20,6 +20,11 @@ export interface SharedProject extends InstalledProject {
   driver: string;
   /** The runners it runs under: one project folder for each. */
   runners: readonly Runner[];
+  /**
+   * Whether it runs under all of `runners` in every tier (../support/runner-tier.ts), because its
+   * driver compares the runners' results or checks that each runner starts at all.
+   */
+  everyRunner?: true;
 }
 
 /** Jest CommonJS, Jest ESM and Vitest: every case runs under all three unless it says why not. */
@@ -38,7 +43,7 @@ const MSW: readonly Runner[] = (() => {
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 
 export const SHARED = {
-  smoke: { driver: 'smoke.test.ts', cases: ['smoke.case.js'], runners: ALL },
+  smoke: { driver: 'smoke.test.ts', cases: ['smoke.case.js'], runners: ALL, everyRunner: true },
   'sockets-responses': { driver: 'sockets.test.ts', cases: ['sockets-responses.case.js'], runners: ALL },
   'sockets-refused': { driver: 'sockets.test.ts', cases: ['sockets-refused.case.js'], runners: ALL },
   'sockets-browser': { driver: 'sockets.test.ts', cases: ['sockets-browser.case.js'], runners: ALL },
@@ -184,7 +189,7 @@ export const SHARED = {
   },
   'validation-use': { driver: 'validation.test.ts', cases: ['validation-use.case.js'], runners: ALL },
   // The parity scenarios (cases/vitest/parity-scenarios.cjs), written once for every runner.
-  parity: { driver: 'vitest.test.ts', cases: ['vitest/parity.case.js'], runners: ALL },
+  parity: { driver: 'vitest.test.ts', cases: ['vitest/parity.case.js'], runners: ALL, everyRunner: true },
   modes: { driver: 'modes-and-messages.test.ts', cases: ['modes.case.js'], runners: ALL },
   'model-call-index': {
     driver: 'modes-and-messages.test.ts',

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
@@ -20,7 +21,7 @@ const failures = (file: ChildFile, title: string): string => {
   return stripVTControlCharacters(test.failureMessages.join('\n'));
 };
 
-describe.each(Object.keys(RUNNERS) as Runner[])('WebSockets (%s)', (runner) => {
+describe.each(runnersOf(__filename))('WebSockets (%s)', (runner) => {
   let responses: ChildFile;
   let refused: ChildFile;
   let browser: ChildFile;

@@ -9,7 +9,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { SHARED } from './shared';
 
@@ -51,7 +52,7 @@ const REFUSED = [
 const message = (test: ChildFile['tests'][number]) =>
   stripVTControlCharacters(test.failureMessages.join('\n'));
 
-describe.each(Object.keys(RUNNERS) as Runner[])('the first request of a test file (%s)', (runner) => {
+describe.each(runnersOf(__filename))('the first request of a test file (%s)', (runner) => {
   const files = new Map<string, ChildFile>();
 
   beforeAll(async () => {

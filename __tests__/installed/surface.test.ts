@@ -1,10 +1,11 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
 describe('dialects, Bedrock, embeddings and presets from the installed package', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'replays them through the official clients, and fails a parser the dialects break (%s)',
     async (_, runner) => {
       const run = await sharedRun('surface', runner);

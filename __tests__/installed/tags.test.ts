@@ -10,14 +10,15 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type FakeUpstream, startFakeUpstream } from '../support/fake-upstream';
 import { type InstalledRun, RUNNERS, runInstalled } from '../support/installed';
-import { ALL_RUNNERS, SKIPPED } from '../support/runner-output';
+import { SKIPPED } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 const KEYS = { openai: 'sk-test-INSTALLEDTAGS0123456789abcd', anthropic: 'unused', gemini: 'unused' };
 const statuses = (run: InstalledRun) =>
   Object.fromEntries(run.files.flatMap((f) => f.tests.map((t) => [t.title, t.status])));
 const stderr = (run: InstalledRun) => stripVTControlCharacters(run.stderr);
 
-describe.each(ALL_RUNNERS)('tags from the installed package (%s)', (runner) => {
+describe.each(runnersOf(__filename))('tags from the installed package (%s)', (runner) => {
   const runnerOptions = RUNNERS[runner];
   let upstream: FakeUpstream;
   const runs: Record<string, InstalledRun> = {};

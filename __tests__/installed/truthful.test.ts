@@ -17,6 +17,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
 import { fileOf, type InstalledProjectRun, installedProject } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
@@ -130,90 +131,101 @@ function calledChecks(run: () => InstalledProjectRun) {
   });
 }
 
-describe.each(EACH_RUNNER)('truthful results from the installed package (%s)', (_kind, runner) => {
-  let run: InstalledProjectRun;
-  beforeAll(async () => {
-    run = await sharedRun('truthful', runner);
-  }, 240_000);
+describe.each(rowsOf(__filename, EACH_RUNNER))(
+  'truthful results from the installed package (%s)',
+  (_kind, runner) => {
+    let run: InstalledProjectRun;
+    beforeAll(async () => {
+      run = await sharedRun('truthful', runner);
+    }, 240_000);
 
-  calledChecks(() => run);
+    calledChecks(() => run);
 
-  it("show the agent's error and its top frames in understudy report", () => {
-    const trace = join(
-      run.project,
-      '.understudy',
-      'traces',
-      'truthful-messages.case.js',
-      'shows the error and its frames under a failed toHaveCalledTool.trace.json',
-    );
-    expect(existsSync(trace)).toBe(true);
-    const main = join(installedProject(), 'node_modules', 'jest-understudy', 'dist', 'src', 'cli', 'main.js');
-    const report = spawnSync(process.execPath, [main, 'report', trace], {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
-      timeout: 60_000,
+    it("show the agent's error and its top frames in understudy report", () => {
+      const trace = join(
+        run.project,
+        '.understudy',
+        'traces',
+        'truthful-messages.case.js',
+        'shows the error and its frames under a failed toHaveCalledTool.trace.json',
+      );
+      expect(existsSync(trace)).toBe(true);
+      const main = join(
+        installedProject(),
+        'node_modules',
+        'jest-understudy',
+        'dist',
+        'src',
+        'cli',
+        'main.js',
+      );
+      const report = spawnSync(process.execPath, [main, 'report', trace], {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+        timeout: 60_000,
+      });
+      expect(report.status).toBe(0);
+      expect(report.stdout).toMatch(/run 0 \[run, test\] errored/);
+      expect(report.stdout).toContain(
+        "agent error: TypeError: Cannot read properties of undefined (reading 'orders')",
+      );
+      expect(report.stdout).toMatch(/\n\s+(│\s+)?at .*truthful-messages\.case\.js:11:/);
     });
-    expect(report.status).toBe(0);
-    expect(report.stdout).toMatch(/run 0 \[run, test\] errored/);
-    expect(report.stdout).toContain(
-      "agent error: TypeError: Cannot read properties of undefined (reading 'orders')",
-    );
-    expect(report.stdout).toMatch(/\n\s+(│\s+)?at .*truthful-messages\.case\.js:11:/);
-  });
 
-  it('fail a misspelt forbidden name as a typo, and never suggest the asked name', () => {
-    const file = fileOf(run, 'truthful-names.case.js');
-    expect(byFullName(file)).toEqual({
-      'no false green: toNeverCallTools with a misspelt name, while the agent ran the real tool': 'failed',
-      'no false green: the same on Anthropic, streamed': 'failed',
-      'no false green: not.toHaveCalledTool with a misspelt name': 'failed',
-      'no false green: a misspelt name of a tool only the world declares': 'failed',
-      'the real name is forbidden as written': 'failed',
-      'a name close to nothing the run knows is simply never called': 'passed',
-      'did you mean: an offered tool the model never asked for is not suggested as itself': 'failed',
-    });
-    expect(
-      messageOf(
+    it('fail a misspelt forbidden name as a typo, and never suggest the asked name', () => {
+      const file = fileOf(run, 'truthful-names.case.js');
+      expect(byFullName(file)).toEqual({
+        'no false green: toNeverCallTools with a misspelt name, while the agent ran the real tool': 'failed',
+        'no false green: the same on Anthropic, streamed': 'failed',
+        'no false green: not.toHaveCalledTool with a misspelt name': 'failed',
+        'no false green: a misspelt name of a tool only the world declares': 'failed',
+        'the real name is forbidden as written': 'failed',
+        'a name close to nothing the run knows is simply never called': 'passed',
+        'did you mean: an offered tool the model never asked for is not suggested as itself': 'failed',
+      });
+      expect(
+        messageOf(
+          file,
+          'no false green: toNeverCallTools with a misspelt name, while the agent ran the real tool',
+        ),
+      ).toContain(
+        'forbidden[0] "delete_acount" is no tool of this run: no request offered it, no call used it and the world declares no such tool, so it forbids nothing. It is close to "delete_account" (offered to the model, requested and run in this run, declared by the world): a typo?',
+      );
+      expect(messageOf(file, 'no false green: the same on Anthropic, streamed')).toContain(
+        'forbidden[0] "Delete_Account" is no tool of this run',
+      );
+      expect(messageOf(file, 'no false green: not.toHaveCalledTool with a misspelt name')).toContain(
+        'name "delete_acount" is no tool of this run',
+      );
+      expect(messageOf(file, 'no false green: a misspelt name of a tool only the world declares')).toContain(
+        'It is close to "wipe_backups" (declared by the world): a typo?',
+      );
+      expect(messageOf(file, 'the real name is forbidden as written')).toContain(
+        'first forbidden call at step 0: "delete_account"',
+      );
+      const meant = messageOf(
         file,
-        'no false green: toNeverCallTools with a misspelt name, while the agent ran the real tool',
-      ),
-    ).toContain(
-      'forbidden[0] "delete_acount" is no tool of this run: no request offered it, no call used it and the world declares no such tool, so it forbids nothing. It is close to "delete_account" (offered to the model, requested and run in this run, declared by the world): a typo?',
-    );
-    expect(messageOf(file, 'no false green: the same on Anthropic, streamed')).toContain(
-      'forbidden[0] "Delete_Account" is no tool of this run',
-    );
-    expect(messageOf(file, 'no false green: not.toHaveCalledTool with a misspelt name')).toContain(
-      'name "delete_acount" is no tool of this run',
-    );
-    expect(messageOf(file, 'no false green: a misspelt name of a tool only the world declares')).toContain(
-      'It is close to "wipe_backups" (declared by the world): a typo?',
-    );
-    expect(messageOf(file, 'the real name is forbidden as written')).toContain(
-      'first forbidden call at step 0: "delete_account"',
-    );
-    const meant = messageOf(
-      file,
-      'did you mean: an offered tool the model never asked for is not suggested as itself',
-    );
-    expect(meant).toContain(
-      'No call is named "lookup_account": the run offered it to the model, which never asked for it.',
-    );
-    expect(meant).not.toContain('did you mean "lookup_account"');
-  });
+        'did you mean: an offered tool the model never asked for is not suggested as itself',
+      );
+      expect(meant).toContain(
+        'No call is named "lookup_account": the run offered it to the model, which never asked for it.',
+      );
+      expect(meant).not.toContain('did you mean "lookup_account"');
+    });
 
-  it('answer every stdio MCP request with JSON-RPC 2.0 and no notification, after the run ended', () => {
-    const file = fileOf(run, 'truthful-mcp.case.js');
-    for (const test of file.tests) {
-      const message = stripVTControlCharacters(test.failureMessages.join('\n'));
-      // Failed for the late call alone (the product's RUN_ENDED), never for an answer the test checked.
-      expect([test.title, test.status]).toEqual([test.title, 'failed']);
-      expect(message).toContain('for a run that has already ended');
-      expect([test.title, message]).toEqual([
-        test.title,
-        expect.not.stringMatching(/expect\(|wrote nothing|timed out/i),
-      ]);
-    }
-    expect(file.tests).toHaveLength(2);
-  });
-});
+    it('answer every stdio MCP request with JSON-RPC 2.0 and no notification, after the run ended', () => {
+      const file = fileOf(run, 'truthful-mcp.case.js');
+      for (const test of file.tests) {
+        const message = stripVTControlCharacters(test.failureMessages.join('\n'));
+        // Failed for the late call alone (the product's RUN_ENDED), never for an answer the test checked.
+        expect([test.title, test.status]).toEqual([test.title, 'failed']);
+        expect(message).toContain('for a run that has already ended');
+        expect([test.title, message]).toEqual([
+          test.title,
+          expect.not.stringMatching(/expect\(|wrote nothing|timed out/i),
+        ]);
+      }
+      expect(file.tests).toHaveLength(2);
+    });
+  },
+);

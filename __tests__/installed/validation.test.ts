@@ -19,10 +19,11 @@ import {
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
-describe.each(EACH_RUNNER)(
+describe.each(rowsOf(__filename, EACH_RUNNER))(
   'a cassette that cannot be loaded fails the test file at start-up (%s)',
   (_kind, runner) => {
     it('merge-conflict markers, an invalid fixture file, a directory, /etc/passwd', async () => {
@@ -74,7 +75,10 @@ const BAD_OPTIONS: Array<[Record<string, unknown>, string[]]> = [
 
 // Under Jest, the bad options, each a project of its own (its own folder and options), in one
 // child Jest per runner: each fails its file.
-const JEST_RUNNERS = EACH_RUNNER.filter(([, runner]) => runner !== 'vitest');
+const JEST_RUNNERS = rowsOf(
+  __filename,
+  EACH_RUNNER.filter(([, runner]) => runner !== 'vitest'),
+);
 const projects: Partial<Record<Runner, Record<string, InstalledProjectRun>>> = {};
 beforeAll(async () => {
   await Promise.all(
@@ -93,7 +97,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('fixtures given in memory are checked like a fixture file', () => {
-  it.each(EACH_RUNNER)(
+  it.each(rowsOf(__filename, EACH_RUNNER))(
     'each bad one fails its test with the path from the argument (%s)',
     async (_, runner) => {
       const run = await sharedRun('validation-use', runner);

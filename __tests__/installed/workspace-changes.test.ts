@@ -8,6 +8,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { InstalledProjectRun } from '../support/installed';
+import { rowsOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 import { EACH_RUNNER } from './shared';
 
@@ -45,31 +46,34 @@ const UNEXPECTED: Record<string, string[]> = {
   [DRILL('a rename out of src')]: ['changed outside: lib/util.js (added)'],
 };
 
-describe.each(EACH_RUNNER)('workspace changes as git status sees them (%s)', (_, runner) => {
-  let run: InstalledProjectRun;
-  const test = (title: string) => {
-    const found = run.files[0]?.tests.find((t) => t.title === title);
-    if (!found) throw new Error(`no test "${title}":\n${run.files[0]?.message ?? run.process.stderr}`);
-    return { status: found.status, message: stripVTControlCharacters(found.failureMessages.join('\n')) };
-  };
+describe.each(rowsOf(__filename, EACH_RUNNER))(
+  'workspace changes as git status sees them (%s)',
+  (_, runner) => {
+    let run: InstalledProjectRun;
+    const test = (title: string) => {
+      const found = run.files[0]?.tests.find((t) => t.title === title);
+      if (!found) throw new Error(`no test "${title}":\n${run.files[0]?.message ?? run.process.stderr}`);
+      return { status: found.status, message: stripVTControlCharacters(found.failureMessages.join('\n')) };
+    };
 
-  beforeAll(async () => {
-    run = await sharedRun('workspace-changes', runner);
-  }, 90_000);
+    beforeAll(async () => {
+      run = await sharedRun('workspace-changes', runner);
+    }, 90_000);
 
-  it.each([
-    'a correct agent changes src/math.js only, as git status says',
-    'the copy keeps the executable bit of the from folder',
-    'lists a new symbolic link, a chmod, a type change with their kind and a git diff',
-  ])('passes: %s', (title) => {
-    expect(test(title)).toEqual({ status: 'passed', message: '' });
-  });
+    it.each([
+      'a correct agent changes src/math.js only, as git status says',
+      'the copy keeps the executable bit of the from folder',
+      'lists a new symbolic link, a chmod, a type change with their kind and a git diff',
+    ])('passes: %s', (title) => {
+      expect(test(title)).toEqual({ status: 'passed', message: '' });
+    });
 
-  it.each(Object.keys(UNEXPECTED))('fails, for the change it did not expect: %s', (title) => {
-    const { status, message } = test(title);
-    expect(status).toBe('failed');
-    // Failed by the assertion under test, after run.files agreed with git status.
-    expect(message).toContain(title.includes('drill') ? 'toHavePassedDrill' : 'Changed, but not expected:');
-    for (const part of UNEXPECTED[title]) expect(message).toContain(part);
-  });
-});
+    it.each(Object.keys(UNEXPECTED))('fails, for the change it did not expect: %s', (title) => {
+      const { status, message } = test(title);
+      expect(status).toBe('failed');
+      // Failed by the assertion under test, after run.files agreed with git status.
+      expect(message).toContain(title.includes('drill') ? 'toHavePassedDrill' : 'Changed, but not expected:');
+      for (const part of UNEXPECTED[title]) expect(message).toContain(part);
+    });
+  },
+);

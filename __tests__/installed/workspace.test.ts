@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import { RUNNERS, runInstalled } from '../support/installed';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 describe('workspace packages from the installed package', () => {
-  it.each(ALL_RUNNERS)(
+  it.each(runnersOf(__filename))(
     'an agent edits a workspace; the drill, the matcher and the timeline judge the files (%s)',
     async (runner) => {
       // The child's temp folder: the workspace folders go there, beside a file of "the user's".

@@ -27,7 +27,7 @@ import {
   runInstalled,
   runInstalledProjects,
 } from '../support/installed';
-import { ALL_RUNNERS } from '../support/runner-output';
+import { runnersOf } from '../support/runner-tier';
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir: string): string[] {
@@ -104,7 +104,7 @@ function runBatch(runner: Runner) {
   return started;
 }
 
-describe.each(ALL_RUNNERS)(
+describe.each(runnersOf(__filename))(
   'secrets (%s): no file or file name the product writes holds a key in use',
   (runner) => {
     let run: InstalledProjectRun;
@@ -162,7 +162,7 @@ describe.each(ALL_RUNNERS)(
   },
 );
 
-describe.each(ALL_RUNNERS)('record mode (%s)', (runner) => {
+describe.each(runnersOf(__filename))('record mode (%s)', (runner) => {
   const runnerOptions = RUNNERS[runner];
   const KEYS = { openai: 'sk-test-WRITES0123456789abcdefXYZ', anthropic: 'unused', gemini: 'unused' };
   const out = mkdtempSync(join(tmpdir(), 'understudy-writes-record-'));
@@ -256,7 +256,7 @@ describe.each(ALL_RUNNERS)('record mode (%s)', (runner) => {
   });
 });
 
-describe.each(ALL_RUNNERS)('traceDir: the product deletes only what it wrote (%s)', (runner) => {
+describe.each(runnersOf(__filename))('traceDir: the product deletes only what it wrote (%s)', (runner) => {
   let runs: Record<string, InstalledProjectRun>;
 
   beforeAll(async () => {
@@ -309,7 +309,7 @@ describe.each(ALL_RUNNERS)('traceDir: the product deletes only what it wrote (%s
   }, 90_000);
 });
 
-describe.each(ALL_RUNNERS)('memory: thousands of calls in one test (%s)', (runner) => {
+describe.each(runnersOf(__filename))('memory: thousands of calls in one test (%s)', (runner) => {
   let run: InstalledProjectRun;
 
   beforeAll(async () => {

@@ -9,7 +9,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
 const failures = (file: ChildFile, title: string): string => {
@@ -19,7 +20,7 @@ const failures = (file: ChildFile, title: string): string => {
   return stripVTControlCharacters(test.failureMessages.join('\n'));
 };
 
-describe.each(Object.keys(RUNNERS) as Runner[])('the ws package (%s)', (runner) => {
+describe.each(runnersOf(__filename))('the ws package (%s)', (runner) => {
   let file: ChildFile;
 
   beforeAll(async () => {

@@ -13,6 +13,7 @@ import type { Config } from '@jest/types';
 import { SHARED, type SharedName, type SharedProject } from '../installed/shared';
 import type { ChildRun } from './child-jest';
 import { type InstalledProjectRun, RUNNERS, type Runner, runInstalledProjects } from './installed';
+import { runnersOf } from './runner-tier';
 
 /** Names the file with the shared runs' results, for the workers (set by the globalSetup). */
 const RESULTS = 'UNDERSTUDY_SHARED_RUNS';
@@ -57,7 +58,9 @@ export async function runSharedProjects(config: Config.GlobalConfig): Promise<vo
   const runners = Object.keys(RUNNERS) as Runner[];
   const results = await Promise.all(
     runners.map(async (runner): Promise<[Runner, SharedResult] | []> => {
-      const projects = Object.fromEntries(selected.filter(([, project]) => project.runners.includes(runner)));
+      const projects = Object.fromEntries(
+        selected.filter(([, project]) => runnersOfProject(project).includes(runner)),
+      );
       if (Object.keys(projects).length === 0) return [];
       try {
         const runs = await runInstalledProjects(projects, {
@@ -81,6 +84,11 @@ export async function runSharedProjects(config: Config.GlobalConfig): Promise<vo
   const file = `${process.env.UNDERSTUDY_INSTALLED_RUNS}-shared.json`;
   writeFileSync(file, JSON.stringify(Object.fromEntries(results.filter((r) => r.length > 0))));
   process.env[RESULTS] = file;
+}
+
+/** The runners a shared project runs under in this run's tier. */
+function runnersOfProject(project: SharedProject): readonly Runner[] {
+  return project.everyRunner ? project.runners : runnersOf(project.driver, project.runners);
 }
 
 let results: Partial<Record<Runner, SharedResult>> | undefined;
