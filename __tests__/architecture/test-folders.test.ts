@@ -43,7 +43,7 @@ describe('test folders', () => {
   it('give installed drivers their runners through the tier (decision 0006), but where they compare the runners', () => {
     // A driver that lists the runners itself runs all three in every tier, unseen: `npm test` slows down.
     const listsRunners =
-      /\.each\((ALL_RUNNERS|EACH_RUNNER)\b|Object\.keys\(RUNNERS\)|for \(const \S+ of (ALL_RUNNERS|EACH_RUNNER)\)/;
+      /\.each\((ALL_RUNNERS|EACH_RUNNER|SHARED\[[^\]]+\]\.runners)\b|\.each\(\[\s*\[?'(jest-|vitest)|Object\.keys\(RUNNERS\)|for \(const \S+ of (ALL_RUNNERS|EACH_RUNNER)\)/;
     const drivers = testFiles(join(tests, 'installed'));
     expect(drivers.length).toBeGreaterThan(50);
     const own = drivers.filter((file) => listsRunners.test(readFileSync(join(root, file), 'utf8')));

@@ -79,7 +79,7 @@ describe.each(runnersOf(__filename))('the first request of a test file (%s)', (r
   });
 });
 
-describe.each(SHARED['startup-first-handler'].runners)(
+describe.each(runnersOf(__filename, SHARED['startup-first-handler'].runners))(
   "the first request of a test file, a user's msw handler's (%s)",
   (runner) => {
     let tests: ChildFile['tests'] = [];
