@@ -1,11 +1,12 @@
 /**
- * The package's sandbox side is one file, dist/sandbox.cjs (scripts/bundle-sandbox.cjs), that every
- * test file loads into its own realm. Loaded as a module, Jest reads it (about 1 MB), decodes it
- * and compiles it again for each test file. Here the worker compiles it once and runs that script
- * in each file's realm: the module is evaluated per file as before (its objects are the file's),
- * only the reading and compiling are shared. A runner that runs the test file in the worker's own
- * realm (Vitest) runs it there. Either way the compile itself comes from V8's code cache when an
- * earlier process left one (./code-cache.ts).
+ * Runs the package's bundles: the sandbox side, dist/sandbox.cjs (scripts/bundle-sandbox.cjs), that
+ * every test file loads into its own realm, and the host side, dist/host.cjs (./host-bundle.ts), once
+ * per worker. Loaded as a module, Jest reads the sandbox bundle (about 1 MB), decodes it and compiles
+ * it again for each test file. Here the worker compiles it once and runs that script in each file's
+ * realm: the module is evaluated per file as before (its objects are the file's), only the reading
+ * and compiling are shared. A runner that runs the test file in the worker's own realm (Vitest) runs
+ * it there. Either way the compile itself comes from V8's code cache when an earlier process left
+ * one (./code-cache.ts).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -68,7 +68,8 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
   function transcribe(speech: SpokenTurn, conversation: Conversation): Promise<string | null> | undefined {
     const mode = context.recording.modeNow();
     if (mode === 'replay') return undefined;
-    if (mode === 'record-missing' && context.model.heard(conversation) !== null) return undefined;
+    if (mode === 'record-missing' && context.model.heard(conversation, speech.digest) !== null)
+      return undefined;
     const { upstream } = socket;
     const connect = context.services.upstreamSocket;
     const relay = upstream && connect ? upstream.relay(connect) : undefined;

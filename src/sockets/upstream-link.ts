@@ -54,6 +54,21 @@ const textOf = (data: unknown): string =>
       ? Buffer.from(data as ArrayBuffer).toString('utf8')
       : String(data);
 
+/**
+ * Runs a relay's operations (its turns, the spoken turns it hears) one after another: each reads the
+ * provider's events up to its own end, so two at once would take each other's events. A barge-in
+ * starts the next operation while the cut one still reads to its end.
+ */
+export class OneAtATime {
+  private last: Promise<unknown> = Promise.resolve();
+
+  run<T>(operation: () => Promise<T>): Promise<T> {
+    const next = this.last.then(operation, operation);
+    this.last = next.catch(() => {});
+    return next;
+  }
+}
+
 export class UpstreamLink {
   private readonly inbox: Obj[] = [];
   private wake: (() => void) | undefined;
@@ -104,6 +119,9 @@ export class UpstreamLink {
       const message = this.inbox.shift();
       if (message) return message;
       if (this.ended) throw this.ended;
+      // One reader at a time (OneAtATime): a second would wait on a wake-up the first took.
+      if (this.wake)
+        throw new Error("two readers of one provider socket at once: each would miss the other's events");
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });

@@ -11,7 +11,13 @@
 import type { Conversation } from '../../conversation';
 import type { ReplyDecodeResult } from '../../providers/codec';
 import type { SocketOpening, SpokenTurn, UpstreamConnector, UpstreamRelay } from '../protocol';
-import { TranscriptMissing, UnsendableTurn, UpstreamLink, upstreamHeaders } from '../upstream-link';
+import {
+  OneAtATime,
+  TranscriptMissing,
+  UnsendableTurn,
+  UpstreamLink,
+  upstreamHeaders,
+} from '../upstream-link';
 import { endsTurn, liveReplyOf } from './upstream-reply';
 
 type Obj = Record<string, any>;
@@ -34,43 +40,47 @@ export class LiveRelay implements UpstreamRelay {
   private answered: Obj[] | undefined;
   /** The provider's session takes the user's activity start and end from the client (setup). */
   private manualActivity = false;
+  private readonly operations = new OneAtATime();
+  /** The client's socket closed, and this relay closed the provider's: a turn it ends fails nothing. */
+  private closed = false;
 
   constructor(
     private readonly opening: SocketOpening,
     private readonly connect: UpstreamConnector,
   ) {}
 
-  async turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult> {
-    const r = request as Obj;
+  turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult> {
+    return this.operations.run(() => this.turnNow(request as Obj, conversation, signal));
+  }
+
+  private async turnNow(r: Obj, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult> {
     const link = await this.open(r.setup ?? {});
     const contents: Obj[] = Array.isArray(r.contents) ? r.contents : [];
     for (const message of this.newInput(contents.slice(this.sent))) link.send(message);
     this.sent = contents.length;
     const messages: Obj[] = this.answered ?? [];
     this.answered = undefined;
-    const stop = () => link.close();
-    signal.addEventListener('abort', stop, { once: true });
-    try {
-      while (!messages.some(endsTurn)) {
-        let message: Obj;
-        try {
-          message = await link.next();
-        } catch {
-          break; // closed mid-turn: what came is all there is
-        }
-        const stray =
-          this.afterCalls && messages.length === 0 && message.serverContent?.turnComplete === true;
-        if (stray && !message.serverContent.modelTurn) {
-          this.afterCalls = false;
-          continue;
-        }
-        messages.push(message);
-        if (endsTurn(message)) break;
+    // A cut turn (the client's barge-in) is still read to its end: Live has no cancel, and what the
+    // provider goes on sending belongs to this turn, not the next; closing would end the session.
+    while (!messages.some(endsTurn)) {
+      let message: Obj;
+      try {
+        message = await link.next();
+      } catch (closed) {
+        // Closed before the turn began: the close is the failure (Live reports its errors as close codes).
+        if (!this.closed && messages.length === 0) throw closed;
+        break; // closed mid-turn: what came is all there is
       }
-    } finally {
-      signal.removeEventListener('abort', stop);
+      const stray = this.afterCalls && messages.length === 0 && message.serverContent?.turnComplete === true;
+      if (stray && !message.serverContent.modelTurn) {
+        this.afterCalls = false;
+        continue;
+      }
+      messages.push(message);
+      if (endsTurn(message)) break;
     }
-    const result = liveReplyOf(messages, conversation.model);
+    const read = liveReplyOf(messages, conversation.model);
+    const result = signal.aborted && read.ok ? { ...read, complete: false } : read;
     this.afterCalls = result.ok && result.reply.toolCalls.length > 0;
     this.waiting = new Set(result.ok ? result.reply.toolCalls.map((c) => c.id) : []);
     // The session keeps a model turn only when it said or called something.
@@ -126,7 +136,11 @@ export class LiveRelay implements UpstreamRelay {
    * transcription is the user's turn; its model turn, which follows on its own, is kept for the
    * next `turn`.
    */
-  async hear(speech: SpokenTurn): Promise<string> {
+  hear(speech: SpokenTurn): Promise<string> {
+    return this.operations.run(() => this.hearNow(speech));
+  }
+
+  private async hearNow(speech: SpokenTurn): Promise<string> {
     const link = await this.open((speech.setup ?? {}) as Obj);
     const mimeType = typeof speech.format === 'string' ? speech.format : 'audio/pcm;rate=16000';
     if (this.manualActivity) link.send({ realtimeInput: { activityStart: {} } });
@@ -165,6 +179,7 @@ export class LiveRelay implements UpstreamRelay {
   }
 
   close(): void {
+    this.closed = true;
     this.link?.close();
   }
 

@@ -548,7 +548,6 @@ function errorOf(e: FixtureStreamError): NeutralError {
   return { status: e.status ?? 500, type: e.type ?? 'INTERNAL', message: e.message };
 }
 
-/** The base64 audio of a realtimeInput: `audio`, or the older `mediaChunks` of an audio type. */
 /** The MIME type of the audio in a realtimeInput message (`audio/pcm;rate=16000`), if it names one. */
 function audioMimeOf(input: Record<string, any>): string | undefined {
   const blobs = [input.audio, ...(input.mediaChunks ?? input.media_chunks ?? [])];
@@ -559,6 +558,7 @@ function audioMimeOf(input: Record<string, any>): string | undefined {
   return undefined;
 }
 
+/** The base64 audio of a realtimeInput: `audio`, or the older `mediaChunks` of an audio type. */
 function audioOf(input: Record<string, any>): string[] {
   const out: string[] = [];
   const blob = (b: unknown) => {

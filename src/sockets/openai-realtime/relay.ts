@@ -10,7 +10,13 @@
 import type { Conversation } from '../../conversation';
 import type { ReplyDecodeResult } from '../../providers/codec';
 import type { SocketOpening, SpokenTurn, UpstreamConnector, UpstreamRelay } from '../protocol';
-import { TranscriptMissing, UnsendableTurn, UpstreamLink, upstreamHeaders } from '../upstream-link';
+import {
+  OneAtATime,
+  TranscriptMissing,
+  UnsendableTurn,
+  UpstreamLink,
+  upstreamHeaders,
+} from '../upstream-link';
 import { realtimeReplyOf } from './upstream-reply';
 
 type Obj = Record<string, any>;
@@ -19,7 +25,7 @@ type Obj = Record<string, any>;
 export const KEY_PROTOCOL = 'openai-insecure-api-key.';
 
 /** The transcriber asked for when the client's session has none: a spoken turn is recorded by its words. */
-export const DEFAULT_TRANSCRIPTION = { model: 'gpt-4o-mini-transcribe' };
+const DEFAULT_TRANSCRIPTION = { model: 'gpt-4o-mini-transcribe' };
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -40,6 +46,13 @@ export class RealtimeRelay implements UpstreamRelay {
   private readonly producedCalls = new Set<string>();
   private readonly producedTexts = new Set<string>();
   private settings: string | undefined;
+  private readonly operations = new OneAtATime();
+  /** The client's socket closed, and this relay closed the provider's: a turn it ends fails nothing. */
+  private closed = false;
+  /** The `event_id`s the relay gave its client events, so an `error` is read as the one it names. */
+  private sentEvents = 0;
+  /** Cancels sent: one that reaches a response already done is refused, and that refusal cuts nothing. */
+  private readonly cancels = new Set<string>();
 
   constructor(
     private readonly opening: SocketOpening,
@@ -50,8 +63,11 @@ export class RealtimeRelay implements UpstreamRelay {
       .map((p) => p.slice(KEY_PROTOCOL.length));
   }
 
-  async turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult> {
-    const r = request as Obj;
+  turn(request: unknown, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult> {
+    return this.operations.run(() => this.turnNow(request as Obj, conversation, signal));
+  }
+
+  private async turnNow(r: Obj, conversation: Conversation, signal: AbortSignal): Promise<ReplyDecodeResult> {
     const link = await this.open();
     const settings = {
       type: 'realtime',
@@ -65,37 +81,55 @@ export class RealtimeRelay implements UpstreamRelay {
       link.send({ type: 'session.update', session: settings });
       for (;;) {
         const event = await link.next();
+        if (this.isStale(event)) continue;
         if (event.type === 'error') return realtimeReplyOf([event], conversation.model);
         if (event.type === 'session.updated') break;
       }
       this.settings = JSON.stringify(settings);
     }
+    const items = new Set<string>();
     for (const item of Array.isArray(r.input) ? (r.input as Obj[]) : []) {
       if (this.accounted.has(item.id)) continue;
       this.accounted.add(item.id);
       const sent = this.upstreamItem(item);
-      if (sent) link.send({ type: 'conversation.item.create', item: sent });
+      if (!sent) continue;
+      const event_id = this.eventId();
+      items.add(event_id);
+      link.send({ type: 'conversation.item.create', event_id, item: sent });
     }
     link.send({
       type: 'response.create',
+      event_id: this.eventId(),
       response: Array.isArray(r.output_modalities) ? { output_modalities: r.output_modalities } : {},
     });
     const cancel = () => {
+      const event_id = this.eventId();
+      this.cancels.add(event_id);
       try {
-        link.send({ type: 'response.cancel' });
+        link.send({ type: 'response.cancel', event_id });
       } catch {
         // closed already: the read below ends
       }
     };
     signal.addEventListener('abort', cancel, { once: true });
     const events: Obj[] = [];
+    // An item the provider refused: its response still comes, without the item, and is read to its
+    // end so that the next turn does not take it for its own; the turn is the refusal.
+    let refusedItem: Obj | undefined;
     try {
       for (;;) {
         let event: Obj;
         try {
           event = await link.next();
-        } catch {
+        } catch (closed) {
+          // Closed before the response began: the close (its code, its reason) is the failure.
+          if (!this.closed && !events.some((e) => e.type === 'response.created')) throw closed;
           break; // closed mid-response: what came is all there is
+        }
+        if (this.isStale(event)) continue;
+        if (event.type === 'error' && items.has(event.error?.event_id)) {
+          refusedItem ??= event;
+          continue;
         }
         events.push(event);
         if (event.type === 'response.done') break;
@@ -105,6 +139,7 @@ export class RealtimeRelay implements UpstreamRelay {
     } finally {
       signal.removeEventListener('abort', cancel);
     }
+    if (refusedItem) return realtimeReplyOf([refusedItem], conversation.model);
     const result = realtimeReplyOf(events, conversation.model);
     if (result.ok) {
       for (const call of result.reply.toolCalls) this.producedCalls.add(call.id);
@@ -119,7 +154,11 @@ export class RealtimeRelay implements UpstreamRelay {
    * turn detection is off: the client's commit (or the session's turn detection, which replay
    * hears the same way) ends the turn, and the relay asks for the response at the next turn.
    */
-  async hear(speech: SpokenTurn): Promise<string> {
+  hear(speech: SpokenTurn): Promise<string> {
+    return this.operations.run(() => this.hearNow(speech));
+  }
+
+  private async hearNow(speech: SpokenTurn): Promise<string> {
     const link = await this.open();
     const transcription = isObject(speech.transcription) ? speech.transcription : DEFAULT_TRANSCRIPTION;
     link.send({
@@ -131,6 +170,7 @@ export class RealtimeRelay implements UpstreamRelay {
     });
     for (;;) {
       const event = await link.next();
+      if (this.isStale(event)) continue;
       if (event.type === 'error')
         throw new Error(String(event.error?.message ?? 'the session update was refused'));
       if (event.type === 'session.updated') break;
@@ -140,6 +180,7 @@ export class RealtimeRelay implements UpstreamRelay {
     let itemId: string | undefined;
     for (;;) {
       const event = await link.next();
+      if (this.isStale(event)) continue;
       if (event.type === 'error') throw new Error(String(event.error?.message ?? 'the audio was refused'));
       if (event.type === 'input_audio_buffer.committed') itemId = event.item_id;
       if (event.item_id !== itemId || itemId === undefined) continue;
@@ -161,7 +202,18 @@ export class RealtimeRelay implements UpstreamRelay {
   }
 
   close(): void {
+    this.closed = true;
     this.link?.close();
+  }
+
+  private eventId(): string {
+    this.sentEvents += 1;
+    return `event_understudy_${this.sentEvents}`;
+  }
+
+  /** The refusal of a cancel that reached its response after it ended: nothing of a turn. */
+  private isStale(event: Obj): boolean {
+    return event.type === 'error' && this.cancels.has(event.error?.event_id);
   }
 
   /** Opens the provider's socket on the first turn, and waits for its `session.created`. */

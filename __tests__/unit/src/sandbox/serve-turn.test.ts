@@ -255,6 +255,34 @@ describe('a socket turn', () => {
       expect(failures()).toEqual([]);
     });
 
+    it('record-missing hears a recorded spoken turn by its audio from the cassette: only other audio goes to the provider', async () => {
+      understudy.model.use([
+        {
+          match: { userMessage: 'Where is order 7?' },
+          response: { content: 'It has shipped.' },
+          metadata: { heard: 'sha256:recorded' },
+        },
+      ]);
+      const heard: string[] = [];
+      const { socket } = relayed({
+        hear: async (speech) => {
+          heard.push(speech.digest);
+          return 'Where is order 9?';
+        },
+      });
+      const speech = (digest: string) => ({ chunks: ['AAAA'], digest, format: 'audio/pcm' });
+      const run = await understudy.run(
+        async () => [
+          socket.transcribe?.(speech('sha256:recorded'), conversation()),
+          await socket.transcribe?.(speech('sha256:other'), conversation()),
+        ],
+        { mode: 'record-missing' } as never,
+      );
+      expect(run.output).toEqual([undefined, 'Where is order 9?']);
+      expect(heard).toEqual(['sha256:other']);
+      expect(failures()).toEqual([]);
+    });
+
     it('a turn the relay cannot send fails the test with its reason', async () => {
       const { socket } = relayed({
         turn: async () => {

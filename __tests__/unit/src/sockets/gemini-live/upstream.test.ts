@@ -84,9 +84,13 @@ function provider(answer: (message: Obj) => Obj[]) {
           for (const out of answer(message)) emit('message', { data: Buffer.from(JSON.stringify(out)) });
         });
       },
-      close() {
+      close(code = 1000, reason = '') {
         socket.readyState = 3;
-        emit('close', { code: 1000, reason: '' });
+        emit('close', { code, reason });
+      },
+      /** A message the provider sends on its own. */
+      emitMessage(out: Obj) {
+        emit('message', { data: Buffer.from(JSON.stringify(out)) });
       },
     };
     setTimeout(() => {
@@ -251,20 +255,60 @@ describe('the Live relay', () => {
     });
   });
 
-  it('a provider that closes mid-turn leaves an incomplete reply', async () => {
-    const upstream = provider((message) => (message.setup ? [{ setupComplete: {} }] : []));
-    const relay = new LiveRelay(opening, (request) => {
-      const socket = upstream.connect(request) as unknown as { send(d: string): void; close(): void };
-      const send = socket.send.bind(socket);
-      socket.send = (data) => {
-        send(data);
-        if (JSON.parse(data).clientContent) setTimeout(() => socket.close());
-      };
-      return socket as never;
+  it('a cut turn is read to its end and is incomplete; the session goes on, and the next turn reads its own reply', async () => {
+    const upstream = provider((message) => {
+      if (message.setup) return [{ setupComplete: {} }];
+      if (message.clientContent) return golden('server-text.json');
+      return [];
     });
-    expect(await relay.turn({ setup, contents: [user] }, conversation, signal())).toMatchObject({
+    const relay = new LiveRelay(opening, upstream.connect);
+    const cut = new AbortController();
+    const first = relay.turn({ setup, contents: [user] }, conversation, cut.signal);
+    cut.abort();
+    expect(await first).toMatchObject({
       ok: true,
       complete: false,
+      reply: { content: 'The lights are on.' },
     });
+    const again = { role: 'user', parts: [{ text: 'And the fan?' }] };
+    const model = { role: 'model', parts: [{ text: 'The lights are on.' }] };
+    const second = await relay.turn({ setup, contents: [user, model, again] }, conversation, signal());
+    expect(second).toMatchObject({ ok: true, complete: true, reply: { content: 'The lights are on.' } });
+    expect(upstream.sent.slice(1)).toEqual([
+      { clientContent: { turns: [user], turnComplete: true } },
+      { clientContent: { turns: [again], turnComplete: true } },
+    ]);
+  });
+
+  it('a provider that closes mid-turn leaves an incomplete reply; one that closes before the turn began fails naming the close', async () => {
+    const closing = (partial: Obj[]) => {
+      const upstream = provider((message) => (message.setup ? [{ setupComplete: {} }] : []));
+      return new LiveRelay(opening, (request) => {
+        const socket = upstream.connect(request) as unknown as {
+          send(d: string): void;
+          close(code?: number, reason?: string): void;
+          emitMessage(m: Obj): void;
+        };
+        const send = socket.send.bind(socket);
+        socket.send = (data) => {
+          send(data);
+          if (!JSON.parse(data).clientContent) return;
+          setTimeout(() => {
+            for (const m of partial) socket.emitMessage(m);
+            socket.close(1011, 'Resource has been exhausted');
+          });
+        };
+        return socket as never;
+      });
+    };
+    const partial = { serverContent: { modelTurn: { parts: [{ text: 'The lights' }] } } };
+    expect(await closing([partial]).turn({ setup, contents: [user] }, conversation, signal())).toMatchObject({
+      ok: true,
+      complete: false,
+      reply: { content: 'The lights' },
+    });
+    await expect(closing([]).turn({ setup, contents: [user] }, conversation, signal())).rejects.toThrow(
+      "the provider's socket closed (1011: Resource has been exhausted)",
+    );
   });
 });

@@ -221,6 +221,96 @@ describe('the Realtime relay', () => {
     expect(upstream.sent[1].item).toEqual({ type: 'message', role: 'user', content: user.content });
   });
 
+  it('an item the provider refuses is the turn error; its response is read to its end, and the next turn gets its own', async () => {
+    let responses = 0;
+    const upstream = provider((event) => {
+      if (event.type === 'conversation.item.create' && event.item.role === 'user')
+        return [
+          {
+            type: 'error',
+            error: { type: 'invalid_request_error', message: 'Invalid item.', event_id: event.event_id },
+          },
+        ];
+      if (event.type === 'response.create') {
+        responses += 1;
+        const said = responses === 1 ? 'An answer without the item.' : 'The second answer.';
+        return [
+          { type: 'response.created', response: { id: `resp_${responses}` } },
+          {
+            type: 'response.done',
+            response: {
+              id: `resp_${responses}`,
+              status: 'completed',
+              output: [
+                { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: said }] },
+              ],
+            },
+          },
+        ];
+      }
+      return answer(event);
+    });
+    const relay = new RealtimeRelay(opening(), upstream.connect);
+    const user = {
+      id: 'item_1',
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'Hi' }],
+    };
+    const first = await relay.turn({ input: [user] }, conversation, signal());
+    expect(first).toMatchObject({
+      ok: false,
+      error: { type: 'invalid_request_error', message: 'Invalid item.' },
+    });
+    const second = await relay.turn({ input: [user] }, conversation, signal());
+    expect(second).toMatchObject({ ok: true, reply: { content: 'The second answer.' } });
+  });
+
+  it('a cancel that reaches a response already done cuts nothing: its refusal is not the next turn', async () => {
+    const cut = new AbortController();
+    const upstream = provider((event) => {
+      // The client cuts the answer as it arrives whole: the cancel goes up behind it.
+      if (event.type === 'response.create') queueMicrotask(() => cut.abort());
+      if (event.type !== 'response.cancel') return answer(event);
+      const error = {
+        type: 'invalid_request_error',
+        code: 'response_cancel_not_active',
+        message: 'Cancellation failed: no active response found',
+        event_id: event.event_id,
+      };
+      return [{ type: 'error', error }];
+    });
+    const relay = new RealtimeRelay(opening(), upstream.connect);
+    const first = await relay.turn({ input: [] }, conversation, cut.signal);
+    expect(first).toMatchObject({ ok: true, complete: true });
+    expect(upstream.sent.map((e) => e.type)).toContain('response.cancel');
+    const next = await relay.turn({ input: [] }, conversation, signal());
+    expect(next).toMatchObject({ ok: true, reply: { toolCalls: [{ id: 'call_8fK2x' }] } });
+  });
+
+  it("a provider socket that closes before the response began fails the turn naming the close; the client's own close does not", async () => {
+    const upstream = provider((event) => (event.type === 'response.create' ? [] : answer(event)));
+    const relay = new RealtimeRelay(opening(), (request) => {
+      const socket = upstream.connect(request) as unknown as { send(d: string): void; close(): void };
+      const send = socket.send.bind(socket);
+      socket.send = (data) => {
+        send(data);
+        if (JSON.parse(data).type === 'response.create') setTimeout(() => socket.close());
+      };
+      return socket as never;
+    });
+    await expect(relay.turn({ input: [] }, conversation, signal())).rejects.toThrow(
+      "the provider's socket closed (1000)",
+    );
+    const quiet = new RealtimeRelay(
+      opening(),
+      provider((event) => (event.type === 'response.create' ? [] : answer(event))).connect,
+    );
+    const turn = quiet.turn({ input: [] }, conversation, signal());
+    setTimeout(() => quiet.close(), 20);
+    await expect(turn).resolves.toMatchObject({ ok: true, complete: false });
+  });
+
   it('changed settings are mirrored again; a refused session.update is the turn error', async () => {
     let refuse = false;
     const upstream = provider((event) =>
@@ -378,5 +468,37 @@ describe('the Realtime relay hears a spoken turn', () => {
       code: 'RECORD_TRANSCRIPT_MISSING',
       message: expect.stringContaining('session.audio.input.transcription'),
     });
+  });
+
+  it('a spoken turn that starts while a cut response is still read waits for it: each reads its own events', async () => {
+    // A barge-in: the client commits its audio while the relay still reads the response it cancelled.
+    const upstream = provider(hearing());
+    const relay = new RealtimeRelay(opening(), upstream.connect);
+    const user = {
+      id: 'item_1',
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: 'Hi' }],
+    };
+    const cut = new AbortController();
+    const turn = relay.turn({ input: [user] }, conversation, cut.signal);
+    const heard = relay.hear(speech);
+    cut.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('still waiting after 2 s'), 2000);
+    });
+    const both = await Promise.race([Promise.all([turn, heard]), late]);
+    clearTimeout(timer);
+    expect(both).toEqual([
+      expect.objectContaining({
+        ok: true,
+        reply: expect.objectContaining({ toolCalls: [expect.anything()] }),
+      }),
+      'Where is order 7?',
+    ]);
+    // The spoken turn went up after the response's events were read.
+    const types = upstream.sent.map((e) => e.type);
+    expect(types.indexOf('input_audio_buffer.commit')).toBeGreaterThan(types.indexOf('response.create'));
   });
 });
