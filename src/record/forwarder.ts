@@ -234,6 +234,30 @@ export interface ForwarderDeps {
   answered?(call: ModelCall): void;
 }
 
+/**
+ * Why `what` cannot go to the provider in `mode` (its key is missing, or only the replay
+ * placeholder came), or undefined: then each real key the client sent is noted as a secret, so
+ * nothing written afterwards holds it. A provider that takes no key (a local Ollama) needs none.
+ */
+export function missingKey(
+  mode: string,
+  provider: ProviderId,
+  keys: readonly string[],
+  what: string,
+): string | undefined {
+  const real = keys.filter((k) => isRealKey(k));
+  const names = KEY_VARIABLES[provider];
+  if (real.length === 0 && names.length > 0)
+    return (
+      `jest-understudy: ${mode} mode sends ${what} to the real provider, which needs your ` +
+      `${provider} key, but the ${keys.length === 0 ? 'client sent no key' : "client sent only jest-understudy's replay placeholder key"}. ` +
+      `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).` +
+      placeholderNote(process.env)
+    );
+  for (const k of real) noteSecret(k);
+  return undefined;
+}
+
 export class Forwarder {
   private readonly byCall = new WeakMap<ModelCall, RecordedCall>();
   /** Captures still reading a teed stream. */
@@ -296,20 +320,8 @@ export class Forwarder {
     f.register(call);
     this.byCall.set(call, rec);
     if (mode !== 'live') this.writer.add(rec);
-    const real = keys.filter((k) => isRealKey(k));
-    const names = KEY_VARIABLES[provider];
-    // A provider that takes no key (a local Ollama) is sent the request as the agent made it.
-    if (real.length === 0 && names.length > 0)
-      return {
-        call,
-        rec,
-        missing:
-          `jest-understudy: ${mode} mode sends ${what} to the real provider, which needs your ` +
-          `${provider} key, but the ${keys.length === 0 ? 'client sent no key' : "client sent only jest-understudy's replay placeholder key"}. ` +
-          `Set ${names.join(' or ')} (replay fills it with a placeholder; record and live modes need the real one).` +
-          placeholderNote(process.env),
-      };
-    for (const k of real) noteSecret(k);
+    const missing = missingKey(mode, provider, keys, what);
+    if (missing) return { call, rec, missing };
     // Built once the key is noted, so the recorded request is scrubbed of it.
     const built = this.views.recordedRequestOf(conversation, f.request);
     rec.request = built.request;

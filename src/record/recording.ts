@@ -7,8 +7,9 @@
  * - ./cassette-writer.ts (the persister): what a record mode recorded, written at the end of the file.
  */
 
-import type { Conversation, ConversationStore } from '../conversation';
+import type { Conversation, ConversationStore, ProviderId } from '../conversation';
 import type { ErrorCode } from '../errors';
+import { credentialsOf } from '../files/secrets';
 import { type Fixture, type RedactHook, sourceOf } from '../fixtures/types';
 import type { ModelCall } from '../model/call';
 import type { MockModel } from '../model/mock-model';
@@ -166,6 +167,29 @@ export class Recording {
       return Promise.resolve({ kind: 'error', error: { status: 402, type: 'budget_spent', message: spent } });
     }
     return this.forwarderOf().forwardTurn(turn);
+  }
+
+  /**
+   * Record and live modes: why a spoken turn's audio may not go to the provider to be heard (the live
+   * budget is spent, or the client sent no real key: its code and message), else undefined, the keys
+   * it sent then noted as secrets.
+   */
+  refusesHearing(hearing: {
+    provider: ProviderId;
+    headers: Headers;
+    url: string;
+    keys: readonly string[];
+    what: string;
+  }): { code: ErrorCode; message: string } | undefined {
+    const mode = this.modeFor(this.deps.runs.getStore());
+    const spent =
+      mode === 'live' && nightly().inLiveRun()
+        ? nightly().budgetSpent(this.deps.options.testPath, this.currentTest)
+        : undefined;
+    if (spent !== undefined) return { code: 'LIVE_BUDGET_SPENT', message: spent };
+    const keys = [...credentialsOf(hearing.headers, hearing.url), ...hearing.keys];
+    const missing = forwarding().missingKey(mode, hearing.provider, keys, hearing.what);
+    return missing === undefined ? undefined : { code: 'RECORD_KEY_MISSING', message: missing };
   }
 
   private forwarderOf(): Forwarder {

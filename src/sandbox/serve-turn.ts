@@ -73,7 +73,18 @@ export function socketServices(server: ModelServer, socket: TurnSocket): Omit<So
     const { upstream } = socket;
     const connect = context.services.upstreamSocket;
     const relay = upstream && connect ? upstream.relay(connect) : undefined;
-    if (!relay?.hear) return undefined;
+    if (!upstream || !relay?.hear) return undefined;
+    const refused = context.recording.refusesHearing({
+      provider: socket.provider,
+      headers: upstream.headers,
+      url: socket.url,
+      keys: relay.keys,
+      what: `spoken ${socket.protocol} turns of ${socket.url.split('?')[0]}`,
+    });
+    if (refused) {
+      context.fail(refused.code, refused.message);
+      return Promise.resolve(null);
+    }
     return relay.hear(speech).then(
       (text) => {
         spoken = { text, digest: speech.digest };

@@ -283,6 +283,31 @@ describe('a socket turn', () => {
       expect(failures()).toEqual([]);
     });
 
+    it('a spoken turn from a client without a real key is refused before its audio goes upstream, naming the variable', async () => {
+      const heard: string[] = [];
+      const { socket } = relayed(
+        {
+          hear: async (speech) => {
+            heard.push(speech.digest);
+            return 'Where is order 9?';
+          },
+        },
+        `Bearer ${process.env.OPENAI_API_KEY}`,
+      );
+      const run = await understudy.run(
+        () =>
+          socket.transcribe?.({ chunks: ['AAAA'], digest: 'sha256:a', format: 'audio/pcm' }, conversation()),
+        { mode: 'live' } as never,
+      );
+      expect(run.output).toBeNull();
+      expect(heard).toEqual([]);
+      const [failure, ...more] = failures();
+      expect(more).toEqual([]);
+      expect(failure.code).toBe('RECORD_KEY_MISSING');
+      expect(failure.message).toContain('OPENAI_API_KEY');
+      expect(failure.message).toContain('spoken openai.realtime turns of wss://api.openai.com/v1/realtime');
+    });
+
     it('a turn the relay cannot send fails the test with its reason', async () => {
       const { socket } = relayed({
         turn: async () => {
