@@ -36,8 +36,13 @@ import { recordOf } from './link';
 import { peek } from './outcomes';
 import type { HttpExchange, Run, ToolCall } from './types';
 
-// The OTLP writer (and its attribute table) loads when a trace or a run's spans are first built.
-const otlp = (): typeof import('../trace/otlp') => require('../trace/otlp');
+// The OTLP writer (and its attribute table) loads when a trace or a run's spans are first built;
+// kept, as it is asked once per step (a bundled require builds a new exports view every call).
+let otlpModule: typeof import('../trace/otlp') | undefined;
+const otlp = (): typeof import('../trace/otlp') => {
+  otlpModule ??= require('../trace/otlp') as typeof import('../trace/otlp');
+  return otlpModule;
+};
 
 /** What a run adds to its registration when it ends. */
 export interface RunMeta {
