@@ -17,6 +17,9 @@ import { environment, fromSource } from '../scripts/jest-options.cjs';
  * - `call-node` / `call-understudy`: files that make one model call (openai SDK), replayed by
  *   jest-understudy, or under jest-environment-node with the SDK given a fetch that returns the same
  *   bytes: what a real agent test file pays.
+ * - `call-node-packed` / `call-understudy-packed`: the same one-call files, as users run them: plain
+ *   CommonJS files in a consumer project ($UNDERSTUDY_BENCH_PACKED_DIR) where the packed tarball is
+ *   installed, no transform, `preset: 'jest-understudy'` (the target is judged on these).
  */
 const { transform, moduleNameMapper } = fromSource;
 const { testEnvironment, setupFilesAfterEnv } = environment;
@@ -73,6 +76,20 @@ if (startupDir) {
     // the same SDK call given a fetch that returns the same bytes (the same test without us).
     { ...files('call-node'), displayName: 'call-node', testEnvironment: 'node' },
     { ...files('call-understudy'), displayName: 'call-understudy', testEnvironment, setupFilesAfterEnv },
+  );
+}
+
+const packedDir = process.env.UNDERSTUDY_BENCH_PACKED_DIR;
+if (packedDir) {
+  const files = (dir: string) => ({
+    rootDir: packedDir,
+    roots: [resolve(packedDir, dir)],
+    transform: {},
+    testMatch: ['**/*.test.js'],
+  });
+  projects.push(
+    { ...files('call-node-packed'), displayName: 'call-node-packed', testEnvironment: 'node' },
+    { ...files('call-understudy-packed'), displayName: 'call-understudy-packed', preset: 'jest-understudy' },
   );
 }
 

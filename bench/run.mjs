@@ -24,6 +24,8 @@
  *               a trivial file on both runners, and a 500-file run for memory (bench/suite.mjs)
  *
  * UNDERSTUDY_BENCH_QUICK=1 shrinks every loop (for checking the script, not for figures).
+ * UNDERSTUDY_BENCH_PHASES=startup runs the start-up phase alone (with a one-call calls run for the
+ * bytes its node files return) and prints only its rows; results.json and the docs page stay as they are.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +49,16 @@ const MATCHING = quick ? { batches: 3, perBatch: 200 } : { batches: 15, perBatch
 const PHASE_TIMEOUT_MS = 600_000;
 // The suite phase runs some forty whole Jest suites and two of 500 files: far longer than the others.
 const SUITE_PHASE_TIMEOUT_MS = 2_700_000;
-const E2E_PROJECTS = ['startup-node', 'startup-understudy', 'call-node', 'call-understudy'];
+const E2E_PROJECTS = [
+  'startup-node',
+  'startup-understudy',
+  'call-node',
+  'call-understudy',
+  'call-node-packed',
+  'call-understudy-packed',
+];
+// UNDERSTUDY_BENCH_PHASES=startup: only the start-up phase (for measuring one change).
+const STARTUP_ONLY = process.env.UNDERSTUDY_BENCH_PHASES === 'startup';
 
 const TARGETS = {
   envFloor: 1.1, // environment / floor ≤ 1.1x, plain and streamed, every protocol
@@ -88,6 +99,7 @@ function phase(name, args, env = {}, timeout = PHASE_TIMEOUT_MS) {
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 const versionOf = (pkg) => readJson(join(root, 'node_modules', pkg, 'package.json')).version;
 
+const { installPacked } = localRequire('../scripts/install-packed.cjs');
 const jest = join(root, 'node_modules/jest/bin/jest.js');
 const jestConfig = join(root, 'bench/jest.bench.config.ts');
 // As `npm test` runs Jest.
@@ -147,7 +159,20 @@ try {
     cpuPasses[pass][key] = result.cpu;
     if (Object.keys(result.differences ?? {}).length > 0) differences[target] = result.differences;
   };
-  for (let pass = 0; pass < PASSES; pass++) {
+  // Start-up alone: one sandbox call per variant gives the bytes the start-up node files return.
+  if (STARTUP_ONLY) {
+    phase(
+      'calls: one call per variant, for the start-up files',
+      [jest, '--config', jestConfig, '--selectProjects', 'calls', '--runInBand', '--silent'],
+      {
+        ...jestEnv,
+        UNDERSTUDY_BENCH_OUT: callsOut,
+        UNDERSTUDY_BENCH_PLAN: JSON.stringify({ warmup: 1, calls: 1 }),
+      },
+    );
+    writeFileSync(callsInput, JSON.stringify({ ...readJson(callsOut), samples: undefined }));
+  }
+  for (let pass = 0; pass < (STARTUP_ONLY ? 0 : PASSES); pass++) {
     passes.push({});
     cpuPasses.push({});
     const steps = [
@@ -162,11 +187,12 @@ try {
 
   // 4. The world (run now, next to the other sandbox timings; printed last).
   const worldOut = join(tmp, 'world.json');
-  phase('world: mockTool sync/async and HTTP tool call vs jest.fn', [
-    join(root, 'bench/world.mjs'),
-    worldOut,
-  ]);
-  const world = readJson(worldOut);
+  if (!STARTUP_ONLY)
+    phase('world: mockTool sync/async and HTTP tool call vs jest.fn', [
+      join(root, 'bench/world.mjs'),
+      worldOut,
+    ]);
+  const world = STARTUP_ONLY ? undefined : readJson(worldOut);
 
   // 2. Start-up per test file.
   const startupOut = join(tmp, 'startup.json');
@@ -183,9 +209,18 @@ try {
     for (let i = 1; i <= STARTUP.files; i++)
       writeFileSync(join(startupDir, dir, `file${String(i).padStart(2, '0')}.test.ts`), body);
   }
+  // The one-call files again, as users run them: the packed tarball installed in a consumer project
+  // (scripts/install-packed.cjs), plain CommonJS test files with no transform, `preset: 'jest-understudy'`.
+  progress('startup: building, packing and installing the tarball for the packed one-call rows');
+  const packedDir = installPacked({ root, dir: join(tmp, 'startup-packed') });
+  for (const [dir, body] of Object.entries(packedStartupFiles(readJson(callsInput)))) {
+    mkdirSync(join(packedDir, dir), { recursive: true });
+    for (let i = 1; i <= STARTUP.files; i++)
+      writeFileSync(join(packedDir, dir, `file${String(i).padStart(2, '0')}.test.js`), body);
+  }
   const e2eOut = join(tmp, 'startup-e2e.json');
   phase(
-    'startup: Jest end to end, trivial and one-call files under both environments',
+    'startup: Jest end to end, trivial and one-call files under both environments, source and packed',
     [
       jest,
       '--config',
@@ -196,10 +231,37 @@ try {
       '--reporters',
       join(root, 'bench/startup-reporter.cjs'),
     ],
-    { ...jestEnv, UNDERSTUDY_BENCH_STARTUP_DIR: startupDir, UNDERSTUDY_BENCH_STARTUP_OUT: e2eOut },
+    {
+      ...jestEnv,
+      UNDERSTUDY_BENCH_STARTUP_DIR: startupDir,
+      UNDERSTUDY_BENCH_PACKED_DIR: packedDir,
+      UNDERSTUDY_BENCH_STARTUP_OUT: e2eOut,
+    },
   );
   const e2e = readJson(e2eOut);
+  if (STARTUP_ONLY) {
+    const lines = [];
+    const say = (s = '') => lines.push(s);
+    const verdicts = [];
+    const verdict = (ok, label) => {
+      verdicts.push({ label, ok });
+      return ok ? 'PASS' : 'MISS';
+    };
+    startupSection(direct, e2e, { say, verdict });
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } else {
+    laterPhases({ passes, cpuPasses, contractPasses, surfacePasses, differences, direct, e2e, world });
+  }
+} catch (error) {
+  failed = true;
+  process.stderr.write(`${error.stack ?? error}\n`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
 
+/** Phases 3, 6, 7 and 5, then the report of every phase. */
+function laterPhases({ passes, cpuPasses, contractPasses, surfacePasses, differences, direct, e2e, world }) {
   // 3. Matching.
   const matchingOut = join(tmp, 'matching.json');
   phase('matching: MockModel.resolve, 10 vs 10,000 fixtures', [
@@ -249,13 +311,7 @@ try {
     servedPasses,
     socketPasses,
   });
-} catch (error) {
-  failed = true;
-  process.stderr.write(`${error.stack ?? error}\n`);
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
 }
-process.exitCode = failed ? 1 : 0;
 
 /**
  * The generated start-up test files, per directory. `trivial` makes no model or tool request.
@@ -293,6 +349,185 @@ function startupFiles(callsInput) {
   };
 }
 
+/**
+ * The start-up rows (phase 2): printed through `say`, judged through `verdict`; returns them for
+ * results.json. The one-call target is judged on the packed row (what users run); the row loaded
+ * from source is printed beside it, not judged.
+ */
+function startupSection(direct, e2e, { say, verdict }) {
+  const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
+  const signed = (v) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
+  const cell = (s, w) => String(s).padEnd(w);
+  const rcell = (s, w) => String(s).padStart(w);
+  const d = {
+    node: stats(direct.samples.node),
+    understudy: stats(direct.samples.understudy),
+    understudyRuntime: stats(direct.samples.understudyRuntime),
+  };
+  // Per project: per file, Jest's own perfStats.
+  const perFile = Object.fromEntries(
+    E2E_PROJECTS.map((p) => [p, { total: [], setupAfterEnv: [], testFile: [] }]),
+  );
+  let e2eFailures = 0;
+  for (const f of e2e.files) {
+    if (f.failed) e2eFailures++;
+    const p = f.perfStats;
+    const into = perFile[f.project];
+    if (!into) continue;
+    into.total.push(p.end - p.loadTestEnvironmentStart);
+    into.setupAfterEnv.push((p.setupAfterEnvEnd ?? 0) - (p.setupAfterEnvStart ?? 0));
+    // After the setup files: the test file's own imports and its test.
+    into.testFile.push(p.end - (p.setupAfterEnvEnd ?? p.loadTestEnvironmentEnd));
+  }
+  if (e2eFailures > 0) throw new Error(`${e2eFailures} start-up test file(s) failed under Jest`);
+  const e2eStats = Object.fromEntries(
+    Object.entries(perFile).map(([p, v]) => [
+      p,
+      { total: stats(v.total), setupAfterEnv: stats(v.setupAfterEnv), testFile: stats(v.testFile) },
+    ]),
+  );
+  // `judged: false`: printed for comparison, no verdict (the same figure is judged on another row).
+  const startupRow = (node, understudy, label, extra = {}, { judged = true } = {}) => {
+    const differenceMs = understudy.median - node.median;
+    return {
+      ...extra,
+      node,
+      understudy,
+      differenceMs,
+      verdict: judged
+        ? verdict(differenceMs <= TARGETS.startupMs, `start-up, ${label}: within 25 ms`)
+        : 'not judged',
+    };
+  };
+  const oneCallRow = (nodeProject, understudyProject, label, what, judged) =>
+    startupRow(
+      e2eStats[nodeProject].total,
+      e2eStats[understudyProject].total,
+      label,
+      {
+        what,
+        files: STARTUP.files,
+        setupFilesAfterEnvMs: {
+          node: e2eStats[nodeProject].setupAfterEnv.median,
+          understudy: e2eStats[understudyProject].setupAfterEnv.median,
+        },
+        testFileMs: {
+          node: e2eStats[nodeProject].testFile.median,
+          understudy: e2eStats[understudyProject].testFile.median,
+        },
+      },
+      { judged },
+    );
+  const startup = {
+    direct: startupRow(d.node, d.understudy, 'environment constructed directly', {
+      what: 'new Env(...), setup(), teardown(); no runtime (a file that never calls a model or tool); esbuild-register sources',
+      warmup: direct.warmup,
+    }),
+    directRuntime: startupRow(d.node, d.understudyRuntime, 'constructed directly, runtime created', {
+      what: 'the same, with the per-file Runtime created and attached to the bridge (as on the first model call); modules already loaded',
+      warmup: direct.warmup,
+    }),
+    jest: startupRow(
+      e2eStats['startup-node'].total,
+      e2eStats['startup-understudy'].total,
+      'Jest end to end, trivial file',
+      {
+        what: 'Jest perfStats per file, loadTestEnvironmentStart -> end (construct, setup, setupFilesAfterEnv, test)',
+        files: STARTUP.files,
+        setupFilesAfterEnvMs: {
+          node: e2eStats['startup-node'].setupAfterEnv.median,
+          understudy: e2eStats['startup-understudy'].setupAfterEnv.median,
+        },
+        testFileMs: {
+          node: e2eStats['startup-node'].testFile.median,
+          understudy: e2eStats['startup-understudy'].testFile.median,
+        },
+      },
+    ),
+    jestOneCall: oneCallRow(
+      'call-node',
+      'call-understudy',
+      'Jest end to end, one replayed call, from source',
+      'the same, for a file that imports jest-understudy and makes one replayed openai chat.completions.create, ' +
+        'jest-understudy loaded from source (swc, moduleNameMapper); not judged: see the packed row; ' +
+        'node: the same test under jest-environment-node, the SDK given a fetch returning the same bytes',
+      false,
+    ),
+    jestOneCallPacked: oneCallRow(
+      'call-node-packed',
+      'call-understudy-packed',
+      'Jest end to end, one replayed call, packed tarball',
+      'the same one-call file from the packed tarball, as users run it (preset: jest-understudy, plain CommonJS ' +
+        'test files, no transform; judged); node: the same file under jest-environment-node with canned bytes',
+      true,
+    ),
+  };
+  say('2. Environment start-up per test file: jest-environment-node vs jest-understudy (median ms)');
+  say();
+  say(
+    `   ${cell('', 52)}${rcell('node', 10)}${rcell('understudy', 12)}${rcell('difference', 12)}${rcell('target', 10)}`,
+  );
+  const startupLine = (label, row) =>
+    say(
+      `   ${cell(label, 52)}${rcell(ms(row.node.median), 10)}${rcell(ms(row.understudy.median), 12)}` +
+        `${rcell(signed(row.differenceMs), 12)}${rcell(row.verdict === 'not judged' ? '' : '<= 25', 10)}  ${row.verdict}`,
+    );
+  const partLine = (label, a, b) =>
+    say(`   ${cell(label, 52)}${rcell(ms(a), 10)}${rcell(ms(b), 12)}${rcell(signed(b - a), 12)}`);
+  startupLine(`constructed directly, no runtime (${direct.iterations} each)`, startup.direct);
+  startupLine('constructed directly, runtime created', startup.directRuntime);
+  startupLine(`Jest end to end, trivial file (${STARTUP.files} each)`, startup.jest);
+  partLine(
+    '  of which setupFilesAfterEnv (environment/jest/setup.ts)',
+    startup.jest.setupFilesAfterEnvMs.node,
+    startup.jest.setupFilesAfterEnvMs.understudy,
+  );
+  for (const [label, row] of [
+    [`Jest end to end, one replayed call, source (${STARTUP.files})`, startup.jestOneCall],
+    [`Jest end to end, one replayed call, PACKED (${STARTUP.files})`, startup.jestOneCallPacked],
+  ]) {
+    startupLine(label, row);
+    partLine(
+      '  of which setupFilesAfterEnv (setup file)',
+      row.setupFilesAfterEnvMs.node,
+      row.setupFilesAfterEnvMs.understudy,
+    );
+    partLine('  of which the test file (imports + test)', row.testFileMs.node, row.testFileMs.understudy);
+  }
+  say(
+    '   (one replayed call: node = the same test under jest-environment-node, SDK fetch returning the same bytes;',
+  );
+  say(
+    '    source = jest-understudy from source through swc, not judged; PACKED = the installed tarball, judged)',
+  );
+  say();
+
+  return startup;
+}
+
+/**
+ * The one-call files for the packed rows: the same tests as `call-understudy` and `call-node`, as
+ * plain CommonJS (the packed projects run them with no transform, as bench/suite.mjs does).
+ */
+function packedStartupFiles(callsInput) {
+  const files = startupFiles(callsInput);
+  const cjs = (body) =>
+    body
+      .replace(
+        "import { expect, it } from '@jest/globals';",
+        "const { expect, it } = require('@jest/globals');",
+      )
+      .replace(
+        "import { understudy } from 'jest-understudy';",
+        "const { understudy } = require('jest-understudy');",
+      )
+      .replace("import OpenAI from 'openai';", "const OpenAI = require('openai').default;");
+  return {
+    'call-understudy-packed': cjs(files['call-understudy']),
+    'call-node-packed': cjs(files['call-node']),
+  };
+}
+
 function report({
   passes,
   cpuPasses,
@@ -316,7 +551,6 @@ function report({
   const say = (s = '') => lines.push(s);
   const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
   const x = (v) => `${v.toFixed(2)}x`;
-  const signed = (v) => `${v >= 0 ? '+' : ''}${v.toFixed(1)}`;
   const cell = (s, w) => String(s).padEnd(w);
   const rcell = (s, w) => String(s).padStart(w);
 
@@ -515,124 +749,7 @@ function report({
   say();
 
   // 2. Start-up.
-  const d = {
-    node: stats(direct.samples.node),
-    understudy: stats(direct.samples.understudy),
-    understudyRuntime: stats(direct.samples.understudyRuntime),
-  };
-  // Per project: per file, Jest's own perfStats.
-  const perFile = Object.fromEntries(
-    E2E_PROJECTS.map((p) => [p, { total: [], setupAfterEnv: [], testFile: [] }]),
-  );
-  let e2eFailures = 0;
-  for (const f of e2e.files) {
-    if (f.failed) e2eFailures++;
-    const p = f.perfStats;
-    const into = perFile[f.project];
-    if (!into) continue;
-    into.total.push(p.end - p.loadTestEnvironmentStart);
-    into.setupAfterEnv.push((p.setupAfterEnvEnd ?? 0) - (p.setupAfterEnvStart ?? 0));
-    // After the setup files: the test file's own imports and its test.
-    into.testFile.push(p.end - (p.setupAfterEnvEnd ?? p.loadTestEnvironmentEnd));
-  }
-  if (e2eFailures > 0) throw new Error(`${e2eFailures} start-up test file(s) failed under Jest`);
-  const e2eStats = Object.fromEntries(
-    Object.entries(perFile).map(([p, v]) => [
-      p,
-      { total: stats(v.total), setupAfterEnv: stats(v.setupAfterEnv), testFile: stats(v.testFile) },
-    ]),
-  );
-  const startupRow = (node, understudy, label, extra = {}) => {
-    const differenceMs = understudy.median - node.median;
-    return {
-      ...extra,
-      node,
-      understudy,
-      differenceMs,
-      verdict: verdict(differenceMs <= TARGETS.startupMs, `start-up, ${label}: within 25 ms`),
-    };
-  };
-  const startup = {
-    direct: startupRow(d.node, d.understudy, 'environment constructed directly', {
-      what: 'new Env(...), setup(), teardown(); no runtime (a file that never calls a model or tool); esbuild-register sources',
-      warmup: direct.warmup,
-    }),
-    directRuntime: startupRow(d.node, d.understudyRuntime, 'constructed directly, runtime created', {
-      what: 'the same, with the per-file Runtime created and attached to the bridge (as on the first model call); modules already loaded',
-      warmup: direct.warmup,
-    }),
-    jest: startupRow(
-      e2eStats['startup-node'].total,
-      e2eStats['startup-understudy'].total,
-      'Jest end to end, trivial file',
-      {
-        what: 'Jest perfStats per file, loadTestEnvironmentStart -> end (construct, setup, setupFilesAfterEnv, test)',
-        files: STARTUP.files,
-        setupFilesAfterEnvMs: {
-          node: e2eStats['startup-node'].setupAfterEnv.median,
-          understudy: e2eStats['startup-understudy'].setupAfterEnv.median,
-        },
-        testFileMs: {
-          node: e2eStats['startup-node'].testFile.median,
-          understudy: e2eStats['startup-understudy'].testFile.median,
-        },
-      },
-    ),
-    jestOneCall: startupRow(
-      e2eStats['call-node'].total,
-      e2eStats['call-understudy'].total,
-      'Jest end to end, one replayed call',
-      {
-        what:
-          'the same, for a file that imports jest-understudy and makes one replayed openai chat.completions.create; ' +
-          'node: the same test under jest-environment-node, the SDK given a fetch returning the same bytes',
-        files: STARTUP.files,
-        setupFilesAfterEnvMs: {
-          node: e2eStats['call-node'].setupAfterEnv.median,
-          understudy: e2eStats['call-understudy'].setupAfterEnv.median,
-        },
-        testFileMs: {
-          node: e2eStats['call-node'].testFile.median,
-          understudy: e2eStats['call-understudy'].testFile.median,
-        },
-      },
-    ),
-  };
-  say('2. Environment start-up per test file: jest-environment-node vs jest-understudy (median ms)');
-  say();
-  say(
-    `   ${cell('', 52)}${rcell('node', 10)}${rcell('understudy', 12)}${rcell('difference', 12)}${rcell('target', 10)}`,
-  );
-  const startupLine = (label, row) =>
-    say(
-      `   ${cell(label, 52)}${rcell(ms(row.node.median), 10)}${rcell(ms(row.understudy.median), 12)}` +
-        `${rcell(signed(row.differenceMs), 12)}${rcell('<= 25', 10)}  ${row.verdict}`,
-    );
-  const partLine = (label, a, b) =>
-    say(`   ${cell(label, 52)}${rcell(ms(a), 10)}${rcell(ms(b), 12)}${rcell(signed(b - a), 12)}`);
-  startupLine(`constructed directly, no runtime (${direct.iterations} each)`, startup.direct);
-  startupLine('constructed directly, runtime created', startup.directRuntime);
-  startupLine(`Jest end to end, trivial file (${STARTUP.files} each)`, startup.jest);
-  partLine(
-    '  of which setupFilesAfterEnv (environment/jest/setup.ts)',
-    startup.jest.setupFilesAfterEnvMs.node,
-    startup.jest.setupFilesAfterEnvMs.understudy,
-  );
-  startupLine(`Jest end to end, one replayed call (${STARTUP.files} each)`, startup.jestOneCall);
-  partLine(
-    '  of which setupFilesAfterEnv (environment/jest/setup.ts)',
-    startup.jestOneCall.setupFilesAfterEnvMs.node,
-    startup.jestOneCall.setupFilesAfterEnvMs.understudy,
-  );
-  partLine(
-    '  of which the test file (imports + test)',
-    startup.jestOneCall.testFileMs.node,
-    startup.jestOneCall.testFileMs.understudy,
-  );
-  say(
-    '   (one replayed call: node = the same test under jest-environment-node, SDK fetch returning the same bytes)',
-  );
-  say();
+  const startup = startupSection(direct, e2e, { say, verdict });
 
   // 3. Matching.
   const m = {};

@@ -89,7 +89,11 @@ export type { ModelCall } from './model/call';
 export { dialectsFor } from './model/dialects';
 export type { MockModel } from './model/mock-model';
 export type { UnderstudyOptions } from './options';
-export { type CostUsage, costOf, type ModelPrice, type PriceTable, priceOf } from './pricing';
+export type { CostUsage, ModelPrice, PriceTable } from './pricing';
+
+const pricing = (): typeof import('./pricing') => require('./pricing');
+export const costOf = lazyFunction(pricing, 'costOf');
+export const priceOf = lazyFunction(pricing, 'priceOf');
 export type { UnderstudyMode } from './record/mode';
 export type { RecordOptions } from './record/standalone';
 export { REDACTED, type ScrubOptions, scrubSecrets, scrubText } from './redact';

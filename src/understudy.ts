@@ -1,4 +1,4 @@
-import { type BrowserRouting, routeBrowser } from './browser/route';
+import type { BrowserRouting } from './browser/route';
 import type { MockModel } from './model/mock-model';
 import { type AgentHarness, type AgentHarnessOptions, createHarness } from './run/harness';
 import { executeRun, type RunContext, type RunOptions } from './run/run';
@@ -12,7 +12,8 @@ import type { AcrossProvidersOptions, PortabilityMatrix, ProviderContext } from 
 import type { SweepOptions, SweepResult, SweepTarget } from './sweep/sweep';
 import type { FileWorld } from './world/host/contract';
 
-// Loaded on first use: most test files never build a scenario, sweep or provider matrix.
+// Loaded on first use: most test files never build a scenario, sweep or provider matrix, or route a browser.
+const browserRoutes = (): typeof import('./browser/route') => require('./browser/route');
 const scenarios = (): typeof import('./scenario/scenario') => require('./scenario/scenario');
 const sweeps = (): typeof import('./sweep/sweep') => require('./sweep/sweep');
 const matrices = (): typeof import('./sweep/across-providers') => require('./sweep/across-providers');
@@ -79,7 +80,10 @@ export const understudy: Understudy = {
     route: (pageOrContext) => {
       const runtime = getRuntime();
       const { requests } = runtime;
-      return routeBrowser({ requests, file: requests.context, sockets: runtime.sockets }, pageOrContext);
+      return browserRoutes().routeBrowser(
+        { requests, file: requests.context, sockets: runtime.sockets },
+        pageOrContext,
+      );
     },
   },
   run(agent, options) {

@@ -48,17 +48,21 @@ function compiled(name: PrecompiledName, schema: object): Record<string, Validat
   return out;
 }
 
-/** The validator `exportName` of the schema `name` (e.g. `schemaValidator('world', worldSchema, 'validateSetup')`). */
+/**
+ * The validator `exportName` of the schema `name` (e.g. `schemaValidator('world', worldSchema, 'validateSetup')`).
+ * `schema` may be a function that builds it: then it is built only when the worker does not serve the validator.
+ */
 export function schemaValidator<Name extends PrecompiledName>(
   name: Name,
-  schema: object,
+  schema: object | (() => object),
   exportName: Exports<Name>,
 ): Validator {
   let validators = cache.get(name);
   if (!validators) {
     const served = hostServices()?.validator(name, exportName as string);
     if (served) return served as Validator;
-    validators = precompiled(name, schema) ?? compiled(name, schema);
+    const built = typeof schema === 'function' ? (schema as () => object)() : schema;
+    validators = precompiled(name, built) ?? compiled(name, built);
     cache.set(name, validators);
   }
   return validators[exportName as string];

@@ -6,14 +6,8 @@
  */
 import type { Conversation, ConversationStore, NeutralReply } from '../conversation';
 import { type Fixture, sourceOf } from '../fixtures/types';
-import { checkMessages } from './anthropic-messages';
-import { checkConverse } from './bedrock-converse';
-import { checkGemini } from './gemini';
 import { checkKnownModel } from './known-models';
 import { checkOfferedTools } from './offered-tools';
-import { checkOllamaChat } from './ollama';
-import { checkChat } from './openai-chat';
-import { checkResponses } from './openai-responses';
 import { checkParameters } from './parameters';
 import type { ContractRule } from './rules';
 import { checkReply, outputContractOf } from './structured-output';
@@ -28,6 +22,34 @@ export {
   settingProblem,
 } from './rules';
 export { describeViolation, type Violation, violation } from './violation';
+
+type ProtocolCheck = (
+  facts: RequestFacts,
+  on: (rule: ContractRule) => boolean,
+  model: string,
+) => Violation | undefined;
+
+/**
+ * Each protocol's own checks, loaded when the file first sends that protocol a request: a file
+ * pays for the protocols its agent speaks, not for all six.
+ */
+const PROTOCOL_CHECKS: Record<string, () => ProtocolCheck> = {
+  'openai.chat': () => (require('./openai-chat') as typeof import('./openai-chat')).checkChat,
+  'openai.responses': () =>
+    (require('./openai-responses') as typeof import('./openai-responses')).checkResponses,
+  'anthropic.messages': () =>
+    (require('./anthropic-messages') as typeof import('./anthropic-messages')).checkMessages,
+  'gemini.generateContent': () => (require('./gemini') as typeof import('./gemini')).checkGemini,
+  'bedrock.converse': () =>
+    (require('./bedrock-converse') as typeof import('./bedrock-converse')).checkConverse,
+  'ollama.chat': () => (require('./ollama') as typeof import('./ollama')).checkOllamaChat,
+};
+const loadedChecks = new Map<string, ProtocolCheck | undefined>();
+
+function protocolCheck(protocol: string): ProtocolCheck | undefined {
+  if (!loadedChecks.has(protocol)) loadedChecks.set(protocol, PROTOCOL_CHECKS[protocol]?.());
+  return loadedChecks.get(protocol);
+}
 
 export interface RequestCheck {
   protocol: string;
@@ -52,22 +74,7 @@ export function checkRequest(check: RequestCheck, rules: ReadonlySet<ContractRul
   const on = (rule: ContractRule) => rules.has(rule);
   const parameters = checkParameters(check.protocol, facts, on, check.conversation.model);
   if (parameters) return parameters;
-  switch (check.protocol) {
-    case 'openai.chat':
-      return checkChat(facts, on);
-    case 'openai.responses':
-      return checkResponses(facts, on);
-    case 'anthropic.messages':
-      return checkMessages(facts, on);
-    case 'gemini.generateContent':
-      return checkGemini(facts, on, check.conversation.model);
-    case 'bedrock.converse':
-      return checkConverse(facts, on);
-    case 'ollama.chat':
-      return checkOllamaChat(facts, on);
-    default:
-      return undefined;
-  }
+  return protocolCheck(check.protocol)?.(facts, on, check.conversation.model);
 }
 
 export interface AnswerCheck {

@@ -29,12 +29,20 @@ import type {
   TestEvidence,
   ToolCallEvidence,
 } from '../trace/evidence';
-import { newTraceId, type OtlpSpan, runSpans, type TraceStep, traceBytesOf } from '../trace/otlp';
+import type { OtlpSpan, TraceStep } from '../trace/otlp';
 import { plainError, toPlain } from '../trace/plain';
 import { toolCallsOf } from './collect';
 import { recordOf } from './link';
 import { peek } from './outcomes';
 import type { HttpExchange, Run, ToolCall } from './types';
+
+// The OTLP writer (and its attribute table) loads when a trace or a run's spans are first built;
+// kept, as it is asked once per step (a bundled require builds a new exports view every call).
+let otlpModule: typeof import('../trace/otlp') | undefined;
+const otlp = (): typeof import('../trace/otlp') => {
+  otlpModule ??= require('../trace/otlp') as typeof import('../trace/otlp');
+  return otlpModule;
+};
 
 /** What a run adds to its registration when it ends. */
 export interface RunMeta {
@@ -481,7 +489,7 @@ function buildEvidence(
     (i) => {
       const { payload } = fitted(limits, (l) => build(steps[i], l));
       payloads.set(i, Object.values(payload)[0]);
-      return traceBytesOf(payload);
+      return otlp().traceBytesOf(payload);
     },
     limits,
   );
@@ -581,6 +589,7 @@ export function spansOfRun(
   const secrets = secretsInUse();
   const scrub = (text: string) => scrubText(text, { values: secrets });
   const [evidence] = buildEvidence([tracked], [], [], TRACE_LIMITS, scrub).runs;
+  const { runSpans, newTraceId } = otlp();
   return runSpans(
     scrubSecrets(evidence, { values: secrets }) as RunEvidence,
     newTraceId(),

@@ -7,8 +7,10 @@ import type { CallVia, ToolDoor } from './door';
 import type { WorldEngine } from './engine/engine';
 import { WorldError } from './errors';
 import type { FileChange, OperationRecord, ScenarioDef, WorldEvent, WorldState } from './types';
-import { isFile } from './workspace/operations';
 import { confine } from './workspace/paths';
+
+// The workspace operations (their schemas built at load) are needed only when a workspace is read.
+const workspaceOperations = (): typeof import('./workspace/operations') => require('./workspace/operations');
 
 export interface WorldClockHandle {
   /** World time in ms since the world (re)started. */
@@ -77,7 +79,7 @@ function workspaceHandle(engine: () => WorldEngine, packageId: string): Workspac
         throw new WorldError('BAD_ARGUMENT', `${where}.read(path): expected a relative path string`);
       const at = confine(current().dir, path);
       if ('error' in at) throw new WorldError('BAD_ARGUMENT', `${where}.read(path): ${at.error.message}`);
-      if (!isFile(at.abs))
+      if (!workspaceOperations().isFile(at.abs))
         throw new WorldError(
           'BAD_ARGUMENT',
           `${where}.read(path): ${JSON.stringify(path)} is not a file in the workspace`,
