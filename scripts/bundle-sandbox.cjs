@@ -10,9 +10,7 @@
  * module on its first require), so a file still pays only for what it uses.
  *
  * The bundle starts with the prologue of ./sandbox-prologue.cjs: the built-ins it names become
- * locals, which Jest's sandbox global would otherwise make slow to look up. Its lazy modules are
- * rewritten by ./defer-module-setup.cjs so that evaluating the bundle in a new realm builds almost
- * nothing until a module is first required.
+ * locals, which Jest's sandbox global would otherwise make slow to look up.
  *
  * Modules found by their path on disk (the standalone recorder spawns its main module as a file)
  * stay outside the bundle, as tsc built them.
@@ -20,7 +18,6 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');
 const esbuild = require('esbuild');
-const { deferModuleSetup } = require('./defer-module-setup.cjs');
 const { withPrologue } = require('./sandbox-prologue.cjs');
 
 const root = resolve(__dirname, '..');
@@ -83,7 +80,7 @@ async function main() {
     legalComments: 'none',
   });
   // The built-ins the sandbox code names, as locals of the bundle (see ./sandbox-prologue.cjs).
-  writeFileSync(BUNDLE, withPrologue(deferModuleSetup(readFileSync(BUNDLE, 'utf8'))));
+  writeFileSync(BUNDLE, withPrologue(readFileSync(BUNDLE, 'utf8')));
   // The entries load the bundle through a loader: under the Jest environment the worker runs the
   // bundle from a script compiled once (environment/sandbox-bundle.ts, `runBundle` of the host
   // services); anywhere else it is required as a module.
