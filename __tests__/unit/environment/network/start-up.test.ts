@@ -58,16 +58,15 @@ describe("a worker's start-up", () => {
     });
   });
 
-  it('builds the shared msw server and leaves the stack-trace limit as it found it', async () => {
+  it('builds the shared msw server synchronously and leaves the stack-trace limit as it found it', async () => {
     const code = `
       const { startInterception } = load('environment/msw.ts');
       Error.stackTraceLimit = 17;
       const hooks = { handle: () => undefined, decide: () => ({ action: 'pass' }), fail: () => {} };
-      startInterception(hooks).then((interception) => {
-        const limit = Error.stackTraceLimit;
-        interception.close();
-        report({ limit, major: interception.majorVersion });
-      });`;
+      const interception = startInterception(hooks);
+      const limit = Error.stackTraceLimit;
+      interception.close();
+      report({ limit, major: interception.majorVersion });`;
     expect(await inFreshThread(code)).toEqual({ limit: 17, major: expect.any(Number) });
   });
 });
