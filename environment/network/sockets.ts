@@ -185,9 +185,9 @@ export function guardSockets(options: SocketGuardOptions): () => void {
             // The mark is the proxy's own: defining it would land on Node's ClientRequest.
             get: (target, key, receiver) => (key === GUARDED ? true : Reflect.get(target, key, receiver)),
             construct: (_target, args: unknown[], newTarget) => {
+              if (servedUpgrade(false, args)) return Reflect.construct(own, args, newTarget);
               startMsw();
-              const served = mswRequests() && servedUpgrade(false, args);
-              return Reflect.construct(served ? own : beneath.http.ClientRequest, args, newTarget);
+              return Reflect.construct(beneath.http.ClientRequest, args, newTarget);
             },
           }),
       ),

@@ -69,4 +69,25 @@ describe("a worker's start-up", () => {
       report({ limit, major: interception.majorVersion });`;
     expect(await inFreshThread(code)).toEqual({ limit: 17, major: expect.any(Number) });
   });
+
+  it("starts msw's own server where require('msw/node') gives jest-understudy's (the Vitest plugin's worker)", async () => {
+    // A setupServer whose listen patches nothing, as jest-understudy's own msw/node is to the network.
+    const code = `
+      const { writeFileSync, mkdtempSync } = require('node:fs');
+      const { join } = require('node:path');
+      const served = join(mkdtempSync(join(require('node:os').tmpdir(), 'msw-node-')), 'msw-node.js');
+      writeFileSync(served, 'exports.setupServer = () => ({ listen() {}, close() {} });');
+      load('environment/vitest/msw-require.ts').serveMswToRequire(served);
+      const http = require('node:http');
+      const net = require('node:net');
+      const before = [globalThis.fetch, net.Socket.prototype.connect, http.request];
+      const { startInterception } = load('environment/msw.ts');
+      const hooks = { handle: () => undefined, decide: () => ({ action: 'pass' }), fail: () => {} };
+      const interception = startInterception(hooks);
+      const patched = [globalThis.fetch, net.Socket.prototype.connect, http.request].map((f, i) => f !== before[i]);
+      interception.close();
+      const restored = [globalThis.fetch, net.Socket.prototype.connect, http.request].every((f, i) => f === before[i]);
+      report({ fetch: patched[0], nodeHttp: patched[1] || patched[2], restored });`;
+    expect(await inFreshThread(code)).toEqual({ fetch: true, nodeHttp: true, restored: true });
+  });
 });
