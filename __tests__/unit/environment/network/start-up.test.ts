@@ -70,6 +70,40 @@ describe("a worker's start-up", () => {
     expect(await inFreshThread(code)).toEqual({ limit: 17, major: expect.any(Number) });
   });
 
+  // What msw's start shows on the globals (a Proxy over each class it intercepts), with the containment
+  // of one file open, then closed.
+  const CONTAINED = `
+    const { types } = require('node:util');
+    const { contain } = load('environment/network/index.ts');
+    const hooks = {
+      handle: () => undefined, serves: () => false, fail: () => {}, handlersAnswer: () => false,
+      acceptSocket: () => undefined,
+    };
+    const intercepted = () => ({
+      WebSocket: types.isProxy(globalThis.WebSocket),
+      XMLHttpRequest: globalThis.XMLHttpRequest !== undefined && types.isProxy(globalThis.XMLHttpRequest),
+    });
+    contain(hooks, globalThis, { allow: [] }).then(async (containment) => {
+      const open = intercepted();
+      await containment.close();
+      report({ open, closed: intercepted() });
+    });`;
+
+  it('contains a file without starting msw', async () => {
+    expect(await inFreshThread(CONTAINED)).toEqual({
+      open: { WebSocket: false, XMLHttpRequest: false },
+      closed: { WebSocket: false, XMLHttpRequest: false },
+    });
+  });
+
+  it('starts msw with the file where XMLHttpRequest exists (a DOM environment): it patches the global only when it starts', async () => {
+    const dom = `globalThis.XMLHttpRequest = class XMLHttpRequest {};${CONTAINED}`;
+    expect(await inFreshThread(dom)).toEqual({
+      open: { WebSocket: true, XMLHttpRequest: true },
+      closed: { WebSocket: false, XMLHttpRequest: false },
+    });
+  });
+
   it("starts msw's own server where require('msw/node') gives jest-understudy's (the Vitest plugin's worker)", async () => {
     // A setupServer whose listen patches nothing, as jest-understudy's own msw/node is to the network.
     const code = `
