@@ -15,6 +15,8 @@ export type Layer = (start: () => void) => void;
 export class LazyInterceptor {
   private readonly layers: Layer[] = [];
   private state: 'idle' | 'started' | 'closed' = 'idle';
+  /** Why it could not start: every later request that needs it fails the same way. */
+  private failure: { error: unknown } | undefined;
 
   /** `start` patches Node's functions and the globals (synchronously); it runs at most once. */
   constructor(private readonly startIt: () => void) {}
@@ -30,6 +32,7 @@ export class LazyInterceptor {
 
   /** Starts the interceptor beneath every layer, if it has not started and the file is still running. */
   start(): void {
+    if (this.failure) throw this.failure.error;
     if (this.state !== 'idle') return;
     this.state = 'started';
     const run = this.layers.reduceRight<() => void>((inner, layer) => () => layer(inner), this.startIt);
@@ -37,6 +40,7 @@ export class LazyInterceptor {
       run();
     } catch (error) {
       this.state = 'closed';
+      this.failure = { error };
       throw error;
     }
   }

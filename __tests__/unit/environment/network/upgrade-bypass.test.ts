@@ -187,6 +187,28 @@ describe('an interceptor started on the first request that needs it, beneath the
     expect([starts(), intercepted]).toEqual([1, ['new ClientRequest tracker.invalid/socket']]);
   });
 
+  it('a start that failed fails every later request that needs it the same way', () => {
+    let starts = 0;
+    const interceptor = new LazyInterceptor(() => {
+      starts++;
+      throw new Error('msw could not load');
+    });
+    guard(requestFunctions(), interceptor);
+    const attempt = (request: () => http.ClientRequest) => {
+      try {
+        quiet(request());
+        return 'made';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect([
+      attempt(() => http.request({ hostname: 'tracker.invalid', path: '/first' })),
+      attempt(() => https.get({ hostname: 'tracker.invalid', path: '/second' })),
+    ]).toEqual(['msw could not load', 'msw could not load']);
+    expect([starts, interceptor.started]).toEqual([1, false]);
+  });
+
   it('never starts once the file has ended', () => {
     const { interceptor, starts } = lazily();
     interceptor.close();
