@@ -8,6 +8,8 @@
  * network policy (./network/policy): loopback passes through, the rest fails the test.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { markError } from '../src/errors';
 import { blockedMessage, requestTarget, type Target, type Verdict } from './network/policy';
 
@@ -29,17 +31,42 @@ export interface InterceptionHooks {
 type MswCore = typeof import('msw');
 type MswNode = typeof import('msw/node');
 
-let loaded: Promise<{ core: MswCore; node: MswNode; major: number }> | undefined;
+let loaded: { core: MswCore; node: MswNode; major: number } | undefined;
 
+/**
+ * Loaded synchronously, on the first request that needs msw (./network/lazy.ts), through Node's
+ * `require` of ES modules: the files `import('msw')` would load (the same module instances a test
+ * file's own `import 'msw'` gets), found from msw's exports map because the Vitest plugin points
+ * `require('msw/node')` at jest-understudy's own (./vitest/msw-require.ts).
+ */
 function loadMsw() {
-  loaded ??= (async () => {
-    const [core, node] = await Promise.all([import('msw'), import('msw/node')]);
-    const { createRequire } = await import('node:module');
-    const version: string = createRequire(__filename)('msw/package.json').version;
-    return { core, node, major: Number(version.split('.')[0]) };
-  })();
+  if (!loaded) {
+    const load = createRequire(__filename);
+    const manifest = load.resolve('msw/package.json');
+    const { version, exports } = load(manifest) as { version: string; exports: Record<string, unknown> };
+    const entry = (subpath: string) => {
+      const file = importTarget(exports[subpath]);
+      if (!file) throw new Error(`msw ${version} has no ES module entry for '${subpath}' in its exports`);
+      return load(join(dirname(manifest), file));
+    };
+    loaded = { core: entry('.'), node: entry('./node'), major: Number(version.split('.')[0]) };
+  }
   return loaded;
 }
+
+/** The file an exports-map entry gives `import()` in Node: the first of its conditions Node matches, in order. */
+function importTarget(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry;
+  if (!entry || typeof entry !== 'object') return undefined;
+  for (const [condition, target] of Object.entries(entry)) {
+    if (!IMPORT_CONDITIONS.has(condition)) continue;
+    const file = importTarget(target);
+    if (file) return file;
+  }
+  return undefined;
+}
+
+const IMPORT_CONDITIONS = new Set(['node', 'import', 'module-sync', 'default']);
 
 /** Marks requests made through the fetch msw patched, so a failure can say `fetch` rather than `http`. */
 const viaFetch = new AsyncLocalStorage<true>();
@@ -58,7 +85,7 @@ interface SharedServer {
   current: InterceptionHooks | undefined;
 }
 
-let shared: Promise<SharedServer> | undefined;
+let shared: SharedServer | undefined;
 
 type CatchAll = Parameters<MswCore['http']['all']>[1];
 
@@ -76,8 +103,9 @@ function withoutCallFrame<T>(build: () => T): T {
   }
 }
 
-function sharedServer(): Promise<SharedServer> {
-  shared ??= loadMsw().then(({ core, node, major }) => {
+function sharedServer(): SharedServer {
+  shared ??= (() => {
+    const { core, node, major } = loadMsw();
     const state = {} as SharedServer;
     /** The refusal message, or undefined when the policy lets the request through. */
     const refusal = (hooks: InterceptionHooks, target: Target | undefined): string | undefined => {
@@ -141,12 +169,12 @@ function sharedServer(): Promise<SharedServer> {
         : { onUnhandledRequest: (request: Request) => webSocket(request.url) };
     Object.assign(state, { core, major, server: node.setupServer(catchAll), current: undefined });
     return state;
-  });
+  })();
   return shared;
 }
 
-export async function startInterception(hooks: InterceptionHooks): Promise<Interception> {
-  const state = await sharedServer();
+export function startInterception(hooks: InterceptionHooks): Interception {
+  const state = sharedServer();
   if (state.current)
     throw markError(
       new Error('jest-understudy: two test files intercept at once in one worker'),

@@ -236,6 +236,7 @@ export const SHARED = {
     ],
     runners: ALL,
   },
+  'lazy-msw': { driver: 'lazy-msw.test.ts', cases: ['lazy-msw.case.js'], runners: ALL },
   'startup-first-handler': {
     driver: 'startup.test.ts',
     cases: ['startup-first-handler.case.js'],

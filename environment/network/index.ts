@@ -6,8 +6,9 @@
  * test with a message naming the host, the port and the transport, and its caller gets a
  * network error without a DNS query or a SYN leaving the process.
  *
- * Set up and torn down once per test file, in this order: msw (environment/msw.ts), then the
- * guards around it; torn down the other way round, so nothing patched outlives the file.
+ * Set up and torn down once per test file: the guards, then msw (environment/msw.ts) beneath
+ * them on the first request that needs it (./lazy.ts); torn down the other way round, so nothing
+ * patched outlives the file.
  */
 import dns from 'node:dns';
 import net from 'node:net';
@@ -15,9 +16,10 @@ import tls from 'node:tls';
 import type { UpstreamRequest } from '../../src/record/recording';
 import type { SocketAcceptance, SocketOffer } from '../../src/sockets/carrier';
 import type { UpstreamSocket, UpstreamSocketRequest } from '../../src/sockets/protocol';
-import { startInterception } from '../msw';
+import { type Interception, startInterception } from '../msw';
 import { allowPatterns, allows } from './allow';
 import { bundledAgent, createInterception, installDispatcher } from './dispatcher';
+import { LazyInterceptor } from './lazy';
 import { ListeningPorts, shareWithWorkers } from './listening';
 import { blockedMessage, createPolicy, defaultRules, requestTarget, type Target } from './policy';
 import { SocketServer } from './socket-server';
@@ -43,7 +45,7 @@ export interface ContainmentHooks {
 }
 
 export interface Containment {
-  /** The host's fetch as msw patched it: the sandbox's fetch for what the runtime does not serve. */
+  /** The host's fetch as msw patches it (msw starts on its first call): the sandbox's fetch for what the runtime does not serve. */
   fetch: typeof fetch;
   /** Record and live modes: the real provider, past every interception. */
   upstream(request: UpstreamRequest): Promise<Response>;
@@ -103,20 +105,35 @@ export async function contain(
     },
     real.connect,
   );
-  let interception: Awaited<ReturnType<typeof startInterception>> | undefined;
+  let interception: Interception | undefined;
   let thread: ThreadContainment | undefined;
   let upstream: Upstream | undefined;
+  const msw = new LazyInterceptor(() => {
+    try {
+      interception = startInterception({ handle: hooks.handle, decide: context.decide, fail: hooks.fail });
+    } catch (error) {
+      hooks.fail(`jest-understudy: msw could not start, so this request was not let out: ${String(error)}`);
+      throw error;
+    }
+  });
+  // msw patches the global fetch when it starts; the runner's fetch (Vitest's session puts its own
+  // on this global) stays above it, and msw's is what that fetch hands on what it does not serve.
+  msw.layer((start) => {
+    const top = globalThis.fetch;
+    globalThis.fetch = real.fetch;
+    try {
+      start();
+    } finally {
+      globalThis.fetch = top;
+    }
+  });
   const closeAll = async () => {
+    msw.close();
     await thread?.close();
     interception?.close();
     await Promise.allSettled([upstream?.close(), socketServer.close()]);
   };
   try {
-    interception = await startInterception({
-      handle: hooks.handle,
-      decide: context.decide,
-      fail: hooks.fail,
-    });
     thread = containThread({
       ...context,
       realm: globalThis,
@@ -128,6 +145,7 @@ export async function contain(
       socketServer,
       ports,
       handlersAnswer: hooks.handlersAnswer,
+      interceptor: msw,
     });
     thread.patches.add(shareWithWorkers({ counts: ports.buffer, allow: options.allow }));
     // Jest's sandbox is its own realm: the undici package there looks for its dispatcher on the
@@ -147,14 +165,25 @@ export async function contain(
     }
     thread.patches.add(listenForWorkerReports(hooks.fail));
     upstream = createUpstream(thread.Agent, real);
+    // msw answers an XMLHttpRequest it patched before the request was made: where the global exists
+    // (a DOM environment), it starts with the file.
+    if (globalThis.XMLHttpRequest !== undefined) msw.start();
   } catch (error) {
     await closeAll();
     throw error;
   }
-  const { fetch: mswFetch } = interception;
   const realUpstream = upstream;
   return {
-    fetch: mswFetch,
+    fetch: (input, init) => {
+      try {
+        msw.start();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (!interception)
+        return Promise.reject(new TypeError('fetch failed: the test file had already finished'));
+      return interception.fetch(input, init);
+    },
     upstream: (request) => realUpstream.fetch(request),
     upstreamSocket: (request) => realUpstream.socket(request),
     refusal: (method, url, transport) => {

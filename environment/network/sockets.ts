@@ -17,6 +17,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterRefusal, GUARDED, type GuardContext, Patches, patch } from './guard';
+import type { LazyInterceptor } from './lazy';
 import { blockedMessage, originOf, refusalError, type Target } from './policy';
 import { netTarget, tlsTarget } from './targets';
 
@@ -43,6 +44,8 @@ export interface SocketGuardOptions extends GuardContext {
   realRequests?: RequestFunctions;
   /** Connects a plain socket to the socket server in place of a served origin (the test's thread only). */
   attach?: (socket: net.Socket, origin: string, transport: string) => void;
+  /** msw, when it starts on a node:http request (the test's thread only): it goes beneath the guard. */
+  interceptor?: LazyInterceptor;
 }
 
 let internal = 0;
@@ -59,15 +62,25 @@ export function asInternal<T>(open: () => T): T {
 
 export function guardSockets(options: SocketGuardOptions): () => void {
   const patches = new Patches();
-  const { realConnect, attach } = options;
+  const { realConnect, attach, interceptor } = options;
   const real = options.realRequests ?? requestFunctions();
-  const next = net.Socket.prototype.connect;
+  // What is beneath the guard's functions: Node's own, or msw's where msw runs (set when msw starts).
+  const beneath = {
+    connect: net.Socket.prototype.connect,
+    http: requestFunctions().http,
+    https: requestFunctions().https,
+  };
   // With msw 3 a node:http request is answered on its socket: leave those sockets to msw.
-  const mswSockets = next !== realConnect;
+  const mswSockets = () => beneath.connect !== realConnect;
   // With msw 2 it is answered by the request function msw put in place of Node's.
-  const mswRequests = http.request !== real.http.request || https.request !== real.https.request;
+  const mswRequests = () =>
+    beneath.http.request !== real.http.request || beneath.https.request !== real.https.request;
   let clientRequests = 0;
-  const toMsw = () => mswSockets && clientRequests > 0;
+  const toMsw = () => clientRequests > 0 && mswSockets();
+  // A node:http request is answered by msw (or a user's msw handler): msw starts on the first.
+  const startMsw = () => {
+    if (interceptor && !interceptor.started) interceptor.start();
+  };
   const servedUpgrade = (secure: boolean, args: unknown[]) => {
     const target = attach && upgradeTarget(secure, args, options.label('websocket'));
     return target !== undefined && options.decide(target).action === 'serve';
@@ -85,9 +98,9 @@ export function guardSockets(options: SocketGuardOptions): () => void {
       () =>
         function connect(this: net.Socket, ...args: unknown[]) {
           if (internal > 0) return realConnect.apply(this, args as Parameters<Connect>);
-          if (toMsw()) return next.apply(this, args as Parameters<Connect>);
+          if (toMsw()) return beneath.connect.apply(this, args as Parameters<Connect>);
           const endpoint = netTarget(args);
-          if (!endpoint) return next.apply(this, args as Parameters<Connect>);
+          if (!endpoint) return beneath.connect.apply(this, args as Parameters<Connect>);
           const secure = this instanceof tls.TLSSocket;
           const target: Target = {
             transport: options.label(secure ? 'tls' : 'net'),
@@ -135,46 +148,74 @@ export function guardSockets(options: SocketGuardOptions): () => void {
     ),
   );
 
-  if (mswSockets || mswRequests) {
+  if (interceptor || mswSockets() || mswRequests()) {
     // A WebSocket upgrade to a served host skips msw (it cannot answer an upgrade): Node's own
     // request function opens it, and the guard connects its socket to the socket server, where
     // the host's socket protocol serves it. Other upgrades go to msw, whose catch-all applies the policy.
-    const counted = <F extends (...a: any[]) => unknown>(f: F, own: F, secure: boolean) =>
-      function (this: unknown, ...args: unknown[]) {
+    const counted = (module: 'http' | 'https', name: 'request' | 'get') => {
+      const own = real[module][name] as (...a: unknown[]) => unknown;
+      const secure = module === 'https';
+      return function (this: unknown, ...args: unknown[]) {
         if (servedUpgrade(secure, args)) return own.apply(this, args);
+        startMsw();
+        const f = beneath[module][name] as (...a: unknown[]) => unknown;
         clientRequests++;
         try {
           return f.apply(this, args);
         } finally {
           clientRequests--;
         }
-      } as unknown as F;
-    for (const [module, own] of [
-      [http, real.http],
-      [https, real.https],
-    ] as const) {
-      const secure = module === https;
-      patches.add(patch(module, 'request', (f) => counted(f, own.request as typeof f, secure)));
-      patches.add(patch(module, 'get', (f) => counted(f, own.get as typeof f, secure)));
-    }
-  }
-  if (mswRequests) {
-    // msw 2 stands in for the constructor too: `new http.ClientRequest(...)` is a request as well.
+      };
+    };
+    for (const [module, name] of [
+      ['http', 'request'],
+      ['http', 'get'],
+      ['https', 'request'],
+      ['https', 'get'],
+    ] as const)
+      patches.add(patch(module === 'http' ? http : https, name, () => counted(module, name) as never));
+    // `new http.ClientRequest(...)` is a request as well; msw 2 stands in for the constructor.
     const own = real.http.ClientRequest;
     patches.add(
       patch(
         http,
         'ClientRequest',
-        (ClientRequest) =>
-          new Proxy(ClientRequest, {
+        () =>
+          new Proxy(own, {
             // The mark is the proxy's own: defining it would land on Node's ClientRequest.
             get: (target, key, receiver) => (key === GUARDED ? true : Reflect.get(target, key, receiver)),
-            construct: (target, args: unknown[], newTarget) =>
-              Reflect.construct(servedUpgrade(false, args) ? own : target, args, newTarget),
+            construct: (_target, args: unknown[], newTarget) => {
+              if (servedUpgrade(false, args)) return Reflect.construct(own, args, newTarget);
+              startMsw();
+              return Reflect.construct(beneath.http.ClientRequest, args, newTarget);
+            },
           }),
       ),
     );
   }
+  interceptor?.layer((start) => {
+    // msw patches what is in place when it starts: Node's own functions, beneath the guard's.
+    const slots = [
+      [net.Socket.prototype, 'connect', beneath, 'connect'],
+      ...(['request', 'get', 'ClientRequest'] as const).map(
+        (name) => [http, name, beneath.http, name] as const,
+      ),
+      ...(['request', 'get'] as const).map((name) => [https, name, beneath.https, name] as const),
+    ] as unknown as Array<[Record<string, unknown>, string, Record<string, unknown>, string]>;
+    const tops = slots.map(([owner, key, below, name]) => {
+      const top = owner[key];
+      owner[key] = below[name];
+      return top;
+    });
+    try {
+      start();
+    } finally {
+      slots.forEach(([owner, key, below, name], i) => {
+        below[name] = owner[key];
+        owner[key] = tops[i];
+      });
+    }
+  });
   return () => patches.restore();
 }
 

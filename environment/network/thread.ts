@@ -9,6 +9,7 @@ import { type AgentClass, bundledAgent, createInterception, installDispatcher } 
 import { guardDns } from './dns';
 import { type GuardContext, Patches } from './guard';
 import { guardHttp2 } from './http2';
+import type { LazyInterceptor } from './lazy';
 import { type ListeningPorts, watchListening } from './listening';
 import type { SocketServer } from './socket-server';
 import { guardSockets, type RequestFunctions } from './sockets';
@@ -31,6 +32,8 @@ export interface ThreadOptions extends GuardContext {
   ports: ListeningPorts;
   /** Whether the test has msw handlers of its own (the test's thread only). */
   handlersAnswer?: () => boolean;
+  /** msw, started beneath the guards on the first request that needs it (the test's thread only). */
+  interceptor?: LazyInterceptor;
   /** Whether the `undici` package shares the realm's dispatcher with Node's fetch (see ./dispatcher.ts). */
   namesCaller?: boolean;
 }
@@ -60,6 +63,7 @@ export function containThread(options: ThreadOptions): ThreadContainment {
         realConnect: options.realConnect ?? net.Socket.prototype.connect,
         realRequests: options.realRequests,
         attach,
+        interceptor: options.interceptor,
       }),
     );
     patches.add(

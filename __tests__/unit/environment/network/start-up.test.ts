@@ -58,16 +58,70 @@ describe("a worker's start-up", () => {
     });
   });
 
-  it('builds the shared msw server and leaves the stack-trace limit as it found it', async () => {
+  it('builds the shared msw server synchronously and leaves the stack-trace limit as it found it', async () => {
     const code = `
       const { startInterception } = load('environment/msw.ts');
       Error.stackTraceLimit = 17;
       const hooks = { handle: () => undefined, decide: () => ({ action: 'pass' }), fail: () => {} };
-      startInterception(hooks).then((interception) => {
-        const limit = Error.stackTraceLimit;
-        interception.close();
-        report({ limit, major: interception.majorVersion });
-      });`;
+      const interception = startInterception(hooks);
+      const limit = Error.stackTraceLimit;
+      interception.close();
+      report({ limit, major: interception.majorVersion });`;
     expect(await inFreshThread(code)).toEqual({ limit: 17, major: expect.any(Number) });
+  });
+
+  // What msw's start shows on the globals (a Proxy over each class it intercepts), with the containment
+  // of one file open, then closed.
+  const CONTAINED = `
+    const { types } = require('node:util');
+    const { contain } = load('environment/network/index.ts');
+    const hooks = {
+      handle: () => undefined, serves: () => false, fail: () => {}, handlersAnswer: () => false,
+      acceptSocket: () => undefined,
+    };
+    const intercepted = () => ({
+      WebSocket: types.isProxy(globalThis.WebSocket),
+      XMLHttpRequest: globalThis.XMLHttpRequest !== undefined && types.isProxy(globalThis.XMLHttpRequest),
+    });
+    contain(hooks, globalThis, { allow: [] }).then(async (containment) => {
+      const open = intercepted();
+      await containment.close();
+      report({ open, closed: intercepted() });
+    });`;
+
+  it('contains a file without starting msw', async () => {
+    expect(await inFreshThread(CONTAINED)).toEqual({
+      open: { WebSocket: false, XMLHttpRequest: false },
+      closed: { WebSocket: false, XMLHttpRequest: false },
+    });
+  });
+
+  it('starts msw with the file where XMLHttpRequest exists (a DOM environment): it patches the global only when it starts', async () => {
+    const dom = `globalThis.XMLHttpRequest = class XMLHttpRequest {};${CONTAINED}`;
+    expect(await inFreshThread(dom)).toEqual({
+      open: { WebSocket: true, XMLHttpRequest: true },
+      closed: { WebSocket: false, XMLHttpRequest: false },
+    });
+  });
+
+  it("starts msw's own server where require('msw/node') gives jest-understudy's (the Vitest plugin's worker)", async () => {
+    // A setupServer whose listen patches nothing, as jest-understudy's own msw/node is to the network.
+    const code = `
+      const { writeFileSync, mkdtempSync } = require('node:fs');
+      const { join } = require('node:path');
+      const served = join(mkdtempSync(join(require('node:os').tmpdir(), 'msw-node-')), 'msw-node.js');
+      writeFileSync(served, 'exports.setupServer = () => ({ listen() {}, close() {} });');
+      load('environment/vitest/msw-require.ts').serveMswToRequire(served);
+      const http = require('node:http');
+      const net = require('node:net');
+      const before = [globalThis.fetch, net.Socket.prototype.connect, http.request];
+      const { startInterception } = load('environment/msw.ts');
+      const hooks = { handle: () => undefined, decide: () => ({ action: 'pass' }), fail: () => {} };
+      const interception = startInterception(hooks);
+      const patched = [globalThis.fetch, net.Socket.prototype.connect, http.request].map((f, i) => f !== before[i]);
+      interception.close();
+      const restored = [globalThis.fetch, net.Socket.prototype.connect, http.request].every((f, i) => f === before[i]);
+      report({ fetch: patched[0], nodeHttp: patched[1] || patched[2], restored });`;
+    expect(await inFreshThread(code)).toEqual({ fetch: true, nodeHttp: true, restored: true });
   });
 });

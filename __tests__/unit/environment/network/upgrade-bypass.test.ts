@@ -9,6 +9,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { GUARDED, type GuardContext, Patches } from '../../../../environment/network/guard';
+import { LazyInterceptor } from '../../../../environment/network/lazy';
 import { blockedMessage } from '../../../../environment/network/policy';
 import { guardSockets, requestFunctions } from '../../../../environment/network/sockets';
 
@@ -57,12 +58,13 @@ function interceptRequests() {
   );
 }
 
-function guard(realRequests = requestFunctions()) {
+function guard(realRequests = requestFunctions(), interceptor?: LazyInterceptor) {
   patches.add(
     guardSockets({
       ...context,
       realConnect: net.Socket.prototype.connect,
       realRequests,
+      interceptor,
       attach: (socket, origin, transport) => {
         attached.push([origin, transport]);
         socket.destroy();
@@ -142,5 +144,75 @@ describe('a WebSocket upgrade through an interceptor of the request functions (m
     expect((real.http.ClientRequest as unknown as Record<symbol, unknown>)[GUARDED]).toBeUndefined();
     restore();
     expect(same(requestFunctions(), intercepting)).toEqual([true, true, true, true, true]);
+  });
+});
+
+describe('an interceptor started on the first request that needs it, beneath the guard', () => {
+  const lazily = () => {
+    intercepted = [];
+    attached = [];
+    let starts = 0;
+    const interceptor = new LazyInterceptor(() => {
+      starts++;
+      interceptRequests();
+    });
+    const real = requestFunctions();
+    guard(real, interceptor);
+    return { interceptor, real, starts: () => starts };
+  };
+  const guarded = () =>
+    [http.request, http.get, https.request, https.get, http.ClientRequest].map(
+      (f) => (f as unknown as Record<symbol, unknown>)[GUARDED] === true,
+    );
+
+  it("a served host's upgrade does not start it; the first other request does, and goes on to it", () => {
+    const { interceptor, starts } = lazily();
+    quiet(https.request({ hostname: SERVED, path: '/v1/responses', headers: UPGRADE }));
+    expect([interceptor.started, attached]).toEqual([false, [[`https://${SERVED}`, 'tls']]]);
+    quiet(https.get({ hostname: 'tracker.invalid', path: '/first' }));
+    quiet(http.request({ hostname: 'tracker.invalid', path: '/second' }));
+    expect([starts(), intercepted]).toEqual([
+      1,
+      ['https.get tracker.invalid/first', 'http.request tracker.invalid/second'],
+    ]);
+    // It went in beneath: the guard's functions are still the ones in place, and still serve upgrades.
+    expect(guarded()).toEqual([true, true, true, true, true]);
+    quiet(new http.ClientRequest({ hostname: SERVED, path: '/ws', headers: UPGRADE }));
+    expect(attached).toHaveLength(2);
+  });
+
+  it('a ClientRequest constructed first starts it too', () => {
+    const { starts } = lazily();
+    quiet(new http.ClientRequest({ hostname: 'tracker.invalid', path: '/socket' }));
+    expect([starts(), intercepted]).toEqual([1, ['new ClientRequest tracker.invalid/socket']]);
+  });
+
+  it('a start that failed fails every later request that needs it the same way', () => {
+    let starts = 0;
+    const interceptor = new LazyInterceptor(() => {
+      starts++;
+      throw new Error('msw could not load');
+    });
+    guard(requestFunctions(), interceptor);
+    const attempt = (request: () => http.ClientRequest) => {
+      try {
+        quiet(request());
+        return 'made';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect([
+      attempt(() => http.request({ hostname: 'tracker.invalid', path: '/first' })),
+      attempt(() => https.get({ hostname: 'tracker.invalid', path: '/second' })),
+    ]).toEqual(['msw could not load', 'msw could not load']);
+    expect([starts, interceptor.started]).toEqual([1, false]);
+  });
+
+  it('never starts once the file has ended', () => {
+    const { interceptor, starts } = lazily();
+    interceptor.close();
+    interceptor.start();
+    expect([starts(), interceptor.started]).toEqual([0, false]);
   });
 });
