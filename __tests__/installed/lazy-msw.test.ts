@@ -8,10 +8,11 @@
 import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildFile } from '../support/child-jest';
-import { fileOf, RUNNERS, type Runner } from '../support/installed';
+import { fileOf } from '../support/installed';
+import { runnersOf } from '../support/runner-tier';
 import { sharedRun } from '../support/shared-runs';
 
-describe.each(Object.keys(RUNNERS) as Runner[])('msw started on first use (%s)', (runner) => {
+describe.each(runnersOf(__filename))('msw started on first use (%s)', (runner) => {
   let file: ChildFile;
 
   beforeAll(async () => {
