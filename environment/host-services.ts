@@ -5,17 +5,26 @@
  * sandbox parses the JSON text into its own objects), so nothing mutable is shared.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type vm from 'node:vm';
 import { parseHere } from '../src/file-format/parse';
 import { fixturesSchema } from '../src/fixtures/fixtures.schema';
 import { goldenSchema } from '../src/golden/golden.schema';
 import type { HostServices, HostValidator, ParsedText } from '../src/host-services';
 import type { PrecompiledName } from '../src/precompile';
-import { schemaValidator } from '../src/validators';
+import { loadValidatorFilesWith, schemaValidator } from '../src/validators';
 import { compileOperationSchemaHere } from '../src/world/operation-schema';
 import { worldSchema } from '../src/world/world.schema';
 import { optionsSchema } from './options.schema';
 import { runBundle } from './sandbox-bundle';
+
+// The validators of the host's copy of src/ run from V8's code cache, as the bundles do: their files
+// are hundreds of KB that each worker would otherwise compile, and compile again on the first call.
+loadValidatorFilesWith((file) => {
+  const module = { exports: {} as unknown };
+  runBundle(undefined, file, module, createRequire(file));
+  return module.exports;
+});
 
 // The formats a test file reads (the history file is the reporter's, on the host already).
 const SCHEMAS: Partial<Record<PrecompiledName, object>> = {

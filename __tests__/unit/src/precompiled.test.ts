@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import Ajv from 'ajv';
 import { optionsSchema } from '../../../environment/options.schema';
 import { fixturesSchema } from '../../../src/fixtures/fixtures.schema';
@@ -60,6 +60,37 @@ describe.each(SCHEMAS)('schemas/%s.*', (name, schema, module) => {
       expect(served).not.toBe(mod[exportName]);
       expect(String(served)).toBe(String(mod[exportName]));
     }
+  });
+
+  it("under the environment, a validator file the host does not serve runs as the package's bundles do (V8's code cache), not through require", () => {
+    const mod = require(join(root, 'schemas', `${name}.validate.cjs`)) as Record<string, unknown>;
+    const services = hostServices();
+    const ran: string[] = [];
+    const runBundle = services?.runBundle;
+    expect(runBundle).toBeDefined();
+    jest.isolateModules(() => {
+      const { schemaValidator: fresh } =
+        require('../../../src/validators') as typeof import('../../../src/validators');
+      const g = globalThis as Record<symbol, unknown>;
+      g[HOST_SERVICES] = {
+        ...services,
+        validator: () => undefined,
+        runBundle: (file: string, module: { exports: unknown }, req: (id: string) => unknown) => {
+          ran.push(file);
+          return runBundle?.(file, module, req) ?? false;
+        },
+      };
+      try {
+        for (const exportName of Object.keys(PRECOMPILED[name])) {
+          const loaded = fresh(name, schema, exportName as never);
+          expect(loaded).not.toBe(mod[exportName]);
+          expect(String(loaded)).toBe(String(mod[exportName]));
+        }
+      } finally {
+        g[HOST_SERVICES] = services;
+      }
+    });
+    expect(ran).toEqual([join(root, 'schemas', `${name}.validate.cjs`)]);
   });
 
   it('without the environment, the loaders get the precompiled functions, not a run-time compile', () => {
