@@ -80,7 +80,7 @@ async function anthropicAgent(stream: boolean) {
   const tools = names.map((name) => ({ name, input_schema: schemas[name] as Anthropic.Tool.InputSchema }));
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: QUESTION }];
   for (;;) {
-    const params = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages, tools };
+    const params = { model: 'claude-sonnet-4-6', max_tokens: 1024, messages, tools };
     const message = stream
       ? await client.messages.stream(params).finalMessage()
       : await client.messages.create(params);
