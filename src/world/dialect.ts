@@ -4,7 +4,6 @@
  */
 import type { IssueWording } from '../file-format/issues';
 import { suggestName } from '../file-format/suggest';
-import { worldSchema } from './world.schema';
 
 /** Names people write in world files, mapped to what they mean, most likely first. */
 const ALIASES: Record<string, readonly string[]> = {
@@ -81,7 +80,11 @@ const NONE_OF: Record<string, { message: string; suggestion: string }> = {
 };
 
 export const worldDialect: IssueWording = {
-  definitions: worldSchema.definitions ?? {},
+  // The schema is built only for a file with problems: the compile steps use this module's
+  // suggestions in every file that loads a world.
+  get definitions() {
+    return (require('./world.schema') as typeof import('./world.schema')).worldSchema.definitions ?? {};
+  },
   rootType: (got) => `a world file must be an object with "packages" (got ${got})`,
   missingHints: {
     packages: 'a world declares its packages: "packages": [ { "id", "kind", "bindings", "operations" } ]',

@@ -17,7 +17,9 @@ import { worldDialect } from './dialect';
 import { WorldFileError, type WorldIssue } from './errors';
 import type { Finding, WorldDefinition } from './model';
 import type { WorldFile } from './types';
-import { worldSchema } from './world.schema';
+
+// Built only where the worker does not serve the precompiled validators.
+const worldSchema = (): object => (require('./world.schema') as typeof import('./world.schema')).worldSchema;
 
 function toWorldIssues(
   findings: readonly Finding[],
