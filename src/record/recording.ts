@@ -142,15 +142,12 @@ export class Recording {
 
   /** Sends the call to the provider and hands its real response back to the agent. */
   forward(request: ForwardRequest): Promise<Response | 'drop'> {
-    const live = this.modeFor(this.deps.runs.getStore()) === 'live' && nightly().inLiveRun();
-    if (live) {
-      const spent = nightly().budgetSpent(this.deps.options.testPath, this.currentTest);
-      if (spent !== undefined) {
-        this.deps.fail('LIVE_BUDGET_SPENT', spent);
-        // 402: no SDK retries it.
-        const wire = request.codec.encodeError({ status: 402, type: 'budget_spent', message: spent });
-        return Promise.resolve(new Response(wire.body, { status: wire.status, headers: wire.headers }));
-      }
+    const spent = this.liveBudgetSpent();
+    if (spent !== undefined) {
+      this.deps.fail('LIVE_BUDGET_SPENT', spent);
+      // 402: no SDK retries it.
+      const wire = request.codec.encodeError({ status: 402, type: 'budget_spent', message: spent });
+      return Promise.resolve(new Response(wire.body, { status: wire.status, headers: wire.headers }));
     }
     return this.forwarderOf().forward(request);
   }
@@ -160,8 +157,7 @@ export class Recording {
    * recorded as an HTTP call is; the reply comes back for the session to serve.
    */
   forwardTurn(turn: ForwardTurn): Promise<ForwardedTurn> {
-    const live = this.modeFor(this.deps.runs.getStore()) === 'live' && nightly().inLiveRun();
-    const spent = live ? nightly().budgetSpent(this.deps.options.testPath, this.currentTest) : undefined;
+    const spent = this.liveBudgetSpent();
     if (spent !== undefined) {
       this.deps.fail('LIVE_BUDGET_SPENT', spent);
       return Promise.resolve({ kind: 'error', error: { status: 402, type: 'budget_spent', message: spent } });
@@ -181,15 +177,17 @@ export class Recording {
     keys: readonly string[];
     what: string;
   }): { code: ErrorCode; message: string } | undefined {
-    const mode = this.modeFor(this.deps.runs.getStore());
-    const spent =
-      mode === 'live' && nightly().inLiveRun()
-        ? nightly().budgetSpent(this.deps.options.testPath, this.currentTest)
-        : undefined;
+    const spent = this.liveBudgetSpent();
     if (spent !== undefined) return { code: 'LIVE_BUDGET_SPENT', message: spent };
     const keys = [...credentialsOf(hearing.headers, hearing.url), ...hearing.keys];
-    const missing = forwarding().missingKey(mode, hearing.provider, keys, hearing.what);
+    const missing = forwarding().missingKey(this.modeNow(), hearing.provider, keys, hearing.what);
     return missing === undefined ? undefined : { code: 'RECORD_KEY_MISSING', message: missing };
+  }
+
+  /** In a live run's live mode, why the test's budget stops its next call to the provider. */
+  private liveBudgetSpent(): string | undefined {
+    if (this.modeNow() !== 'live' || !nightly().inLiveRun()) return undefined;
+    return nightly().budgetSpent(this.deps.options.testPath, this.currentTest);
   }
 
   private forwarderOf(): Forwarder {
@@ -198,7 +196,7 @@ export class Recording {
         model: this.deps.model,
         threads: this.deps.threads,
         fail: (code, message) => this.deps.fail(code, message),
-        modeNow: () => this.modeFor(this.deps.runs.getStore()),
+        modeNow: () => this.modeNow(),
         runPending: () => this.deps.runs.getStore()?.pending,
         currentTest: () => this.currentTest,
         answered: (call) => this.charge(call),
@@ -213,7 +211,7 @@ export class Recording {
   /** In a repetition of `understudy live`, notes what the provider's answer cost for the run's budget. */
   private charge(call: ModelCall): void {
     const usage = call.response?.usage;
-    if (!usage || this.modeFor(this.deps.runs.getStore()) !== 'live' || !nightly().inLiveRun()) return;
+    if (!usage || this.modeNow() !== 'live' || !nightly().inLiveRun()) return;
     const model = call.response?.model ?? call.conversation.model;
     const usd = pricing().costOf(usage, call.provider, model, this.deps.options.prices);
     nightly().chargeCall(

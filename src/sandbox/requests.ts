@@ -14,9 +14,10 @@ import { noteCredentials } from '../files/secrets';
 import { ProviderRouter } from '../providers/registry';
 import type { FileContext } from '../run/context';
 import type { SocketCall, SocketCallAnswer, SocketServices } from '../sockets/protocol';
+import { httpFormOf } from '../sockets/registry';
 import { loadHandlersModule, UserHandlers } from './http-handlers';
 import { type ModelRequest, ModelServer } from './serve-model';
-import { httpFormOf, SocketCallRequest, socketServices, type TurnSocket } from './serve-turn';
+import { SocketCallRequest, socketServices, type TurnSocket } from './serve-turn';
 import type { ServedRequest } from './served';
 import { asResponse, connectionDropped, undelivered, type WireAnswer } from './wire';
 

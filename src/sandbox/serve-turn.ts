@@ -227,6 +227,3 @@ export class SocketCallRequest implements ModelRequest {
     for (const name in this.call.headers) visit(this.call.headers[name] as string, name);
   }
 }
-
-/** The `http(s):` URL of a socket's `ws(s):` one, as its turns' HTTP calls go to it. */
-export const httpFormOf = (url: string): string => url.replace(/^ws(s?):/i, 'http$1:');

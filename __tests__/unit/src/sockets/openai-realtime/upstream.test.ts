@@ -131,6 +131,9 @@ function provider(answer: (event: Obj) => Obj[]) {
   return { sent, opened, connect };
 }
 
+/** A user message item of the client's conversation, as the Realtime API lists it. */
+const userItem = (content: Obj[], id = 'item_1') => ({ id, type: 'message', role: 'user', content });
+
 const opening = (protocols: string[] = []): SocketOpening => ({
   url: new URL('wss://api.openai.com/v1/realtime?model=gpt-realtime'),
   path: '/realtime',
@@ -160,12 +163,7 @@ describe('the Realtime relay', () => {
     );
     expect(relay.keys).toEqual(['sk-browser']);
     const tools = [{ type: 'function', name: 'lookup_order' }];
-    const user = {
-      id: 'item_1',
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_text', text: 'Where is order 7?' }],
-    };
+    const user = userItem([{ type: 'input_text', text: 'Where is order 7?' }]);
     const first = await relay.turn(
       {
         instructions: 'Look orders up.',
@@ -251,12 +249,7 @@ describe('the Realtime relay', () => {
       return answer(event);
     });
     const relay = new RealtimeRelay(opening(), upstream.connect);
-    const user = {
-      id: 'item_1',
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_text', text: 'Hi' }],
-    };
+    const user = userItem([{ type: 'input_text', text: 'Hi' }]);
     const first = await relay.turn({ input: [user] }, conversation, signal());
     expect(first).toMatchObject({
       ok: false,
@@ -328,7 +321,7 @@ describe('the Realtime relay', () => {
     const upstream = provider(answer);
     const relay = new RealtimeRelay(opening(), upstream.connect);
     const input = [
-      { id: 'item_1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] },
+      userItem([{ type: 'input_text', text: 'Hi' }]),
       {
         id: 'item_2',
         type: 'function_call',
@@ -357,12 +350,7 @@ describe('the Realtime relay', () => {
 
   it('a spoken turn nobody heard (no transcript from the provider or a fixture) is not sent: refused, saying why', async () => {
     const relay = new RealtimeRelay(opening(), provider(answer).connect);
-    const spoken = {
-      id: 'item_1',
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_audio', transcript: null }],
-    };
+    const spoken = userItem([{ type: 'input_audio', transcript: null }]);
     await expect(relay.turn({ input: [spoken] }, conversation, signal())).rejects.toMatchObject({
       code: 'RECORD_UNSUPPORTED',
       message: expect.stringContaining('no words to send'),
@@ -372,12 +360,7 @@ describe('the Realtime relay', () => {
   it('a spoken turn a fixture heard (record-missing) goes to the provider as its words', async () => {
     const upstream = provider(answer);
     const relay = new RealtimeRelay(opening(), upstream.connect);
-    const spoken = {
-      id: 'item_1',
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_audio', transcript: 'Where is order 7?' }],
-    };
+    const spoken = userItem([{ type: 'input_audio', transcript: 'Where is order 7?' }]);
     await relay.turn({ input: [spoken] }, conversation, signal());
     expect(upstream.sent.find((e) => e.type === 'conversation.item.create')?.item).toEqual({
       type: 'message',
@@ -474,12 +457,7 @@ describe('the Realtime relay hears a spoken turn', () => {
     // A barge-in: the client commits its audio while the relay still reads the response it cancelled.
     const upstream = provider(hearing());
     const relay = new RealtimeRelay(opening(), upstream.connect);
-    const user = {
-      id: 'item_1',
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_text', text: 'Hi' }],
-    };
+    const user = userItem([{ type: 'input_text', text: 'Hi' }]);
     const cut = new AbortController();
     const turn = relay.turn({ input: [user] }, conversation, cut.signal);
     const heard = relay.hear(speech);
