@@ -69,19 +69,23 @@ export function writeUsage(
   };
   // A suite run again writes the same records: one that says what the file on disk says is left as it is.
   const content = json(record);
-  if (unchanged(writtenPath(file), content.data)) return;
+  if (unchanged(writtenPath(file), textForWriting(content))) return;
   writeFile(file, content, { atomic: true });
 }
 
-/** Whether `file` holds `record` already, whatever its `finishedAt`. */
-function unchanged(file: string, record: UsageRecord): boolean {
+/**
+ * Whether `file` holds the record written as `text` already, whatever its `finishedAt`. The file
+ * was written scrubbed, so it is read against the scrubbed text: one scrub, not one per side.
+ */
+function unchanged(file: string, text: string): boolean {
   let before: UsageRecord;
   try {
     before = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return false;
   }
-  return textForWriting(json({ ...before, finishedAt: record.finishedAt })) === textForWriting(json(record));
+  const after = JSON.parse(text) as UsageRecord;
+  return JSON.stringify({ ...before, finishedAt: after.finishedAt }) === JSON.stringify(after);
 }
 
 /**

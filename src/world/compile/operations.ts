@@ -5,7 +5,7 @@ import { didYouMean } from '../dialect';
 import { type CompiledOperation, type CompiledRoute, opKey } from '../model';
 import { operationValidator as compileSchema } from '../operation-schema';
 import type { JsonSchemaObject, OperationDef, PackageDef } from '../types';
-import { isWorkspaceOperation } from '../workspace/operations';
+import { isWorkspaceOperation } from '../workspace/operation-ids';
 import { checkBehavior } from './behavior';
 import type { CheckContext } from './context';
 import { providerAt } from './hosts';

@@ -1,14 +1,21 @@
 /** Workspace packages: their built-in file tools, their file tree, and the paths criteria read. */
 import type { PathSegment } from '../../file-format/json-path';
+import { lazyFunction } from '../../lazy';
 import { didYouMean } from '../dialect';
 import type { Finding } from '../model';
 import type { Criterion, OperationDef, PackageDef, WorldFile } from '../types';
-import { isWorkspaceOperation, WORKSPACE_OPERATIONS, workspaceOperationDef } from '../workspace/operations';
+import { isWorkspaceOperation, WORKSPACE_OPERATIONS } from '../workspace/operation-ids';
 import { relativeSegments } from '../workspace/paths';
 import { readTree } from '../workspace/tree';
 import type { CheckContext } from './context';
 
 const WORKSPACE_FIELDS = ['description', 'toolNames', 'http'];
+
+// The tools' definitions load only for a world that has a workspace package.
+const workspaceOperationDef = lazyFunction(
+  (): typeof import('../workspace/operations') => require('../workspace/operations'),
+  'workspaceOperationDef',
+);
 
 /**
  * A workspace package's operations are the built-in file tools: all of them when it lists

@@ -1,14 +1,21 @@
 /** An operation's behavior run: a built-in or a module in a transaction, or a built-in file tool on its folder. */
+
+import { lazyFunction } from '../../lazy';
 import { type BehaviorContext, type CompiledBehavior, runBuiltin } from '../behaviors';
 import type { CompiledOperation } from '../model';
 import { ajvMessages } from '../schema-messages';
 import type { OperationOutcome, OperationRecord } from '../types';
 import { cloneJson } from '../values';
-import { runWorkspaceOperation } from '../workspace/operations';
 import type { Workspace } from '../workspace/workspace';
 import { declared, defect, fail, isThenable } from './outcomes';
 import type { EngineCore } from './state';
 import { transaction } from './transaction';
+
+// The file tools' code loads with the first of them a test calls.
+const runWorkspaceOperation = lazyFunction(
+  (): typeof import('../workspace/operations') => require('../workspace/operations'),
+  'runWorkspaceOperation',
+);
 
 export function runBehavior(
   core: EngineCore,

@@ -9,23 +9,12 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { dirname, join, relative, sep } from 'node:path';
 import type { DeclaredError, FileChange, OperationDef } from '../types';
 import { fileChange } from './changes';
+import type { WorkspaceOperation } from './operation-ids';
 import { confine, type PathProblem, relativeSegments } from './paths';
 import { fileMode } from './tree';
 import type { Workspace } from './workspace';
 
-export const WORKSPACE_OPERATIONS = [
-  'read_file',
-  'write_file',
-  'edit_file',
-  'list_dir',
-  'glob',
-  'grep',
-] as const;
-
-export type WorkspaceOperation = (typeof WORKSPACE_OPERATIONS)[number];
-
-export const isWorkspaceOperation = (id: string): id is WorkspaceOperation =>
-  (WORKSPACE_OPERATIONS as readonly string[]).includes(id);
+export { isWorkspaceOperation, WORKSPACE_OPERATIONS, type WorkspaceOperation } from './operation-ids';
 
 /** Matches a grep returns at most (the output says when there were more). */
 export const GREP_LIMIT = 200;

@@ -651,6 +651,57 @@ describe('the listening servers of this process', () => {
     }
   });
 
+  it('commits its memory with the first server, in whichever thread listens first, and each thread sees the other', async () => {
+    const ports = ListeningPorts.create();
+    expect(ports.buffer.byteLength).toBe(0);
+    expect(ports.reaches(at('127.0.0.1', 4000))).toBe(false);
+    // The worker holds the buffer from before any server listened, as a worker the test starts early does.
+    const worker = new workerThreads.Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const counts = new Int32Array(workerData);
+       parentPort.on('message', ({ read, listen }) => {
+         if (listen !== undefined) {
+           if (workerData.byteLength < workerData.maxByteLength) workerData.grow(workerData.maxByteLength);
+           Atomics.add(counts, listen, 1);
+         }
+         parentPort.postMessage(read === undefined ? 'counted' : [counts.length, Atomics.load(counts, read)]);
+       });`,
+      { eval: true, workerData: ports.buffer },
+    );
+    const ask = (message: object) =>
+      new Promise<unknown>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage(message);
+      });
+    try {
+      const stop = ports.add([0], 4000);
+      expect(ports.buffer.byteLength).toBe(3 * 65536 * 4);
+      expect(await ask({ read: 4000 })).toEqual([3 * 65536, 1]);
+      stop();
+      expect(await ask({ read: 4000 })).toEqual([3 * 65536, 0]);
+      expect(ports.reaches(at('127.0.0.1', 4000))).toBe(false);
+      await ask({ listen: 4001 });
+      expect([ports.reaches(at('127.0.0.1', 4001)), ports.reaches(at('::1', 4001))]).toEqual([true, false]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('a file whose threads start no server reaches no port and commits no memory', async () => {
+    const ports = ListeningPorts.create();
+    const stop = watchListening(ports);
+    try {
+      expect([ports.reaches(at('127.0.0.1', 65535)), ports.reaches(at('::1', 1))]).toEqual([false, false]);
+      expect(ports.buffer.byteLength).toBe(0);
+      const server = await listen('127.0.0.1');
+      expect(ports.reaches(at('127.0.0.1', portOf(server)))).toBe(true);
+      await closed(server);
+    } finally {
+      stop();
+    }
+  });
+
   it('puts back listen and bind', () => {
     const { listen: netListen } = net.Server.prototype;
     const { bind } = dgram.Socket.prototype;

@@ -41,6 +41,32 @@ describe('writeUsage', () => {
     expect(readUsage(root)[0].fixtures).toEqual({});
   });
 
+  it('compares what it would write, scrubbed: a record naming a key in use is left as written, one holding the key is rewritten', () => {
+    const { root, testPath, file } = project();
+    const key = 'sk-usage-test-0123456789abcdefghij';
+    const fixtures = join(root, `${key}.fixture.yaml`);
+    const used = () => new Map([[fixtures, new Set(['$.fixtures[0]'])]]);
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = key;
+    try {
+      writeUsage(file, testPath, used());
+      const written = readFileSync(file, 'utf8');
+      expect(written).not.toContain(key);
+      utimesSync(file, past, past);
+      writeUsage(file, testPath, used());
+      expect(statSync(file).mtime).toEqual(past);
+      // A copy on disk that holds the key (written by hand, or before the key was in use) is not "the same".
+      writeFileSync(file, written.replaceAll('[REDACTED]', key));
+      expect(readFileSync(file, 'utf8')).toContain(key);
+      utimesSync(file, past, past);
+      writeUsage(file, testPath, used());
+      expect(readFileSync(file, 'utf8')).not.toContain(key);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   it('rewrites a record it cannot read', () => {
     const { root, testPath, fixtures, file } = project();
     writeUsage(file, testPath, new Map([[fixtures, new Set(['$.fixtures[0]'])]]));
