@@ -10,17 +10,17 @@ import type vm from 'node:vm';
 import { parseHere } from '../src/file-format/parse';
 import { fixturesSchema } from '../src/fixtures/fixtures.schema';
 import { goldenSchema } from '../src/golden/golden.schema';
-import type { HostServices, HostValidator, ParsedText } from '../src/host-services';
+import { type HostServices, type HostValidator, type ParsedText, runFilesWith } from '../src/host-services';
 import type { PrecompiledName } from '../src/precompile';
-import { loadValidatorFilesWith, schemaValidator } from '../src/validators';
+import { schemaValidator } from '../src/validators';
 import { compileOperationSchemaHere } from '../src/world/operation-schema';
 import { worldSchema } from '../src/world/world.schema';
 import { optionsSchema } from './options.schema';
 import { runBundle } from './sandbox-bundle';
 
-// The validators of the host's copy of src/ run from V8's code cache, as the bundles do: their files
-// are hundreds of KB that each worker would otherwise compile, and compile again on the first call.
-loadValidatorFilesWith((file) => {
+// The validators and js-yaml of the host's copy of src/ run from V8's code cache, as the bundles do:
+// each worker would otherwise compile their files (hundreds of KB), and again on the first call.
+runFilesWith((file) => {
   const module = { exports: {} as unknown };
   runBundle(undefined, file, module, createRequire(file));
   return module.exports;

@@ -124,7 +124,8 @@ function calledTool(
   const namesakes = calls.flatMap((call, index) => (call.name === name ? [index] : []));
   const argsHits = namesakes.filter((i) => fitsArgs(calls[i]));
   const hits = argsHits.filter((i) => outcomeFits(outcomes[i], outcome));
-  const wanted =
+  // Formatted only when a message is read: a passing assertion prints nothing.
+  const wanted = () =>
     `${times ? rangeText(times, 'call') : 'a call'} to ${printExpected(name)}` +
     (args === undefined ? '' : ` with arguments matching ${EXPECTED_COLOR(stringify(args))}`) +
     (outcome ? ` ending ${EXPECTED_COLOR(outcomeText(outcome))}` : '');
@@ -136,7 +137,7 @@ function calledTool(
     return {
       pass: true,
       message: () =>
-        `${hint}\n\nExpected: not ${wanted}\nReceived: ${count(hits.length)} such ${hits.length === 1 ? 'call' : 'calls'}${what}` +
+        `${hint}\n\nExpected: not ${wanted()}\nReceived: ${count(hits.length)} such ${hits.length === 1 ? 'call' : 'calls'}${what}` +
         (hits.length > 0 ? `\n${listCalls(calls, positions, shown, hits)}` : ''),
     };
   }
@@ -144,7 +145,7 @@ function calledTool(
   return {
     pass: false,
     message: () => {
-      const lines = [hint, `Expected: ${wanted}`];
+      const lines = [hint, `Expected: ${wanted()}`];
       lines.push(
         calls.length === 0
           ? kind === 'called' && notRun.length > 0

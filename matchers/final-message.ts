@@ -22,17 +22,17 @@ export function toHaveFinalMessage(
 
   const actual = received.finalMessage;
   let pass: boolean;
-  let wanted: string;
+  let how: string;
   if (typeof expected === 'string') {
     pass = typeof actual === 'string' && actual.includes(expected);
-    wanted = `containing ${printExpected(expected)}`;
+    how = 'containing';
   } else if (expected instanceof RegExp) {
     // A copy, so a /g pattern's lastIndex from an earlier test cannot skew this one.
     pass = typeof actual === 'string' && new RegExp(expected).test(actual);
-    wanted = `matching ${printExpected(expected)}`;
+    how = 'matching';
   } else if (isAsymmetricMatcher(expected)) {
     pass = this.equals(actual, expected, this.customTesters);
-    wanted = `equal to ${printExpected(expected)}`;
+    how = 'equal to';
   } else {
     throw matcherError(
       matcherErrorMessage(
@@ -43,13 +43,14 @@ export function toHaveFinalMessage(
     );
   }
 
-  const got =
+  // Formatted only when the message is read: a passing assertion prints nothing.
+  const got = () =>
     actual === undefined
       ? `the run ended without a final message (terminal state: ${printReceived(peek(received, 'terminalState'))})`
       : printReceived(actual);
   return {
     pass,
     message: () =>
-      `${hint}\n\nExpected final message: ${pass ? 'not ' : ''}${wanted}\nReceived final message: ${got}`,
+      `${hint}\n\nExpected final message: ${pass ? 'not ' : ''}${how} ${printExpected(expected)}\nReceived final message: ${got()}`,
   };
 }

@@ -71,10 +71,11 @@ function permission(
   // For each call, the step it matches (-1: none).
   const matched = calls.map((_, j) => steps.findIndex((step) => fits(step, j)));
   const breaks = matched.flatMap((m, j) => ((rule === 'only' ? m === -1 : m !== -1) ? [j] : []));
-  const listed = steps.map((s) => printExpected(stepLabel(s))).join(', ') || 'none';
-  const heading = `${rule === 'only' ? 'Allowed' : 'Forbidden'}: ${listed}`;
-  const table = callTable(received, calls, positions, matched, breaks, rule, steps);
-  const left = notRunSection(received, notRun, matcher);
+  // Formatted only when a message is read: a passing assertion prints nothing.
+  const heading = () =>
+    `${rule === 'only' ? 'Allowed' : 'Forbidden'}: ${steps.map((s) => printExpected(stepLabel(s))).join(', ') || 'none'}`;
+  const table = () => callTable(received, calls, positions, matched, breaks, rule, steps);
+  const left = () => notRunSection(received, notRun, matcher);
 
   if (breaks.length === 0) {
     return {
@@ -82,16 +83,16 @@ function permission(
       message: () =>
         [
           hint,
-          heading,
+          heading(),
           calls.length === 0
             ? `expected the run to call a ${rule === 'only' ? 'tool outside these' : 'forbidden tool'}, but it ${notRun.length > 0 ? 'ran' : 'made'} no tool calls`
-            : `expected the run to call a ${rule === 'only' ? 'tool outside these' : 'forbidden tool'}, but ${rule === 'only' ? 'every call was allowed' : 'no call was forbidden'}:\n${table}`,
-          ...left,
+            : `expected the run to call a ${rule === 'only' ? 'tool outside these' : 'forbidden tool'}, but ${rule === 'only' ? 'every call was allowed' : 'no call was forbidden'}:\n${table()}`,
+          ...left(),
         ].join('\n\n'),
     };
   }
   const first = breaks[0];
-  const why =
+  const why = () =>
     rule === 'only'
       ? `first call outside the allowed tools at step ${positions[first]}: ${printReceived(calls[first].name)}`
       : `first forbidden call at step ${positions[first]}: ${printReceived(calls[first].name)} matches ${label}[${matched[first]}] ${EXPECTED_COLOR(stepLabel(steps[matched[first]]))}`;
@@ -100,9 +101,9 @@ function permission(
     message: () =>
       [
         hint,
-        heading,
-        `Received ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}${notRun.length > 0 ? ' the agent ran' : ''}, ${breaks.length} ${rule === 'only' ? 'not allowed' : 'forbidden'}:\n${table}`,
-        why,
+        heading(),
+        `Received ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}${notRun.length > 0 ? ' the agent ran' : ''}, ${breaks.length} ${rule === 'only' ? 'not allowed' : 'forbidden'}:\n${table()}`,
+        why(),
         // An allowed name nothing called may be a typo of the call that broke the rule.
         ...(rule === 'only'
           ? unknownToolNotes(
@@ -111,7 +112,7 @@ function permission(
               { listCalled: false },
             )
           : []),
-        ...left,
+        ...left(),
       ].join('\n\n'),
   };
 }

@@ -83,16 +83,20 @@ function toolSequence(
   const sequential = mode === 'exact' || mode === 'ordered';
   const firstBreak = comparison.rows.find((row) => !row.ok);
 
-  const table = sideBySide(
-    comparison.rows.map((row) => ({
-      expected:
-        row.expected === undefined ? undefined : { index: row.expected, text: stepLine(steps[row.expected]) },
-      received:
-        row.received === undefined ? undefined : { index: row.received, text: callLine(row.received) },
-      // In a sequence everything after the first break follows from it, so only that row is marked.
-      marked: sequential ? row === firstBreak : !row.ok,
-    })),
-  );
+  // Formatted only when a message is read: a passing assertion prints nothing.
+  const table = () =>
+    sideBySide(
+      comparison.rows.map((row) => ({
+        expected:
+          row.expected === undefined
+            ? undefined
+            : { index: row.expected, text: stepLine(steps[row.expected]) },
+        received:
+          row.received === undefined ? undefined : { index: row.received, text: callLine(row.received) },
+        // In a sequence everything after the first break follows from it, so only that row is marked.
+        marked: sequential ? row === firstBreak : !row.ok,
+      })),
+    );
   const byTool = Object.entries(argsBy).map(
     ([tool, how]) =>
       `${tool}: ${typeof how === 'function' ? 'function' : Array.isArray(how) ? `[${how.join(', ')}]` : how}`,
@@ -105,7 +109,7 @@ function toolSequence(
       return {
         pass: true,
         message: () =>
-          `${hint}\n\nexpected the run not to ${verb} the tool sequence (${setting}), but it did\n\n${table}`,
+          `${hint}\n\nexpected the run not to ${verb} the tool sequence (${setting}), but it did\n\n${table()}`,
       };
     }
     return {
@@ -116,7 +120,7 @@ function toolSequence(
           `expected the run to ${verb} the tool sequence (${setting}); ` +
             `${count(steps.length, 'step')} expected, ${count(calls.length, 'call')} received` +
             (notRun.length > 0 ? ` (the agent ran them; ${notRun.length} more requested, never run)` : ''),
-          table,
+          table(),
           sequential
             ? divergence(firstBreak!, { comparison, mode, steps, calls, outcomes, fits, argsFit })
             : unmatched(comparison, mode, steps, callLine),

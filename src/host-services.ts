@@ -8,6 +8,8 @@
  * Only strings cross back (JSON text the sandbox parses into its own objects), and validators,
  * which only read the sandbox's data: nothing a test sees is built in the host realm.
  */
+import { createRequire } from 'node:module';
+
 export const HOST_SERVICES = Symbol.for('jest-understudy.host-services');
 
 /** What parsing a file's text gave: the data or the parse issue, each as JSON text. */
@@ -45,4 +47,26 @@ export interface HostServices {
 /** The environment's services for this test file, when it runs under the environment. */
 export function hostServices(): HostServices | undefined {
   return (globalThis as Record<symbol, HostServices | undefined>)[HOST_SERVICES];
+}
+
+/** Runs a file; set by the environment's host side to compile it from V8's code cache. */
+let runFile: ((file: string) => unknown) | undefined;
+
+/**
+ * Has the large CommonJS files the package runs as they are (its precompiled validators, js-yaml)
+ * loaded with `run`, the environment's runner of its bundles, which keeps their compiled code
+ * between processes, instead of `require`, which compiles them again in every worker (a Vitest
+ * worker is a process per test file).
+ */
+export function runFilesWith(run: (file: string) => unknown): void {
+  runFile = run;
+}
+
+/** The exports of the CommonJS file at the absolute path `file`, run anew (callers keep them). */
+export function loadFile(file: string): unknown {
+  if (runFile) return runFile(file);
+  // A test file in the worker's own realm (Vitest) runs it as the bundles run, from the code cache.
+  const module = { exports: {} as unknown };
+  if (hostServices()?.runBundle?.(file, module, createRequire(file))) return module.exports;
+  return require(file);
 }

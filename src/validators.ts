@@ -4,11 +4,10 @@
  * from this very schema, else compiled here on first use (see precompile.ts).
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { createAjv } from './ajv';
-import { hostServices } from './host-services';
+import { hostServices, loadFile } from './host-services';
 import { AJV_OPTIONS, PRECOMPILED, type PrecompiledName, schemaHash } from './precompile';
 
 export type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -17,32 +16,13 @@ type Exports<Name extends PrecompiledName> = keyof (typeof PRECOMPILED)[Name];
 
 const cache = new Map<string, Record<string, Validator>>();
 
-/** Loads a precompiled validator file; set by the environment to compile it from V8's code cache. */
-let loadFile: ((file: string) => unknown) | undefined;
-
-/**
- * Has the validator files loaded with `load` (the environment's runner of its bundles, which keeps
- * their compiled code between processes) instead of `require`, which compiles them in every worker.
- */
-export function loadValidatorFilesWith(load: (file: string) => unknown): void {
-  loadFile = load;
-}
-
-function loadValidatorFile(file: string): unknown {
-  if (loadFile) return loadFile(file);
-  // A test file in the worker's own realm (Vitest) runs it as the bundles run, from the code cache.
-  const module = { exports: {} as unknown };
-  if (hostServices()?.runBundle?.(file, module, createRequire(file))) return module.exports;
-  return require(file);
-}
-
 /** schemas/, beside src/ in the repository and beside dist/ in the package. */
 function precompiled(name: PrecompiledName, schema: object): Record<string, Validator> | undefined {
   const hash = schemaHash(schema);
   for (const up of ['..', '../..']) {
     const file = join(__dirname, up, 'schemas', `${name}.validate.cjs`);
     if (!existsSync(file)) continue;
-    const mod = loadValidatorFile(file) as Record<string, Validator> & { schemaHash?: unknown };
+    const mod = loadFile(file) as Record<string, Validator> & { schemaHash?: unknown };
     // Made from another version of the schema (scripts/write-schemas.mjs regenerates it): compile instead.
     if (mod.schemaHash === hash) return mod;
   }
