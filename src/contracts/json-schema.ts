@@ -1,9 +1,10 @@
 /**
  * JSON Schemas as the APIs read them: is a tool's schema a valid schema, and does a value fit
  * one. Schemas come from requests, so each distinct schema is compiled (or checked) once per
- * file and kept; ajv is required on first use, as requests without schemas never need it.
+ * file and kept; ajv is loaded on first use, as requests without schemas never need it.
  */
 import type { ValidateFunction } from 'ajv';
+import { ajvLibrary } from '../ajv';
 import { formatPath, pointerToSegments } from '../file-format/json-path';
 
 interface Engines {
@@ -15,8 +16,7 @@ let engines: Engines | undefined;
 
 function enginesOf(): Engines {
   if (!engines) {
-    const Ajv = (require('ajv') as typeof import('ajv')).default;
-    const Ajv2020 = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+    const { Ajv, Ajv2020 } = ajvLibrary();
     // Request schemas carry formats and vendor keywords (`propertyOrdering`, `x-…`) the APIs accept.
     const options = { strict: false, validateFormats: false, allErrors: false } as const;
     engines = { draft07: new Ajv(options), draft2020: new Ajv2020(options) };

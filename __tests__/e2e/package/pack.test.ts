@@ -64,6 +64,8 @@ describe('the packed tarball', () => {
         'dist/environment/jest/setup.js',
         'dist/environment/jest/test-runner.js',
         'dist/src/reporter/index.js',
+        // Run by path (src/ajv.ts), so no require names it.
+        'dist/ajv.cjs',
       ]),
     );
   });
@@ -86,8 +88,8 @@ describe('the packed tarball', () => {
   it('ships nothing else: no tests, examples, benchmarks, CI, scripts, TypeScript sources or source maps', () => {
     const allowed = [
       /^dist\/.+\.(js|mjs|d\.ts|d\.mts)$/,
-      // The sandbox side and the host side, one file each (scripts/bundle-sandbox.cjs, bundle-host.cjs).
-      /^dist\/(sandbox|host)\.cjs$/,
+      // The sandbox side, the host side and ajv, one file each (scripts/bundle-sandbox.cjs, bundle-host.cjs, bundle-ajv.cjs).
+      /^dist\/(sandbox|host|ajv)\.cjs$/,
       ...ASSETS.map((asset) => new RegExp(`^dist/${asset.replace(/\./g, '\\.')}$`)),
       /^schemas\/[a-z-]+\.(schema\.json|validate\.cjs)$/,
       /^(package\.json|README\.md|jest-preset\.js|environment\/jest\/jest-preset\.js)$/,
