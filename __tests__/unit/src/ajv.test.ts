@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { recordingRunner } from '../../support/file-runner';
 
 type AjvModule = typeof import('../../../src/ajv');
 type Services = typeof import('../../../src/host-services');
@@ -19,20 +20,6 @@ function fresh(): { ajv: AjvModule; services: Services } {
     loaded = { ajv: require('../../../src/ajv'), services: require('../../../src/host-services') };
   });
   return loaded!;
-}
-
-/** A runner as the environment's: the file as a CommonJS module, each run recorded. */
-function recordingRunner(ran: string[]) {
-  return (file: string) => {
-    ran.push(file);
-    const module = { exports: {} as unknown };
-    new Function('exports', 'require', 'module', require('node:fs').readFileSync(file, 'utf8'))(
-      module.exports,
-      require,
-      module,
-    );
-    return module.exports;
-  };
 }
 
 let dir: string;

@@ -4,6 +4,7 @@
  * otherwise compile it in every file that reads a YAML fixture or world.
  */
 import { describe, expect, it, jest } from '@jest/globals';
+import { recordingRunner } from '../../../support/file-runner';
 
 type Parse = typeof import('../../../../src/file-format/parse');
 type Services = typeof import('../../../../src/host-services');
@@ -26,16 +27,7 @@ describe('js-yaml', () => {
   it("runs through the host's runner when one is set, once, and parses as required", () => {
     const { parse, services } = fresh();
     const ran: string[] = [];
-    services.runFilesWith((file) => {
-      ran.push(file);
-      const module = { exports: {} as unknown };
-      new Function('exports', 'require', 'module', require('node:fs').readFileSync(file, 'utf8'))(
-        module.exports,
-        require,
-        module,
-      );
-      return module.exports;
-    });
+    services.runFilesWith(recordingRunner(ran));
     const first = parse.parseHere(TEXT, 'yaml', 'a.fixture.yaml', { code: 'FIXTURE_PARSE_ERROR' });
     const second = parse.parseHere('x: [1, 2]\n', 'yaml', 'b.fixture.yaml', { code: 'FIXTURE_PARSE_ERROR' });
     expect(ran).toEqual([require.resolve('js-yaml')]);
