@@ -1,7 +1,9 @@
 /**
  * JSON Schemas as the APIs read them: is a tool's schema a valid schema, and does a value fit
  * one. Schemas come from requests, so each distinct schema is compiled (or checked) once per
- * file and kept; ajv is loaded on first use, as requests without schemas never need it.
+ * file and kept; ajv is loaded on first use, as requests without schemas never need it. Checking
+ * a schema against its draft's meta-schema makes ajv compile that meta-schema in every test file
+ * (25-45 ms), so a schema the hand check below proves valid is compiled without it.
  */
 import type { ValidateFunction } from 'ajv';
 import { ajvLibrary } from '../ajv';
@@ -18,7 +20,13 @@ function enginesOf(): Engines {
   if (!engines) {
     const { Ajv, Ajv2020 } = ajvLibrary();
     // Request schemas carry formats and vendor keywords (`propertyOrdering`, `x-…`) the APIs accept.
-    const options = { strict: false, validateFormats: false, allErrors: false } as const;
+    // A schema is checked against its meta-schema below, only where `plainlyValid` cannot tell.
+    const options = {
+      strict: false,
+      validateFormats: false,
+      allErrors: false,
+      validateSchema: false,
+    } as const;
     engines = { draft07: new Ajv(options), draft2020: new Ajv2020(options) };
   }
   return engines;
@@ -42,25 +50,23 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
 const metaCache = new Map<string, string | null>();
 
 const TYPES = new Set(['object', 'string', 'number', 'integer', 'boolean', 'array', 'null']);
-const TEXT_KEYWORDS = new Set([
-  'description',
-  'title',
-  'format',
-  'pattern',
-  '$ref',
-  '$comment',
-  '$schema',
-  '$id',
-]);
-const NUMBER_KEYWORDS = new Set(['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);
-const FREE_KEYWORDS = new Set(['default', 'const', 'examples', 'example']);
+const TEXT_KEYWORDS = new Set(['description', 'title', 'format', 'pattern', '$ref', '$comment', '$schema']);
+const NUMBER_KEYWORDS = new Set(['minimum', 'maximum']);
+const COUNT_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
+const FREE_KEYWORDS = new Set(['default', 'const', 'example']);
+
+const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const unique = (values: readonly unknown[]) => new Set(values).size === values.length;
+const isPrimitive = (v: unknown) => v === null || (typeof v !== 'object' && typeof v !== 'function');
 
 /**
  * The common tool schema (types, properties, required, items, enum, descriptions…) checked by
- * hand: a schema made only of these, each well-formed, is valid in every draft. Anything else
- * goes to ajv. Every request carries its tools, so this is on the hot path.
+ * hand: a schema made only of these, each as both meta-schemas (ajv's draft-07 and 2020-12)
+ * require it, is valid in every draft. Anything else goes to ajv. Every request carries its
+ * tools, so this is on the hot path; and a schema it passes is compiled without the meta-schema,
+ * so it must never pass one that a meta-schema rejects.
  */
-function plainlyValid(schema: unknown, depth = 0): boolean {
+export function plainlyValid(schema: unknown, depth = 0): boolean {
   if (typeof schema === 'boolean') return true;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > 32) return false;
   for (const key in schema) {
@@ -69,7 +75,7 @@ function plainlyValid(schema: unknown, depth = 0): boolean {
       if (
         typeof value === 'string'
           ? !TYPES.has(value)
-          : !Array.isArray(value) || !value.every((t) => TYPES.has(t))
+          : !Array.isArray(value) || value.length === 0 || !unique(value) || !value.every((t) => TYPES.has(t))
       )
         return false;
     } else if (key === 'properties') {
@@ -77,17 +83,27 @@ function plainlyValid(schema: unknown, depth = 0): boolean {
       for (const k in value)
         if (!plainlyValid((value as Record<string, unknown>)[k], depth + 1)) return false;
     } else if (key === 'required') {
-      if (!Array.isArray(value) || !value.every((r) => typeof r === 'string')) return false;
+      if (!Array.isArray(value) || !value.every((r) => typeof r === 'string') || !unique(value)) return false;
     } else if (key === 'items' || key === 'additionalProperties') {
       if (!plainlyValid(value, depth + 1)) return false;
     } else if (key === 'enum') {
-      if (!Array.isArray(value)) return false;
+      // Unique by value: entries that are objects or arrays would need deep equality, so ajv decides.
+      if (!Array.isArray(value) || value.length === 0 || !value.every(isPrimitive) || !unique(value))
+        return false;
     } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') {
-      if (!Array.isArray(value) || !value.every((v) => plainlyValid(v, depth + 1))) return false;
+      if (!Array.isArray(value) || value.length === 0 || !value.every((v) => plainlyValid(v, depth + 1)))
+        return false;
+    } else if (key === 'examples') {
+      if (!Array.isArray(value)) return false;
+    } else if (key === '$id') {
+      // 2020-12 allows no fragment but an empty one.
+      if (typeof value !== 'string' || !/^[^#]*#?$/.test(value)) return false;
     } else if (TEXT_KEYWORDS.has(key)) {
       if (typeof value !== 'string') return false;
     } else if (NUMBER_KEYWORDS.has(key)) {
       if (typeof value !== 'number') return false;
+    } else if (COUNT_KEYWORDS.has(key)) {
+      if (!isCount(value)) return false;
     } else if (!FREE_KEYWORDS.has(key)) return false;
   }
   return true;
@@ -128,7 +144,9 @@ function validatorFor(schema: unknown): ValidateFunction | undefined {
   try {
     // A schema's own `$id` would register it in the shared engine; identity comes from the text.
     const { $id: _id, ...rest } = schema as Record<string, unknown>;
-    compiled = engineFor(schema).compile(rest);
+    const engine = engineFor(schema);
+    // An invalid schema, or one of a draft ajv does not know, has no validator (as ajv's compile throws).
+    if (plainlyValid(rest) || engine.validateSchema(rest)) compiled = engine.compile(rest);
   } catch {
     compiled = null;
   }
