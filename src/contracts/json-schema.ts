@@ -53,16 +53,33 @@ const TYPES = new Set(['object', 'string', 'number', 'integer', 'boolean', 'arra
 const TEXT_KEYWORDS = new Set(['description', 'title', 'format', 'pattern', '$ref', '$comment', '$schema']);
 const NUMBER_KEYWORDS = new Set(['minimum', 'maximum']);
 const COUNT_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
-const FREE_KEYWORDS = new Set(['default', 'const', 'example']);
+const FREE_KEYWORDS = new Set(['default', 'const']);
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions']);
+/**
+ * Every keyword of ajv's draft-07 and 2020-12 meta-schemas. Any other key (`nullable`,
+ * `propertyOrdering`, `x-…`) is one neither meta-schema constrains, whatever its value.
+ */
+export const META_KEYWORDS: ReadonlySet<string> = new Set([
+  ...['$anchor', '$comment', '$defs', '$dynamicAnchor', '$dynamicRef', '$id', '$recursiveAnchor'],
+  ...['$recursiveRef', '$ref', '$schema', '$vocabulary', 'additionalItems', 'additionalProperties'],
+  ...['allOf', 'anyOf', 'const', 'contains', 'contentEncoding', 'contentMediaType', 'contentSchema'],
+  ...['default', 'definitions', 'dependencies', 'dependentRequired', 'dependentSchemas', 'deprecated'],
+  ...['description', 'else', 'enum', 'examples', 'exclusiveMaximum', 'exclusiveMinimum', 'format'],
+  ...['if', 'items', 'maxContains', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minContains'],
+  ...['minItems', 'minLength', 'minProperties', 'minimum', 'multipleOf', 'not', 'oneOf', 'pattern'],
+  ...['patternProperties', 'prefixItems', 'properties', 'propertyNames', 'readOnly', 'required', 'then'],
+  ...['title', 'type', 'unevaluatedItems', 'unevaluatedProperties', 'uniqueItems', 'writeOnly'],
+]);
 
 const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 const unique = (values: readonly unknown[]) => new Set(values).size === values.length;
 const isPrimitive = (v: unknown) => v === null || (typeof v !== 'object' && typeof v !== 'function');
 
 /**
- * The common tool schema (types, properties, required, items, enum, descriptions…) checked by
- * hand: a schema made only of these, each as both meta-schemas (ajv's draft-07 and 2020-12)
- * require it, is valid in every draft. Anything else goes to ajv. Every request carries its
+ * The common tool schema (types, properties, required, items, enum, descriptions, `$defs` and
+ * `$ref`…) checked by hand: a schema made only of these, each as both meta-schemas (ajv's draft-07
+ * and 2020-12) require it, and of keys neither meta-schema knows, is valid in every draft. A
+ * schema with any other keyword goes to ajv. Every request carries its
  * tools, so this is on the hot path; and a schema it passes is compiled without the meta-schema,
  * so it must never pass one that a meta-schema rejects.
  */
@@ -78,7 +95,7 @@ export function plainlyValid(schema: unknown, depth = 0): boolean {
           : !Array.isArray(value) || value.length === 0 || !unique(value) || !value.every((t) => TYPES.has(t))
       )
         return false;
-    } else if (key === 'properties') {
+    } else if (SCHEMA_MAPS.has(key)) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
       for (const k in value)
         if (!plainlyValid((value as Record<string, unknown>)[k], depth + 1)) return false;
@@ -104,7 +121,7 @@ export function plainlyValid(schema: unknown, depth = 0): boolean {
       if (typeof value !== 'number') return false;
     } else if (COUNT_KEYWORDS.has(key)) {
       if (!isCount(value)) return false;
-    } else if (!FREE_KEYWORDS.has(key)) return false;
+    } else if (META_KEYWORDS.has(key) && !FREE_KEYWORDS.has(key)) return false;
   }
   return true;
 }

@@ -1,8 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import fc from 'fast-check';
-import { plainlyValid, schemaProblem, valueProblem } from '../../../../src/contracts/json-schema';
+import {
+  META_KEYWORDS,
+  plainlyValid,
+  schemaProblem,
+  valueProblem,
+} from '../../../../src/contracts/json-schema';
 
 // The engines' options (src/contracts/json-schema.ts), with the meta-schema check left on.
 const options = { strict: false, validateFormats: false, allErrors: false } as const;
@@ -74,6 +81,13 @@ const KEYWORDS = [
   'exclusiveMinimum',
   'uniqueItems',
   '$defs',
+  'definitions',
+  'not',
+  'readOnly',
+  'patternProperties',
+  'nullable',
+  'propertyOrdering',
+  'x-order',
 ] as const;
 
 /** Schemas made of the keywords the hand check knows (and a few it does not), with good and bad values. */
@@ -96,7 +110,25 @@ const schemas = fc.letrec<{ schema: unknown }>((tie) => ({
   ),
 })).schema;
 
+/** The keywords of ajv's own copies of the two meta-schemas (draft-07, and 2020-12's vocabularies). */
+function metaSchemaKeywords(): string[] {
+  const refs = join(dirname(require.resolve('ajv/package.json')), 'dist', 'refs');
+  const files = [
+    join(refs, 'json-schema-draft-07.json'),
+    join(refs, 'json-schema-2020-12', 'schema.json'),
+    ...readdirSync(join(refs, 'json-schema-2020-12', 'meta')).map((f) =>
+      join(refs, 'json-schema-2020-12', 'meta', f),
+    ),
+  ];
+  return files.flatMap((f) => Object.keys(JSON.parse(readFileSync(f, 'utf8')).properties ?? {}));
+}
+
 describe('the hand check of a schema', () => {
+  it("knows every keyword of ajv's meta-schemas (any other key is free in both)", () => {
+    const missing = metaSchemaKeywords().filter((k) => !META_KEYWORDS.has(k));
+    expect(missing).toEqual([]);
+  });
+
   it('never passes a schema that either meta-schema rejects (it is compiled without them)', () => {
     let plain = 0;
     fc.assert(
@@ -150,6 +182,35 @@ describe('the hand check of a schema', () => {
     );
     expect(valueProblem(zod, { city: 'Oslo', days: 2, units: 'c' })).toBe(
       "$ must have required property 'stops'",
+    );
+  });
+
+  it('passes $defs and $ref and keys no meta-schema knows, and checks values through the reference', () => {
+    const schema = {
+      type: 'object',
+      properties: { home: { $ref: '#/$defs/address' }, work: { $ref: '#/definitions/address' } },
+      required: ['home'],
+      additionalProperties: false,
+      $defs: {
+        address: {
+          type: 'object',
+          properties: { zip: { type: 'string', nullable: true } },
+          required: ['zip'],
+        },
+      },
+      definitions: { address: { type: 'object', required: ['zip'], 'x-order': 1 } },
+      propertyOrdering: ['home', 'work'],
+    };
+    expect(plainlyValid(schema)).toBe(true);
+    expect(valueProblem(schema, { home: { zip: '0150' } })).toBeUndefined();
+    expect(valueProblem(schema, { home: { zip: 150 } })).toBe('$.home.zip must be string');
+    expect(valueProblem(schema, { home: { zip: '1' }, work: {} })).toBe(
+      "$.work must have required property 'zip'",
+    );
+    // A keyword of a meta-schema the hand check does not read goes to ajv, which finds its fault.
+    expect(plainlyValid({ type: 'object', $defs: { a: { not: 1 } } })).toBe(false);
+    expect(schemaProblem({ type: 'object', $defs: { a: { not: 1 } } })).toMatch(
+      /^\$\.\$defs\.a\.not must be/,
     );
   });
 
