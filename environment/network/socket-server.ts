@@ -142,6 +142,9 @@ export class SocketServer {
     const connection: Connection = { origin, transport };
     const createConnection = () => {
       const [client, server] = duplexPair();
+      // As with a connection, one end going (its session destroyed, the server closing) ends the other.
+      client.once('close', () => server.destroy());
+      server.once('close', () => client.destroy());
       this.opening = connection;
       try {
         this.h2.emit('connection', server);
