@@ -9,7 +9,6 @@
  * `:content-type`, `:message-type`, `:exception-type`). Node's zlib computes the CRC32 (the
  * same polynomial, IEEE 802.3), so no library is needed for a format this small.
  */
-import { Buffer } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 
 export type HeaderValue = string | number | bigint | boolean | Uint8Array;
@@ -21,11 +20,6 @@ export interface EventStreamMessage {
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
-
-// Built-ins read once: in Jest's sandbox every global name lookup goes through the context's interceptors.
-const Bytes = Uint8Array;
-const { stringify } = JSON;
-const { byteLength } = Buffer;
 
 const PRELUDE = 12;
 const CHECKSUM = 4;
@@ -40,7 +34,7 @@ function headerBlock(headers: Record<string, string>): Uint8Array {
     encoded.push(n, v);
     length += 1 + n.length + 1 + 2 + v.length;
   }
-  const block = new Bytes(length);
+  const block = new Uint8Array(length);
   let at = 0;
   for (let i = 0; i < encoded.length; i += 2) {
     const name = encoded[i];
@@ -69,9 +63,9 @@ function setUint32(bytes: Uint8Array, at: number, value: number): void {
  * (bytes, or text written as UTF-8 in place) and the message CRC.
  */
 function frame(headers: Uint8Array, payload: Uint8Array | string): Uint8Array {
-  const payloadLength = typeof payload === 'string' ? byteLength(payload) : payload.length;
+  const payloadLength = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   const total = PRELUDE + headers.length + payloadLength + CHECKSUM;
-  const bytes = new Bytes(total);
+  const bytes = new Uint8Array(total);
   setUint32(bytes, 0, total);
   setUint32(bytes, 4, headers.length);
   setUint32(bytes, 8, crc32(bytes.subarray(0, 8)));
@@ -203,7 +197,8 @@ function eventHeaderBlock(messageType: BedrockEvent['messageType'], type: string
 }
 
 export function encodeEvent(event: BedrockEvent): Uint8Array {
-  return frame(eventHeaderBlock(event.messageType, event.type), stringify(event.payload));
+  // `JSON.stringify(undefined)` is no text: an empty payload, as TextEncoder made it.
+  return frame(eventHeaderBlock(event.messageType, event.type), JSON.stringify(event.payload) ?? '');
 }
 
 export function decodeEvent(message: EventStreamMessage): BedrockEvent {

@@ -16,7 +16,8 @@ const INPUT_INVALID =
 /** Inputs one request may carry. */
 const MAX_INPUTS = 2048;
 
-// Read once: in Jest's sandbox every global name lookup goes through the context's interceptors.
+// Read once: in Jest's sandbox a global the sandbox prologue does not copy (scripts/sandbox-prologue.cjs)
+// is a lookup through the context's interceptors.
 const F32 = Float32Array;
 const { from: bufferFrom } = Buffer;
 /** Whether a Float32Array's bytes are already little-endian, as the wire wants them. */
