@@ -1,15 +1,16 @@
 /**
  * Serves provider and world hosts to clients that speak HTTP on a socket of their own (undici's
  * agents, pools and clients, http2): the connection guard connects such a socket here, on
- * loopback, instead of to the host, and this server hands each request to the runtime as a
- * WHATWG `Request`, as msw's catch-all does. Requests run in the async context of the client
+ * loopback (an HTTP/2 session: over an in-memory stream pair), instead of to the host, and this
+ * server hands each request to the runtime as a WHATWG `Request`, as msw's catch-all does. Requests run in the async context of the client
  * call that wrote them, so a model call made inside `understudy.run` belongs to that run.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import http2 from 'node:http2';
+import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
+import { type Duplex, duplexPair } from 'node:stream';
 import { respond, toRequest } from '../../src/node-http';
 import {
   offeredProtocols,
@@ -46,11 +47,15 @@ export class SocketServer {
   private readonly connections = new Map<number, Connection>();
   private readonly streamContexts = new Map<string, Snapshot>();
   private readonly sessions = new Set<http2.ServerHttp2Session>();
+  /** The HTTP/2 sessions the guard opened, and the connection each stands for. */
+  private readonly h2Connections = new WeakMap<http2.ServerHttp2Session, Connection>();
+  /** The connection of the session `connectHttp2` is opening (sessions start synchronously). */
+  private opening: Connection | undefined;
   /**
    * The HTTP/2 server's sockets: a destroyed session whose client is still connected keeps its
    * socket (and the server's close) waiting, as HTTP/1.1 has `closeAllConnections` for.
    */
-  private readonly h2Sockets = new Set<net.Socket>();
+  private readonly h2Sockets = new Set<Duplex>();
   /** WebSockets this server accepted, open until they close. */
   private readonly upgraded = new Set<net.Socket>();
   private streamIds = 0;
@@ -76,17 +81,18 @@ export class SocketServer {
       }
       socket.destroy();
     });
-    h2.on('connection', (socket: net.Socket) => {
+    h2.on('connection', (socket: Duplex) => {
       this.h2Sockets.add(socket);
       socket.once('close', () => this.h2Sockets.delete(socket));
     });
     h2.on('session', (session) => {
+      if (this.opening) this.h2Connections.set(session, this.opening);
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
     });
     h2.on('request', (req, res) => {
       const id = req.headers[CONTEXT_HEADER];
-      const connection = this.connections.get(req.socket.remotePort ?? -1);
+      const connection = this.h2Connections.get(req.stream.session as http2.ServerHttp2Session);
       const context = typeof id === 'string' ? this.streamContexts.get(id) : undefined;
       if (typeof id === 'string') this.streamContexts.delete(id);
       this.serve(req, res, connection && { ...connection, context });
@@ -95,8 +101,9 @@ export class SocketServer {
 
   static async start(hooks: ServingHooks, realConnect: Connect): Promise<SocketServer> {
     const h1 = http.createServer();
+    // HTTP/2 sessions reach their server through memory only: it listens on no port.
     const h2 = http2.createServer();
-    await Promise.all([listen(h1), listen(h2)]);
+    await listen(h1);
     return new SocketServer(hooks, realConnect, h1, h2);
   }
 
@@ -119,8 +126,10 @@ export class SocketServer {
   }
 
   /**
-   * `http2.connect` to a served origin: a session with the HTTP/2 server over loopback. Each
-   * stream carries the async context of the `session.request()` call that opened it.
+   * `http2.connect` to a served origin: a session with the HTTP/2 server over an in-memory stream
+   * pair (the client and the server are both this process: a loopback connection would only add
+   * a connect, an accept and the kernel's round trips to every session). Each stream carries the
+   * async context of the `session.request()` call that opened it.
    */
   connectHttp2(
     connect: typeof http2.connect,
@@ -132,9 +141,17 @@ export class SocketServer {
   ): http2.ClientHttp2Session {
     const connection: Connection = { origin, transport };
     const createConnection = () => {
-      const socket = new net.Socket();
-      this.open(socket, connection, port(this.h2));
-      return socket;
+      const [client, server] = duplexPair();
+      // As with a connection, one end going (its session destroyed, the server closing) ends the other.
+      client.once('close', () => server.destroy());
+      server.once('close', () => client.destroy());
+      this.opening = connection;
+      try {
+        this.h2.emit('connection', server);
+      } finally {
+        this.opening = undefined;
+      }
+      return client;
     };
     const session = connect(authority, { ...options, createConnection }, listener);
     const request = session.request;

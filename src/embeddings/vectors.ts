@@ -6,7 +6,7 @@
  * and `dimensions` keeps the leading components and normalizes again (as OpenAI's do).
  */
 import { fullDimensionsOf } from '../providers/embedding-codec';
-import { seededRandom } from '../random';
+import { addSeededRandom } from '../random';
 
 // Built-ins read once: in Jest's sandbox every global name lookup goes through the context's interceptors.
 const { imul, fround, sqrt, max } = Math;
@@ -35,10 +35,7 @@ export function embedding(text: string, model: string, dimensions: number): numb
   const size = max(full, length);
   const vector = new F64(size);
   const words = text.toLowerCase().match(WORDS) ?? [text];
-  for (const word of words) {
-    const next = seededRandom(seed(`${model}\u0000${word}`));
-    for (let i = 0; i < size; i++) vector[i] += next() * 2 - 1;
-  }
+  for (const word of words) addSeededRandom(seed(`${model}\u0000${word}`), vector, 2, -1);
   let sum = 0;
   for (let i = 0; i < length; i++) sum += vector[i] * vector[i];
   const norm = sqrt(sum) || 1;

@@ -24,30 +24,62 @@ const fromUtf8 = new TextDecoder();
 const PRELUDE = 12;
 const CHECKSUM = 4;
 
-/** Frames one message with string headers, in the order given. */
-export function encodeMessage(headers: Record<string, string>, payload: Uint8Array): Uint8Array {
-  const encoded = Object.entries(headers).map(([name, value]) => [utf8.encode(name), utf8.encode(value)]);
-  const headersLength = encoded.reduce((n, [name, value]) => n + 1 + name.length + 1 + 2 + value.length, 0);
-  const total = PRELUDE + headersLength + payload.length + CHECKSUM;
-  const bytes = new Uint8Array(total);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(0, total);
-  view.setUint32(4, headersLength);
-  view.setUint32(8, crc32(bytes.subarray(0, 8)));
-  let at = PRELUDE;
-  for (const [name, value] of encoded) {
-    bytes[at++] = name.length;
-    bytes.set(name, at);
+/** A message's header block: per string header, its name (u8 length), type 7 and value (u16 length). */
+function headerBlock(headers: Record<string, string>): Uint8Array {
+  const encoded: Uint8Array[] = [];
+  let length = 0;
+  for (const name in headers) {
+    const n = utf8.encode(name);
+    const v = utf8.encode(headers[name]);
+    encoded.push(n, v);
+    length += 1 + n.length + 1 + 2 + v.length;
+  }
+  const block = new Uint8Array(length);
+  let at = 0;
+  for (let i = 0; i < encoded.length; i += 2) {
+    const name = encoded[i];
+    const value = encoded[i + 1];
+    block[at++] = name.length;
+    block.set(name, at);
     at += name.length;
-    bytes[at++] = 7; // string
-    view.setUint16(at, value.length);
-    at += 2;
-    bytes.set(value, at);
+    block[at++] = 7; // string
+    block[at++] = value.length >>> 8;
+    block[at++] = value.length & 0xff;
+    block.set(value, at);
     at += value.length;
   }
-  bytes.set(payload, at);
-  view.setUint32(total - CHECKSUM, crc32(bytes.subarray(0, total - CHECKSUM)));
+  return block;
+}
+
+function setUint32(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value >>> 24;
+  bytes[at + 1] = (value >>> 16) & 0xff;
+  bytes[at + 2] = (value >>> 8) & 0xff;
+  bytes[at + 3] = value & 0xff;
+}
+
+/**
+ * Frames one message around a header block: the prelude and its CRC, the headers, the payload
+ * (bytes, or text written as UTF-8 in place) and the message CRC.
+ */
+function frame(headers: Uint8Array, payload: Uint8Array | string): Uint8Array {
+  const payloadLength = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  const total = PRELUDE + headers.length + payloadLength + CHECKSUM;
+  const bytes = new Uint8Array(total);
+  setUint32(bytes, 0, total);
+  setUint32(bytes, 4, headers.length);
+  setUint32(bytes, 8, crc32(bytes.subarray(0, 8)));
+  bytes.set(headers, PRELUDE);
+  const at = PRELUDE + headers.length;
+  if (typeof payload === 'string') utf8.encodeInto(payload, bytes.subarray(at, at + payloadLength));
+  else bytes.set(payload, at);
+  setUint32(bytes, total - CHECKSUM, crc32(bytes.subarray(0, total - CHECKSUM)));
   return bytes;
+}
+
+/** Frames one message with string headers, in the order given. */
+export function encodeMessage(headers: Record<string, string>, payload: Uint8Array): Uint8Array {
+  return frame(headerBlock(headers), payload);
 }
 
 export class EventStreamError extends Error {}
@@ -144,17 +176,29 @@ export interface BedrockEvent {
   payload: any;
 }
 
+/**
+ * The header blocks of the events an encoder sends, by message type and event type: a stream
+ * repeats a handful of types, and their headers are the same bytes every time.
+ */
+const eventHeaders = new Map<string, Uint8Array>();
+const MAX_EVENT_HEADERS = 64;
+
+function eventHeaderBlock(messageType: BedrockEvent['messageType'], type: string): Uint8Array {
+  const key = `${messageType}\u0000${type}`;
+  let block = eventHeaders.get(key);
+  if (block) return block;
+  block = headerBlock(
+    messageType === 'exception'
+      ? { ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' }
+      : { ':event-type': type, ':content-type': 'application/json', ':message-type': 'event' },
+  );
+  if (eventHeaders.size < MAX_EVENT_HEADERS) eventHeaders.set(key, block);
+  return block;
+}
+
 export function encodeEvent(event: BedrockEvent): Uint8Array {
-  const payload = utf8.encode(JSON.stringify(event.payload));
-  return event.messageType === 'exception'
-    ? encodeMessage(
-        { ':exception-type': event.type, ':content-type': 'application/json', ':message-type': 'exception' },
-        payload,
-      )
-    : encodeMessage(
-        { ':event-type': event.type, ':content-type': 'application/json', ':message-type': 'event' },
-        payload,
-      );
+  // `JSON.stringify(undefined)` is no text: an empty payload, as TextEncoder made it.
+  return frame(eventHeaderBlock(event.messageType, event.type), JSON.stringify(event.payload) ?? '');
 }
 
 export function decodeEvent(message: EventStreamMessage): BedrockEvent {
