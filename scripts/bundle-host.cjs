@@ -17,6 +17,7 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');
 const esbuild = require('esbuild');
+const { writeAscii } = require('./bundle-ascii.cjs');
 const { UNBUNDLED, entrySourceOf, keptOut } = require('./bundle-sandbox.cjs');
 
 const root = resolve(__dirname, '..');
@@ -84,8 +85,10 @@ async function main() {
     plugins: [keptOut(KEPT_OUT), ownPaths],
     logLevel: 'warning',
     legalComments: 'none',
+    charset: 'ascii',
     banner: { js: `var ${BUNDLE_DIR} = __dirname;` },
   });
+  writeAscii(BUNDLE);
   // A script compiled from the code cache has no module loader for `import()` (./code-cache.ts).
   const imports = readFileSync(BUNDLE, 'utf8').match(/[^\w.$]import\(/g);
   if (imports) throw new Error(`dist/host.cjs has ${imports.length} import() call(s): keep their module out of the bundle`);

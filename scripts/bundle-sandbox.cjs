@@ -18,6 +18,7 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');
 const esbuild = require('esbuild');
+const { writeAscii } = require('./bundle-ascii.cjs');
 const { withPrologue } = require('./sandbox-prologue.cjs');
 
 const root = resolve(__dirname, '..');
@@ -78,9 +79,11 @@ async function main() {
     plugins: [keptOut(UNBUNDLED)],
     logLevel: 'warning',
     legalComments: 'none',
+    charset: 'ascii',
   });
   // The built-ins the sandbox code names, as locals of the bundle (see ./sandbox-prologue.cjs).
   writeFileSync(BUNDLE, withPrologue(readFileSync(BUNDLE, 'utf8')));
+  writeAscii(BUNDLE);
   // The entries load the bundle through a loader: under the Jest environment the worker runs the
   // bundle from a script compiled once (environment/sandbox-bundle.ts, `runBundle` of the host
   // services); anywhere else it is required as a module.
