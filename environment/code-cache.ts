@@ -39,8 +39,16 @@ export function keepCompiledCode(): void {
   compiled.clear();
 }
 
+/** The cache folder under each folder asked for, checked once per process (a process compiles several files). */
+const checked = new Map<string, string | undefined>();
+
 /** The cache folder, when it is this user's alone (created so when missing); else undefined. */
 function privateFolder(under: string): string | undefined {
+  if (!checked.has(under)) checked.set(under, checkedFolder(under));
+  return checked.get(under);
+}
+
+function checkedFolder(under: string): string | undefined {
   const folder = join(under, FOLDER);
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
