@@ -8,8 +8,8 @@
  * comments, regular-expression literals and tagged templates.
  *
  * Here every such character is written as a `\uXXXX` escape, which keeps a comment a comment, and
- * then esbuild proves the program unchanged: minified (comments dropped) the two texts must print
- * the same. An escape in a regular expression or a tagged template changes its text (a raw
+ * then esbuild proves the program unchanged: printed without comments and whitespace, the two
+ * texts must be the same. An escape in a regular expression or a tagged template changes its text (a raw
  * template's value, `\u` after a backslash), so there the build fails: write the escape in the
  * source instead, where its meaning is yours to check.
  */
@@ -25,7 +25,7 @@ const escaped = (text) =>
 
 /** The program without its comments: what the escape must not change. */
 const program = (text) =>
-  esbuild.transformSync(text, { loader: 'js', minify: true, legalComments: 'none', charset: 'utf8' }).code;
+  esbuild.transformSync(text, { loader: 'js', minifyWhitespace: true, legalComments: 'none', charset: 'utf8' }).code;
 
 /** `text` with every character beyond ASCII escaped; throws when an escape would change the program. */
 function asciiSource(text, name = 'the bundle') {
