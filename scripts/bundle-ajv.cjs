@@ -40,6 +40,7 @@ async function bundleAjv(outfile = BUNDLE) {
     outfile,
     logLevel: 'warning',
     legalComments: 'none',
+    charset: 'ascii',
   });
   const text = readFileSync(outfile, 'utf8');
   // A script compiled from the code cache has no module loader for `import()` (environment/code-cache.ts),

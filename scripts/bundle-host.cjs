@@ -17,6 +17,7 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');
 const esbuild = require('esbuild');
+const { writeAscii } = require('./bundle-ascii.cjs');
 const { UNBUNDLED, entrySourceOf, keptOut } = require('./bundle-sandbox.cjs');
 
 const root = resolve(__dirname, '..');
@@ -32,15 +33,14 @@ const HOST_ENTRIES = {
 /**
  * Sources that stay files of their own: the runtime the test file imports (the sandbox bundle's
  * loader, which the Vitest session shares with the test file), the code cache and the bundle runner
- * (one instance serves the loader of this bundle and the bundle), what loads ES modules, and what runs as a file
- * by its path. The build fails if anything else in the bundle loads an ES module (`import()`).
+ * (one instance serves the loader of this bundle and the bundle), and what runs as a file by its
+ * path. The build fails if anything in the bundle loads an ES module with `import()` (msw, ESM
+ * only, is loaded with `require`: environment/msw.ts).
  */
 const KEPT_OUT = [
   'environment/vitest/realm.ts',
   'environment/code-cache.ts',
   'environment/sandbox-bundle.ts',
-  // msw is ESM (msw 3 only ESM): its `import()` needs a module of its own, not a script.
-  'environment/msw.ts',
   ...UNBUNDLED,
 ];
 
@@ -84,8 +84,10 @@ async function main() {
     plugins: [keptOut(KEPT_OUT), ownPaths],
     logLevel: 'warning',
     legalComments: 'none',
+    charset: 'ascii',
     banner: { js: `var ${BUNDLE_DIR} = __dirname;` },
   });
+  writeAscii(BUNDLE);
   // A script compiled from the code cache has no module loader for `import()` (./code-cache.ts).
   const imports = readFileSync(BUNDLE, 'utf8').match(/[^\w.$]import\(/g);
   if (imports) throw new Error(`dist/host.cjs has ${imports.length} import() call(s): keep their module out of the bundle`);
@@ -95,7 +97,7 @@ async function main() {
     writeFileSync(
       file,
       `"use strict";\n// Built by scripts/bundle-host.cjs: the host side of the package is one file.\n` +
-        `module.exports = require(${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)}).loadHostBundle().${name};\n`,
+        `const loader = require(${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)});\nmodule.exports = loader.loadHostBundle().${name};\n`,
     );
   }
 }

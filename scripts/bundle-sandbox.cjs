@@ -18,6 +18,7 @@
 const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');
 const esbuild = require('esbuild');
+const { writeAscii } = require('./bundle-ascii.cjs');
 const { withPrologue } = require('./sandbox-prologue.cjs');
 
 const root = resolve(__dirname, '..');
@@ -78,9 +79,11 @@ async function main() {
     plugins: [keptOut(UNBUNDLED)],
     logLevel: 'warning',
     legalComments: 'none',
+    charset: 'ascii',
   });
   // The built-ins the sandbox code names, as locals of the bundle (see ./sandbox-prologue.cjs).
   writeFileSync(BUNDLE, withPrologue(readFileSync(BUNDLE, 'utf8')));
+  writeAscii(BUNDLE);
   // The entries load the bundle through a loader: under the Jest environment the worker runs the
   // bundle from a script compiled once (environment/sandbox-bundle.ts, `runBundle` of the host
   // services); anywhere else it is required as a module.
@@ -89,14 +92,17 @@ async function main() {
     `"use strict";\n// Built by scripts/bundle-sandbox.cjs: loads the sandbox bundle, from the worker's compiled copy when the environment has one.\n` +
       `const bundle = require("node:path").join(__dirname, "sandbox.cjs");\n` +
       `const services = globalThis[Symbol.for("jest-understudy.host-services")];\n` +
-      `if (!services?.runBundle?.(bundle, module, require)) module.exports = require("./sandbox.cjs");\n`,
+      // Not `module.exports = require(...)`: Node's ES module loader reads that as a re-export and
+      // parses the whole bundle for export names (a test file's `import ... from 'jest-understudy'`).
+      `if (!services?.runBundle?.(bundle, module, require)) {\n  const loaded = require("./sandbox.cjs");\n  module.exports = loaded;\n}\n`,
   );
   for (const [name, [built]] of Object.entries(ENTRIES)) {
     const file = join(dist, built);
     const to = relative(dirname(file), LOADER);
     writeFileSync(
       file,
-      `"use strict";\n// Built by scripts/bundle-sandbox.cjs: the sandbox side of the package is one file.\nmodule.exports = require(${JSON.stringify(to.startsWith('.') ? to : `./${to}`)}).${name};\n`,
+      `"use strict";\n// Built by scripts/bundle-sandbox.cjs: the sandbox side of the package is one file.\n` +
+        `const loader = require(${JSON.stringify(to.startsWith('.') ? to : `./${to}`)});\nmodule.exports = loader.${name};\n`,
     );
   }
 }

@@ -77,7 +77,7 @@ const CODE_WORD =
  * expression or template literal, `<your key>`) and the empty ones (`null`, `***`).
  */
 function isReference(value: string): boolean {
-  if (value.length < 2 || /^[*x•.]+$/i.test(value) || PLACEHOLDER.test(value)) return true;
+  if (value.length < 2 || /^[*x\u2022.]+$/i.test(value) || PLACEHOLDER.test(value)) return true;
   if (CODE_WORD.test(value) || /^[{[(/<`]/.test(value) || value.includes('${')) return true;
   if (/^\$\{?[A-Za-z_]\w*\}?$/.test(value) || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return true;
   const chain = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(\()?/.exec(value);
@@ -108,7 +108,7 @@ function scrubNamed(text: string, names: RegExp, valuePattern: RegExp, where: Na
     }
     const scheme = /^(?:bearer|basic|token)\s+/i.exec(value[0])?.[0] ?? '';
     const bare = value[0].slice(scheme.length);
-    if (where === 'field' ? isReference(bare) : /^[`<{…]/.test(bare) || bare.includes('${')) continue;
+    if (where === 'field' ? isReference(bare) : /^[`<{\u2026]/.test(bare) || bare.includes('${')) continue;
     out += text.slice(from, valueAt) + REDACTED;
     from = valueAt + value[0].length;
     names.lastIndex = from;

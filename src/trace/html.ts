@@ -9,6 +9,8 @@
  * Every step is a <details> element, so the page reads without JavaScript; the script
  * (timeline.js, beside this file, as is timeline.css) adds search, filters and
  * expand/collapse all. Markup is built with `html` (./markup.ts), which escapes every value.
+ * Characters beyond ASCII in its templates are written as escapes: the bundles the package runs
+ * are pure ASCII (scripts/bundle-ascii.cjs).
  */
 import { readFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
@@ -124,7 +126,7 @@ interface Message {
 }
 
 function callHtml(c: { id: string; name: string; arguments: string }): Html {
-  return html`<div class="call">→ <b>${c.name}</b>(${compact(c.arguments, 400)}) <span class="dim">${c.id}</span></div>`;
+  return html`<div class="call">\u2192 <b>${c.name}</b>(${compact(c.arguments, 400)}) <span class="dim">${c.id}</span></div>`;
 }
 
 function messageHtml(m: Message, i: number): Html {
@@ -398,7 +400,7 @@ function toolStep(
     holdsFailure: held.failed.length > 0,
     label: 'tool',
     title: html`<b>${a.toolName ?? node.name}</b>`,
-    summary: html`${compact(args, 60)}${when(result !== undefined, () => html` <span class="arrow">→</span> ${compact(result, 60)}`)}`,
+    summary: html`${compact(args, 60)}${when(result !== undefined, () => html` <span class="arrow">\u2192</span> ${compact(result, 60)}`)}`,
     outcome: toolOutcome(outcome, held),
     node,
     runStart,
@@ -560,7 +562,7 @@ function expectationSection(e: Expectation): Html {
         .slice(i, j)
         .map((r) => (r.received === undefined ? '' : e.actual[r.received]?.name));
       rows.push(
-        html`<tr class="fold"><td class="gut">⋯</td><td></td><td></td><td>${e.rows[i].received ?? ''}–${e.rows[j - 1].received ?? ''}</td><td class="dim">${j - i} other calls: ${calls.join(', ')}</td></tr>`,
+        html`<tr class="fold"><td class="gut">\u22ef</td><td></td><td></td><td>${e.rows[i].received ?? ''}\u2013${e.rows[j - 1].received ?? ''}</td><td class="dim">${j - i} other calls: ${calls.join(', ')}</td></tr>`,
       );
       i = j;
     } else {
@@ -568,7 +570,7 @@ function expectationSection(e: Expectation): Html {
       for (; i < end; i++) rows.push(rowHtml(e.rows[i], i));
     }
   }
-  const about = html`${e.matcher}${when(e.negated, () => ' (.not)')}${when(e.mode, () => ` · mode ${e.mode}`)}${when(e.args, () => ` · args ${e.args}`)}${when(e.runIndex !== undefined, () => html` · <a href="#run-${e.runIndex}">run ${e.runIndex}</a>`)}`;
+  const about = html`${e.matcher}${when(e.negated, () => ' (.not)')}${when(e.mode, () => ` \u00b7 mode ${e.mode}`)}${when(e.args, () => ` \u00b7 args ${e.args}`)}${when(e.runIndex !== undefined, () => html` \u00b7 <a href="#run-${e.runIndex}">run ${e.runIndex}</a>`)}`;
   const forbidden = when(
     violations.length > 0,
     () =>
@@ -626,7 +628,7 @@ function sessionSection(session: SpanNode, anchors: Anchors): Html {
   const how = closing(a);
   const omitted = a.sessionOmittedTurns;
   return html`<section class="run session${bad ? ' bad' : ''}" id="session-${a.sessionIndex ?? 0}">
-<h2><span>Session ${a.sessionIndex ?? 0}</span> ${badge(String(a.protocol ?? 'socket'), 'plain')} ${badge(how, a.sessionDropped ? 'bad' : 'ok')} <span class="dim">${ms(session.duration)} · ${plural(Number(a.sessionTurns ?? turns.length), 'turn')}</span></h2>
+<h2><span>Session ${a.sessionIndex ?? 0}</span> ${badge(String(a.protocol ?? 'socket'), 'plain')} ${badge(how, a.sessionDropped ? 'bad' : 'ok')} <span class="dim">${ms(session.duration)} \u00b7 ${plural(Number(a.sessionTurns ?? turns.length), 'turn')}</span></h2>
 <p class="dim">${String(a.url ?? '')}</p>
 ${when(omitted, () => html`<p class="omitted">${omitted} turns between the first and the latest are left out of this trace.</p>`)}
 <ol class="sturns">${join(
