@@ -238,7 +238,7 @@ export class SocketServer {
   }
 }
 
-function listen(server: http.Server | http2.Http2Server): Promise<void> {
+function listen(server: http.Server): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -253,4 +253,4 @@ function closed(server: http.Server | http2.Http2Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-const port = (server: http.Server | http2.Http2Server) => (server.address() as AddressInfo).port;
+const port = (server: http.Server) => (server.address() as AddressInfo).port;

@@ -19,7 +19,6 @@ const MAX_INPUTS = 2048;
 // Read once: in Jest's sandbox a global the sandbox prologue does not copy (scripts/sandbox-prologue.cjs)
 // is a lookup through the context's interceptors.
 const F32 = Float32Array;
-const { from: bufferFrom } = Buffer;
 /** Whether a Float32Array's bytes are already little-endian, as the wire wants them. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -27,7 +26,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 function toBase64(vector: number[]): string {
   if (LITTLE_ENDIAN) {
     const floats = new F32(vector);
-    return bufferFrom(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
+    return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
   }
   const bytes = Buffer.alloc(vector.length * 4);
   vector.forEach((v, i) => {
