@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Bundles what a test file loads inside Jest's sandbox (the package entry, the matchers and the
- * preset's setup file) into one file, dist/sandbox.cjs, and points those three entry points of
- * dist/ at it. Part of `npm run build`, after tsc (whose .d.ts files stay as they are).
+ * Bundles what a test file loads inside Jest's sandbox (the package entry, the matchers, the Jest
+ * and Vitest adapters' sandbox sides) into one file, dist/sandbox.cjs, and points those entry
+ * points of dist/ at it. Part of `npm run build`, after tsc (whose .d.ts files stay as they are).
  *
  * Why: Jest gives every test file its own module registry, so each file loads the package again;
  * one file instead of a hundred modules saves each test file the resolution, reading and wrapping
@@ -30,10 +30,16 @@ const LOADER = join(dist, 'sandbox-loader.js');
 const ENTRIES = {
   index: ['src/index.js', 'src/index.ts'],
   matchers: ['matchers/index.js', 'matchers/index.ts'],
-  setup: ['environment/jest/setup.js', 'environment/jest/setup.ts'],
+  // What the preset's setup file loads on the file's first use of jest-understudy.
+  jestRuntime: ['environment/jest/runtime.js', 'environment/jest/runtime.ts'],
   // The Vitest session's runtime and matchers: the test file's copies, as it shares its realm.
   realm: ['environment/vitest/realm.js', 'environment/vitest/realm.ts'],
 };
+/**
+ * The preset's setup file, which every test file runs: a small bundle of its own that names the
+ * matchers and loads the sandbox bundle (its `./runtime`) on first use.
+ */
+const SETUP = ['environment/jest/setup.ts', 'environment/jest/setup.js'];
 /** Sources that must stay files of their own in dist/ (resolved by path at run time). */
 const UNBUNDLED = ['src/record/standalone.ts'];
 
@@ -96,6 +102,31 @@ async function main() {
       // parses the whole bundle for export names (a test file's `import ... from 'jest-understudy'`).
       `if (!services?.runBundle?.(bundle, module, require)) {\n  const loaded = require("./sandbox.cjs");\n  module.exports = loaded;\n}\n`,
   );
+  await esbuild.build({
+    entryPoints: [join(root, SETUP[0])],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    outfile: join(dist, SETUP[1]),
+    allowOverwrite: true,
+    banner: {
+      js: "// Built by scripts/bundle-sandbox.cjs: the preset's setup file; the sandbox bundle loads on first use (./runtime.js).",
+    },
+    plugins: [
+      {
+        name: 'runtime-kept-out',
+        setup(build) {
+          build.onResolve({ filter: /^\.\/runtime$/ }, (args) => ({ path: args.path, external: true }));
+        },
+      },
+    ],
+    logLevel: 'warning',
+    legalComments: 'none',
+    charset: 'ascii',
+  });
+  writeAscii(join(dist, SETUP[1]));
   for (const [name, [built]] of Object.entries(ENTRIES)) {
     const file = join(dist, built);
     const to = relative(dirname(file), LOADER);
@@ -107,7 +138,7 @@ async function main() {
   }
 }
 
-module.exports = { ENTRIES, UNBUNDLED, entrySourceOf, keptOut };
+module.exports = { ENTRIES, SETUP, UNBUNDLED, entrySourceOf, keptOut };
 if (require.main === module)
   main().catch((error) => {
     process.stderr.write(`${error.stack ?? error}\n`);

@@ -1,10 +1,40 @@
 /**
- * Start-up under the Vitest plugin from the packed tarball: a test file that uses nothing of
- * jest-understudy does not load the package's sandbox bundle (the matchers are registered by name
- * and load on first use), and the matchers still judge a run once used.
+ * Start-up from the packed tarball: a test file that uses nothing of jest-understudy does not run
+ * the package's sandbox bundle (the matchers are registered by name and load on first use), and
+ * the matchers still judge a run once used. Under Jest (the preset's setup file; CommonJS and ESM)
+ * and under the Vitest plugin.
  */
 import { describe, expect, it } from '@jest/globals';
+import { fileOf, RUNNERS, runInstalled, statuses } from '../support/installed';
 import { runInstalledVitest } from '../support/installed-vitest';
+import { rowsOf } from '../support/runner-tier';
+
+const JEST_ROWS = [
+  ['Jest CommonJS, no flag', 'jest-cjs'],
+  ['Jest with --experimental-vm-modules', 'jest-esm'],
+] as const;
+
+describe.each(rowsOf(__filename, JEST_ROWS))('start-up under the preset (%s)', (_, runner) => {
+  it('runs the sandbox bundle only when the file first uses the package, and the matchers judge runs, also after a reset of the module registry', async () => {
+    const cases = ['speed-lazy.case.js', 'speed-lazy-reset.case.js'];
+    const run = await runInstalled({ cases, ...RUNNERS[runner] });
+    expect({
+      code: run.code,
+      lazy: statuses(fileOf(run, cases[0])),
+      reset: statuses(fileOf(run, cases[1])),
+    }).toEqual({
+      code: 0,
+      lazy: {
+        'has not run the sandbox bundle in a file that used nothing of the package': 'passed',
+        'runs the sandbox bundle on first use; the matchers registered before it judge the run': 'passed',
+      },
+      reset: {
+        'judges a run made before the first matcher loaded': 'passed',
+        'judges a run of a later test, after another reset': 'passed',
+      },
+    });
+  }, 120_000);
+});
 
 describe('start-up under the Vitest plugin', () => {
   it('loads the sandbox bundle only when the file first uses the package, and the matchers judge runs', async () => {

@@ -95,6 +95,12 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
   private readonly failures: Record<string, FailureNote> = {};
   /** Set at teardown: what the file started and left running must not reach the next file. */
   private closed = false;
+  /**
+   * Set when the file's tests and hooks are done: a file that has no session by then gets none (Jest
+   * refuses a `require` made then, and the session's code loads on first use), so what it still
+   * sends is refused.
+   */
+  private finished = false;
   /** The data files (fixtures, worlds, golden files, cassettes) the test file parsed, with digests of their text. */
   private readonly sources = new Map<string, string>();
 
@@ -196,7 +202,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
     )
       throw toError('RECORD_KEY_MISSING', noKeyMessage(mode, 'this test file'));
     if (bridge.options.traces !== 'off') this.traces.clean();
-    const session = () => bridge.session ?? bridge.loadSession?.();
+    const session = () => bridge.session ?? (this.finished ? undefined : bridge.loadSession?.());
     // Replay never leaves the process: every transport is served, passed (this process's own loopback
     // servers, network.allow) or refused.
     const containment = await contain(
@@ -231,10 +237,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
         return SandboxPromise.reject(
           markError(new SandboxTypeError(this.afterTeardown(input)), 'FETCH_AFTER_TEARDOWN'),
         );
-      return (
-        (bridge.session ?? bridge.loadSession?.())?.handleFetch(input, init) ??
-        mswFetch(input as RequestInfo, init as RequestInit)
-      );
+      return session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
     };
     this.global.fetch = fetch as typeof globalThis.fetch;
 
@@ -363,6 +366,7 @@ export default class UnderstudyEnvironment extends NodeEnvironment {
             message: `jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`,
           });
         }
+        this.finished = true;
         break;
       }
     }

@@ -20,7 +20,7 @@ const lexer = require(
 };
 
 describe('the bundles a test file loads', () => {
-  it.each(['sandbox.cjs', 'host.cjs', 'ajv.cjs'])('%s is pure ASCII', (name) => {
+  it.each(['sandbox.cjs', 'host.cjs', 'ajv.cjs', 'environment/jest/setup.js'])('%s is pure ASCII', (name) => {
     const bytes = readFileSync(join(dist, name));
     const first = bytes.findIndex((byte) => byte >= 0x80);
     expect(first === -1 ? 'ascii' : bytes.subarray(Math.max(0, first - 60), first + 20).toString()).toBe(
@@ -32,6 +32,7 @@ describe('the bundles a test file loads', () => {
     'src/index.js',
     'matchers/index.js',
     'environment/jest/setup.js',
+    'environment/jest/runtime.js',
     'environment/vitest/realm.js',
     'environment/vitest/session.js',
     'environment/jest/index.js',
