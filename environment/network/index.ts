@@ -94,7 +94,7 @@ export async function contain(
     refused: (message: string) => hooks.fail(message),
     label: (transport: string) => transport,
   };
-  const socketServer = await SocketServer.start(
+  const socketServer = SocketServer.start(
     {
       handle: hooks.handle,
       acceptSocket: (offer) => hooks.acceptSocket(offer),

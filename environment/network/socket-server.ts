@@ -4,12 +4,16 @@
  * loopback (an HTTP/2 session: over an in-memory stream pair), instead of to the host, and this
  * server hands each request to the runtime as a WHATWG `Request`, as msw's catch-all does. Requests run in the async context of the client
  * call that wrote them, so a model call made inside `understudy.run` belongs to that run.
+ *
+ * The HTTP/1.1 server listens from the first socket it is given, not before: most test files never
+ * give it one, and a listen costs a process a DNS lookup of the address (Node's thread pool starts
+ * for it) on top of the socket.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import http2 from 'node:http2';
-import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { type Duplex, duplexPair } from 'node:stream';
 import { respond, toRequest } from '../../src/node-http';
 import {
@@ -38,6 +42,7 @@ interface Connection {
 }
 
 type Connect = typeof net.Socket.prototype.connect;
+type Listen = typeof net.Server.prototype.listen;
 
 /** Set by the client side of an HTTP/2 stream, read and dropped by the server side. */
 const CONTEXT_HEADER = 'x-jest-understudy-context';
@@ -59,10 +64,18 @@ export class SocketServer {
   /** WebSockets this server accepted, open until they close. */
   private readonly upgraded = new Set<net.Socket>();
   private streamIds = 0;
+  /** The HTTP/1.1 server's port, once it listens (from the first socket it is given). */
+  private listening: Promise<number> | undefined;
+  private closing = false;
 
   private constructor(
     private readonly hooks: ServingHooks,
     private readonly realConnect: Connect,
+    /**
+     * Node's `listen`, as it was before the guards: the server is not one of the test's, whose
+     * ports the network policy lets loopback connections through to.
+     */
+    private readonly realListen: Listen,
     private readonly h1: http.Server,
     private readonly h2: http2.Http2Server,
   ) {
@@ -99,12 +112,12 @@ export class SocketServer {
     });
   }
 
-  static async start(hooks: ServingHooks, realConnect: Connect): Promise<SocketServer> {
+  /** A server for one test file; call it before the guards are in place (it keeps Node's `listen`). */
+  static start(hooks: ServingHooks, realConnect: Connect): SocketServer {
     const h1 = http.createServer();
     // HTTP/2 sessions reach their server through memory only: it listens on no port.
     const h2 = http2.createServer();
-    await listen(h1);
-    return new SocketServer(hooks, realConnect, h1, h2);
+    return new SocketServer(hooks, realConnect, net.Server.prototype.listen, h1, h2);
   }
 
   /** Connects `socket` (not yet connected) to the HTTP/1.1 server in place of `origin`. */
@@ -122,7 +135,7 @@ export class SocketServer {
         return original.apply(this, args);
       };
     }
-    this.open(socket, connection, port(this.h1));
+    this.open(socket, connection);
   }
 
   /**
@@ -166,6 +179,9 @@ export class SocketServer {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    // A listen under way ends first: closing the server before it would leave it listening.
+    await this.listening?.catch(() => undefined);
     for (const socket of this.upgraded) socket.destroy();
     for (const session of this.sessions) session.destroy();
     for (const socket of this.h2Sockets) socket.destroy();
@@ -198,7 +214,7 @@ export class SocketServer {
     return true;
   }
 
-  private open(socket: net.Socket, connection: Connection, serverPort: number): void {
+  private open(socket: net.Socket, connection: Connection): void {
     socket.prependOnceListener('connect', () => {
       const local = socket.localPort!;
       this.connections.set(local, connection);
@@ -206,10 +222,24 @@ export class SocketServer {
         if (this.connections.get(local) === connection) this.connections.delete(local);
       });
     });
-    (this.realConnect as (options: net.NetConnectOpts) => net.Socket).call(socket, {
-      port: serverPort,
-      host: '127.0.0.1',
-    });
+    const connect = (port: number) =>
+      (this.realConnect as (options: net.NetConnectOpts) => net.Socket).call(socket, {
+        port,
+        host: '127.0.0.1',
+      });
+    const port = this.h1.listening ? (this.h1.address() as AddressInfo).port : undefined;
+    if (port !== undefined) return void connect(port);
+    // Until the server listens, the socket is connecting, as it would be to the host: what the client
+    // writes meanwhile waits for the connection, as Node's socket holds writes made before it connects.
+    (socket as unknown as { connecting: boolean }).connecting = true;
+    this.listening ??= listen(this.h1, this.realListen);
+    this.listening.then(
+      (listening) => {
+        if (this.closing) socket.destroy();
+        else if (!socket.destroyed) connect(listening);
+      },
+      (error: unknown) => socket.destroy(error as Error),
+    );
   }
 
   private async serve(
@@ -238,19 +268,23 @@ export class SocketServer {
   }
 }
 
-function listen(server: http.Server): Promise<void> {
+/** Listens on a loopback port of the system's choosing; resolves with the port. */
+function listen(server: http.Server, realListen: Listen): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      server.unref();
-      resolve();
-    });
+    (realListen as (port: number, host: string, listening: () => void) => unknown).call(
+      server,
+      0,
+      '127.0.0.1',
+      () => {
+        server.off('error', reject);
+        server.unref();
+        resolve((server.address() as AddressInfo).port);
+      },
+    );
   });
 }
 
 function closed(server: http.Server | http2.Http2Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
-
-const port = (server: http.Server) => (server.address() as AddressInfo).port;

@@ -2,11 +2,13 @@
  * The socket server's HTTP/2 side, driven as the AWS SDK drives it (Bedrock's ConverseStream):
  * a session per call, one stream, the session destroyed after. Each request reaches the hooks
  * as a Request at the served origin, in the async context of the `session.request()` call.
+ * Its HTTP/1.1 side listens from the first socket it is given, through Node's own `listen`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { ListeningPorts, watchListening } from '../../../../environment/network/listening';
 import { SocketServer } from '../../../../environment/network/socket-server';
 
 const ORIGIN = 'https://bedrock-runtime.us-east-1.amazonaws.com';
@@ -143,5 +145,111 @@ describe('SocketServer over HTTP/2', () => {
     server = undefined;
     await closed;
     expect(session.destroyed).toBe(true);
+  });
+});
+
+/** A socket the guard gives the server, with a whole HTTP/1.1 request written at once, before it connects. */
+function ask(server: SocketServer, path: string): { socket: net.Socket; reply: Promise<string> } {
+  const socket = new net.Socket();
+  server.attach(socket, ORIGIN, 'tls');
+  socket.write(`POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\nconnection: close\r\n\r\nhi`);
+  const reply = new Promise<string>((resolve, reject) => {
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      data += chunk;
+    });
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+  return { socket, reply };
+}
+
+describe('SocketServer over HTTP/1.1', () => {
+  let server: SocketServer | undefined;
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await server?.close();
+    server = undefined;
+  });
+
+  it('listens from the first socket it is given, once, and serves what was written before it listened', async () => {
+    const listen = jest.spyOn(net.Server.prototype, 'listen');
+    const seen: Seen[] = [];
+    server = SocketServer.start(
+      {
+        handle: async (request) => {
+          seen.push({
+            url: request.url,
+            method: request.method,
+            body: await request.text(),
+            call: calls.getStore(),
+            header: null,
+          });
+          return new Response('served');
+        },
+        unhandled: () => {},
+      },
+      net.Socket.prototype.connect,
+    );
+    expect(listen).not.toHaveBeenCalled();
+    const first = ask(server, '/one');
+    const second = ask(server, '/two');
+    expect(first.socket.connecting).toBe(true);
+    const replies = await Promise.all([first.reply, second.reply]);
+    expect(replies.map((reply) => reply.endsWith('served'))).toEqual([true, true]);
+    expect(await ask(server, '/three').reply).toMatch(/served$/);
+    expect(listen).toHaveBeenCalledTimes(1);
+    expect(seen.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+      `POST ${ORIGIN}/one hi`,
+      `POST ${ORIGIN}/two hi`,
+      `POST ${ORIGIN}/three hi`,
+    ]);
+  });
+
+  it('is not one of the servers the network policy lets loopback through to, though it listens after the guards', async () => {
+    server = SocketServer.start(
+      { handle: () => new Response('served'), unhandled: () => {} },
+      net.Socket.prototype.connect,
+    );
+    const ports = ListeningPorts.create();
+    const stop = watchListening(ports);
+    try {
+      const { socket, reply } = ask(server, '/one');
+      const port = await new Promise<number>((resolve) =>
+        socket.once('connect', () => resolve(socket.remotePort!)),
+      );
+      expect(await reply).toMatch(/served$/);
+      expect(ports.reaches({ transport: 'tcp', host: '127.0.0.1', port })).toBe(false);
+    } finally {
+      stop();
+    }
+  });
+
+  it('connects no socket destroyed while it started to listen, and closes while it starts, leaving nothing listening', async () => {
+    const seen: string[] = [];
+    const listen = jest.spyOn(net.Server.prototype, 'listen');
+    server = SocketServer.start(
+      {
+        handle: (request) => {
+          seen.push(request.url);
+          return new Response('served');
+        },
+        unhandled: () => {},
+      },
+      net.Socket.prototype.connect,
+    );
+    const destroyed = ask(server, '/gone');
+    destroyed.socket.destroy();
+    const pending = ask(server, '/pending');
+    await server.close();
+    server = undefined;
+    await expect(pending.reply).resolves.toBe('');
+    expect(pending.socket.destroyed).toBe(true);
+    // Connecting a destroyed socket would have brought it back to life, connecting.
+    expect([destroyed.socket.destroyed, destroyed.socket.connecting]).toEqual([true, false]);
+    expect(seen).toEqual([]);
+    const [http1] = listen.mock.contexts as net.Server[];
+    expect(http1.listening).toBe(false);
   });
 });
