@@ -68,24 +68,29 @@ const keptOut = (sources) => ({
   },
 });
 
+/** What the sandbox bundle and the setup file are built with: CommonJS for Node, packages left to `require`. */
+const BUILD = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+  legalComments: 'none',
+  charset: 'ascii',
+};
+
 async function main() {
   await esbuild.build({
+    ...BUILD,
     stdin: {
       contents: `module.exports = {\n${entrySourceOf(ENTRIES)}\n};\n`,
       resolveDir: root,
       sourcefile: 'sandbox-entry.js',
       loader: 'js',
     },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
     outfile: BUNDLE,
     plugins: [keptOut(UNBUNDLED)],
-    logLevel: 'warning',
-    legalComments: 'none',
-    charset: 'ascii',
   });
   // The built-ins the sandbox code names, as locals of the bundle (see ./sandbox-prologue.cjs).
   writeFileSync(BUNDLE, withPrologue(readFileSync(BUNDLE, 'utf8')));
@@ -103,12 +108,8 @@ async function main() {
       `if (!services?.runBundle?.(bundle, module, require)) {\n  const loaded = require("./sandbox.cjs");\n  module.exports = loaded;\n}\n`,
   );
   await esbuild.build({
+    ...BUILD,
     entryPoints: [join(root, SETUP[0])],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
     outfile: join(dist, SETUP[1]),
     allowOverwrite: true,
     banner: {
@@ -122,9 +123,6 @@ async function main() {
         },
       },
     ],
-    logLevel: 'warning',
-    legalComments: 'none',
-    charset: 'ascii',
   });
   writeAscii(join(dist, SETUP[1]));
   for (const [name, [built]] of Object.entries(ENTRIES)) {

@@ -4,8 +4,10 @@
  * the matchers still judge a run once used. Under Jest (the preset's setup file; CommonJS and ESM)
  * and under the Vitest plugin.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { fileOf, RUNNERS, runInstalled, statuses } from '../support/installed';
+import { CASES, fileOf, RUNNERS, runInstalled, statuses } from '../support/installed';
 import { runInstalledVitest } from '../support/installed-vitest';
 import { rowsOf } from '../support/runner-tier';
 
@@ -38,7 +40,10 @@ describe.each(rowsOf(__filename, JEST_ROWS))('start-up under the preset (%s)', (
 
 describe('start-up under the Vitest plugin', () => {
   it('loads the sandbox bundle only when the file first uses the package, and the matchers judge runs', async () => {
-    const run = await runInstalledVitest({ cases: ['speed-lazy.test.mjs'] });
+    const run = await runInstalledVitest({
+      cases: ['speed-lazy.test.mjs'],
+      files: { 'refund-agent.cjs': readFileSync(join(CASES, 'refund-agent.cjs'), 'utf8') },
+    });
     const tests = Object.fromEntries((run.files[0]?.tests ?? []).map((t) => [t.title, t.status]));
     expect({ code: run.code, tests }).toEqual({
       code: 0,

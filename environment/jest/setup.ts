@@ -8,11 +8,12 @@
  * only in a file that asserts with one of them or needs its session.
  */
 import { expect } from '@jest/globals';
-import { MATCHER_NAMES } from '../../matchers/names';
+import { matchersByName } from '../../matchers/names';
 import { replaysCassette } from '../../src/record/paths';
 import { BRIDGE_KEY, type Bridge, SETUP_KEY } from '../../src/sandbox/bridge';
 
 type Runtime = typeof import('./runtime');
+// Kept once loaded: a `require` after the file reset its module registry would run another copy of the bundle.
 let loaded: Runtime | undefined;
 const runtime = (): Runtime => {
   loaded ??= require('./runtime') as Runtime;
@@ -21,13 +22,8 @@ const runtime = (): Runtime => {
 
 type Matchers = Parameters<typeof expect.extend>[0];
 expect.extend(
-  Object.fromEntries(
-    MATCHER_NAMES.map((name) => [
-      name,
-      function (this: unknown, ...args: unknown[]) {
-        return (runtime().lazyMatchers as unknown as Matchers)[name].apply(this as never, args as never);
-      },
-    ]),
+  matchersByName(
+    () => runtime().lazyMatchers as unknown as Record<string, (...args: unknown[]) => unknown>,
   ) as Matchers,
 );
 // Without the environment, this says the setup file is configured, so the message for a missing

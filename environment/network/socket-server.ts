@@ -227,16 +227,15 @@ export class SocketServer {
         port,
         host: '127.0.0.1',
       });
-    const port = this.h1.listening ? (this.h1.address() as AddressInfo).port : undefined;
-    if (port !== undefined) return void connect(port);
+    if (this.h1.listening) return void connect((this.h1.address() as AddressInfo).port);
     // Until the server listens, the socket is connecting, as it would be to the host: what the client
     // writes meanwhile waits for the connection, as Node's socket holds writes made before it connects.
     (socket as unknown as { connecting: boolean }).connecting = true;
     this.listening ??= listen(this.h1, this.realListen);
     this.listening.then(
-      (listening) => {
+      (port) => {
         if (this.closing) socket.destroy();
-        else if (!socket.destroyed) connect(listening);
+        else if (!socket.destroyed) connect(port);
       },
       (error: unknown) => socket.destroy(error as Error),
     );

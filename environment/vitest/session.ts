@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { MATCHER_NAMES } from '../../matchers/names';
+import { matchersByName } from '../../matchers/names';
 import { type ErrorCode, isUnderstudyError, markError } from '../../src/errors';
 import { urlOf } from '../../src/fetch-input';
 import { credentialVariables, REPLAY_KEYS, SECRETS_REGISTRY } from '../../src/files/secrets';
@@ -249,18 +249,14 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     // Registered by name: the test file's matchers (and the bundle they live in) load on the first
     // assertion that uses one, so a file that asserts nothing of an agent never loads them.
     api.expect.extend(
-      Object.fromEntries(
-        MATCHER_NAMES.map((name) => [
-          name,
-          function (this: { isNot?: boolean }, ...args: unknown[]) {
-            const matchers = realm().lazyMatchers as unknown as Record<string, (...a: unknown[]) => unknown>;
-            // Vitest leaves `isNot` undefined on an assertion without `.not`; Jest's is false, which
-            // the matchers compare with (a failed expectation noted for the trace and the reporter).
-            const context =
-              this.isNot === undefined ? Object.create(this, { isNot: { value: false } }) : this;
-            return matchers[name].apply(context, args);
-          },
-        ]),
+      matchersByName(
+        () => realm().lazyMatchers as unknown as Record<string, (...a: unknown[]) => unknown>,
+        // Vitest leaves `isNot` undefined on an assertion without `.not`; Jest's is false, which
+        // the matchers compare with (a failed expectation noted for the trace and the reporter).
+        (runner) => {
+          const self = runner as { isNot?: boolean };
+          return self.isNot === undefined ? Object.create(self, { isNot: { value: false } }) : self;
+        },
       ),
     );
     // A broken fixture source fails the file before its tests, not a request an agent may swallow.

@@ -3,7 +3,7 @@
 // (here its `require`), not before; the matchers then load from it and judge the run.
 const { basename } = require('node:path');
 const { expect, it } = require('./runner-globals.cjs');
-const OpenAI = require('openai');
+const { refundA1 } = require('./refund-agent.cjs');
 
 // The bundles the environment runs in this file from here on (each through its loader's compiled copy).
 const services = globalThis[Symbol.for('jest-understudy.host-services')];
@@ -23,14 +23,7 @@ it('runs the sandbox bundle on first use; the matchers registered before it judg
   const { script, understudy } = require('jest-understudy');
   expect(ran).toEqual(['sandbox.cjs']);
   understudy.model.use(script().user('refund A1').replies('Refunded A1.'));
-  const run = await understudy.run(async () => {
-    const client = new OpenAI({ maxRetries: 0 });
-    const completion = await client.chat.completions.create({
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: 'refund A1' }],
-    });
-    return completion.choices[0].message.content;
-  });
+  const run = await understudy.run(refundA1);
   expect(run).toHaveFinalMessage('Refunded A1.');
   expect(() => expect(run).toHaveFinalMessage('Declined')).toThrow(/Declined/);
   expect(() => expect(run).not.toHaveFinalMessage('Refunded A1.')).toThrow();
