@@ -46,8 +46,11 @@ export function bundledAgent(): AgentClass {
   const host = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
   if (host[DISPATCHER_KEYS[0]] === undefined) void globalThis.Headers;
   if (host[DISPATCHER_KEYS[0]] === undefined) void fetch('data:,').catch(() => {});
-  const agent = host[DISPATCHER_KEYS[0]] as object | undefined;
-  // Node's Agent, or a subclass host code installed.
+  return agentClassOf(host[DISPATCHER_KEYS[0]]);
+}
+
+/** The Agent class of `agent`: Node's, or a subclass host code installed. */
+function agentClassOf(agent: object | undefined): AgentClass {
   for (let proto = agent && Object.getPrototypeOf(agent); proto; proto = Object.getPrototypeOf(proto))
     if (proto.constructor?.name === 'Agent') return proto.constructor as AgentClass;
   throw new UnderstudyError(
@@ -170,6 +173,155 @@ function targetOf(opts: DispatchOptions, transport: string): Target | undefined 
   // undici opens a WebSocket with an http(s) request; the failure names the ws(s) URL.
   url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
   return requestTarget('GET', url.href, transport.replace(/[^ ]+$/, 'websocket'));
+}
+
+/** Whether Node has loaded its undici (or is loading it) in this thread; true when Node cannot say. */
+function nodeUndiciLoaded(): boolean {
+  const list = (process as unknown as { moduleLoadList?: readonly string[] }).moduleLoadList;
+  return !Array.isArray(list) || list.includes('NativeModule internal/deps/undici/undici');
+}
+
+export interface DeferredDispatcher {
+  /** Node's Agent: loads Node's undici and installs the dispatcher, if that has not happened yet. */
+  Agent(): AgentClass;
+  /** Puts back what was in the realm's slots. */
+  restore(): void;
+}
+
+/**
+ * Installs on `realm` (the thread's own global) the dispatcher `create` makes from Node's Agent: at
+ * once when Node's undici is loaded, else when something first uses undici, before it sends.
+ * Loading Node's undici costs a process about 20 ms of CPU, which a test file that never sends over
+ * it (most files of a Vitest project, each its own process) need not pay. Its uses are caught where
+ * they start: Node's `fetch`, wrapped until then; the dispatcher's slots, which the `undici` package
+ * reads as it loads (the read loads Node's undici, whose own agent gives the Agent class); and Node's
+ * undici reading them as it loads, when one of its globals is used first (`takeNodeAgent`). Those
+ * globals cannot be watched themselves: Node 22 and later define them as V8's lazy data properties,
+ * which even reading their descriptor loads. `onLoad` runs once Node's undici is loaded.
+ */
+export function installDispatcherOnUse(
+  realm: typeof globalThis,
+  create: (Agent: AgentClass) => Dispatcher,
+  onLoad: () => void = () => {},
+): DeferredDispatcher {
+  const slots = realm as unknown as Record<symbol, unknown>;
+  let Agent: AgentClass | undefined;
+  let uninstall: (() => void) | undefined;
+  const unwatch: Array<() => void> = [];
+  const stopWatching = () => {
+    for (const undo of unwatch.splice(0)) undo();
+  };
+  // Once, after Node's undici has loaded: never while it loads, when its globals are not there yet.
+  let loaded = false;
+  const afterLoad = () => {
+    if (loaded) return;
+    loaded = true;
+    onLoad();
+  };
+  const install = (): AgentClass => {
+    if (Agent) {
+      afterLoad();
+      return Agent;
+    }
+    stopWatching();
+    Agent = bundledAgent();
+    afterLoad();
+    uninstall = installDispatcher(realm, create(Agent));
+    return Agent;
+  };
+  if (nodeUndiciLoaded() || DISPATCHER_KEYS.some((key) => Object.hasOwn(realm, key))) {
+    install();
+    return { Agent: install, restore: () => uninstall?.() };
+  }
+  // Node's fetch takes its dispatcher as it is called, just after loading undici: it installs first.
+  const nodeFetch = realm.fetch;
+  if (typeof nodeFetch === 'function') {
+    const fetch = function fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      install();
+      return nodeFetch.call(this, input, init);
+    };
+    realm.fetch = fetch;
+    unwatch.push(() => {
+      // A runner's or msw's fetch put over it since keeps it beneath, as it does Node's.
+      if (realm.fetch === fetch) realm.fetch = nodeFetch;
+    });
+  }
+  /**
+   * Node's undici loading (a global of its read first, as `new WebSocket` does): it finds its slots
+   * empty and defines its own agent there, through `Object.defineProperty`, before it returns to
+   * the code that loaded it, which may send at once. The dispatcher goes in the agent's place as
+   * it is defined (`Object.defineProperty` is Node's again once the loading task is done); Node's
+   * agent gives the Agent class, and is put back when the file ends.
+   */
+  const takeNodeAgent = () => {
+    const define = Object.defineProperty;
+    let dispatcher: Dispatcher | undefined;
+    let nodeAgent: Dispatcher | undefined;
+    const intercept = <T>(
+      target: T,
+      key: PropertyKey,
+      descriptor: PropertyDescriptor & ThisType<unknown>,
+    ): T => {
+      const agent = descriptor?.value as Dispatcher | undefined;
+      if (
+        target !== realm ||
+        !DISPATCHER_KEYS.includes(key as symbol) ||
+        typeof agent?.dispatch !== 'function'
+      )
+        return define(target, key, descriptor);
+      if (!dispatcher) {
+        nodeAgent = agent;
+        Agent = agentClassOf(agent);
+        dispatcher = create(Agent);
+      }
+      return define(target, key, { ...descriptor, value: dispatcher });
+    };
+    Object.defineProperty = intercept as typeof Object.defineProperty;
+    queueMicrotask(() => {
+      if (Object.defineProperty === intercept) Object.defineProperty = define;
+      if (!dispatcher) return void install();
+      afterLoad();
+      stopWatching();
+      // As if Node's agent had been there when the dispatcher was installed: it is what comes back.
+      for (const key of DISPATCHER_KEYS) if (slots[key] === dispatcher) slots[key] = nodeAgent;
+      uninstall = installDispatcher(realm, dispatcher);
+    });
+  };
+  let taking = false;
+  for (const key of DISPATCHER_KEYS) {
+    const get = () => {
+      // Node's undici, as it loads (not yet in Node's list of loaded modules).
+      if (nodeUndiciLoaded() || callerStack().includes('node:internal/deps/undici/')) {
+        if (!taking && !Agent) {
+          taking = true;
+          takeNodeAgent();
+        }
+        return undefined;
+      }
+      install();
+      return slots[key];
+    };
+    Object.defineProperty(realm, key, {
+      configurable: true,
+      enumerable: false,
+      get,
+      set: (value: unknown) => {
+        install();
+        slots[key] = value;
+      },
+    });
+    unwatch.push(() => {
+      // Node's undici defines its own slot as it loads: that stays.
+      if (Object.getOwnPropertyDescriptor(realm, key)?.get === get) delete slots[key];
+    });
+  }
+  return {
+    Agent: install,
+    restore() {
+      stopWatching();
+      uninstall?.();
+    },
+  };
 }
 
 /** Puts `dispatcher` in a realm's global slots; returns what puts the previous ones back. */

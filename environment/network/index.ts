@@ -28,8 +28,15 @@ import { containThread, type ThreadContainment } from './thread';
 import { createUpstream, type Upstream } from './upstream';
 import { listenForWorkerReports, preloadArgs } from './workers';
 
-/** Node's own WebSocket, as the process had it before any test file's msw patched the global. */
-const NODE_WEBSOCKET: typeof WebSocket | undefined = globalThis.WebSocket;
+/**
+ * Node's own WebSocket, as the process had it before any test file's msw patched the global: read
+ * once Node's undici is loaded, before msw starts. Reading it (even its property descriptor) loads
+ * Node's undici, which a file that never sends does not need.
+ */
+let nodeWebSocket: { value: typeof WebSocket | undefined } | undefined;
+const readNodeWebSocket = () => {
+  nodeWebSocket ??= { value: globalThis.WebSocket };
+};
 
 export interface ContainmentHooks {
   /** Serves a request or returns undefined when nothing in the runtime owns it. */
@@ -71,13 +78,21 @@ export async function contain(
   sandbox: object,
   options: ContainmentOptions,
 ): Promise<Containment> {
-  bundledAgent(); // before msw patches fetch: Node creates its agent on its first fetch
+  // Jest's sandbox gets a dispatcher of its own at once, made from Node's Agent: Node's undici is
+  // loaded now. A runner that runs test files in the thread's own realm (Vitest) loads it when the
+  // file first needs it (./dispatcher.ts, `installDispatcherOnUse`).
+  if (sandbox !== globalThis) {
+    bundledAgent();
+    readNodeWebSocket();
+  }
   const real = {
     connect: net.Socket.prototype.connect,
     tlsConnect: tls.connect,
     lookup: dns.lookup,
     fetch,
-    WebSocket: NODE_WEBSOCKET,
+    get WebSocket() {
+      return nodeWebSocket?.value;
+    },
   };
   const realRequests = requestFunctions();
   const ports = ListeningPorts.create();
@@ -119,6 +134,8 @@ export async function contain(
   // msw patches the global fetch when it starts; the runner's fetch (Vitest's session puts its own
   // on this global) stays above it, and msw's is what that fetch hands on what it does not serve.
   msw.layer((start) => {
+    // msw builds on Node's undici (its Response, its fetch): the dispatcher goes in first.
+    thread?.Agent();
     const top = globalThis.fetch;
     globalThis.fetch = real.fetch;
     try {
@@ -146,6 +163,7 @@ export async function contain(
       ports,
       handlersAnswer: hooks.handlersAnswer,
       interceptor: msw,
+      onUndiciLoad: readNodeWebSocket,
     });
     thread.patches.add(shareWithWorkers({ counts: ports.buffer, allow: options.allow }));
     // Jest's sandbox is its own realm: the undici package there looks for its dispatcher on the
@@ -155,7 +173,7 @@ export async function contain(
     if (sandbox !== globalThis) {
       const inSandbox = createInterception({
         ...context,
-        Agent: thread.Agent,
+        Agent: thread.Agent(),
         transport: 'undici',
         attach: (socket, origin, transport) => socketServer.attach(socket, origin, transport),
         handlersAnswer: hooks.handlersAnswer,
@@ -164,7 +182,8 @@ export async function contain(
       thread.patches.add(() => void inSandbox.close());
     }
     thread.patches.add(listenForWorkerReports(hooks.fail));
-    upstream = createUpstream(thread.Agent, real);
+    const opened = thread;
+    upstream = createUpstream(() => opened.Agent(), real);
     // msw answers an XMLHttpRequest it patched before the request was made: where the global exists
     // (a DOM environment), it starts with the file.
     if (globalThis.XMLHttpRequest !== undefined) msw.start();

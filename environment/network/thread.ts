@@ -5,7 +5,12 @@
  */
 import net from 'node:net';
 import { guardDgram } from './dgram';
-import { type AgentClass, bundledAgent, createInterception, installDispatcher } from './dispatcher';
+import {
+  type AgentClass,
+  createInterception,
+  type DeferredDispatcher,
+  installDispatcherOnUse,
+} from './dispatcher';
 import { guardDns } from './dns';
 import { type GuardContext, Patches } from './guard';
 import { guardHttp2 } from './http2';
@@ -36,10 +41,13 @@ export interface ThreadOptions extends GuardContext {
   interceptor?: LazyInterceptor;
   /** Whether the `undici` package shares the realm's dispatcher with Node's fetch (see ./dispatcher.ts). */
   namesCaller?: boolean;
+  /** Called once Node's undici is loaded, before the dispatcher is installed (see `installDispatcherOnUse`). */
+  onUndiciLoad?: () => void;
 }
 
 export interface ThreadContainment {
-  Agent: AgentClass;
+  /** Node's Agent; loads Node's undici and installs the thread's dispatcher if nothing did yet. */
+  Agent(): AgentClass;
   patches: Patches;
   /** Undoes the patches, then closes the agents they used. */
   close(): Promise<void>;
@@ -48,13 +56,13 @@ export interface ThreadContainment {
 export function containThread(options: ThreadOptions): ThreadContainment {
   const { socketServer } = options;
   const context: GuardContext = { decide: options.decide, refused: options.refused, label: options.label };
-  const Agent = bundledAgent();
   const attach =
     socketServer &&
     ((socket: net.Socket, origin: string, transport: string) =>
       socketServer.attach(socket, origin, transport));
   const patches = new Patches();
   const closers: Array<() => Promise<void>> = [];
+  let dispatcher: DeferredDispatcher | undefined;
   try {
     patches.add(watchListening(options.ports));
     patches.add(
@@ -71,23 +79,32 @@ export function containThread(options: ThreadOptions): ThreadContainment {
     );
     patches.add(guardDgram(context));
     patches.add(guardDns(context));
-    const interception = createInterception({
-      ...context,
-      Agent,
-      transport: options.fetchTransport,
-      attach,
-      handlersAnswer: options.handlersAnswer,
-      namesCaller: options.namesCaller,
-    });
-    closers.push(interception.close);
-    patches.add(installDispatcher(options.realm, interception.dispatcher));
+    dispatcher = installDispatcherOnUse(
+      options.realm as typeof globalThis,
+      (Agent) => {
+        const interception = createInterception({
+          ...context,
+          Agent,
+          transport: options.fetchTransport,
+          attach,
+          handlersAnswer: options.handlersAnswer,
+          namesCaller: options.namesCaller,
+        });
+        closers.push(interception.close);
+        return interception.dispatcher;
+      },
+      options.onUndiciLoad,
+    );
+    const installed = dispatcher;
+    patches.add(() => installed.restore());
     patches.add(patchWorker(options.preload));
   } catch (error) {
     patches.restore();
     throw error;
   }
+  const deferred = dispatcher;
   return {
-    Agent,
+    Agent: () => deferred.Agent(),
     patches,
     async close() {
       patches.restore();

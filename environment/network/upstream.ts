@@ -35,8 +35,9 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
+/** `Agent` gives Node's Agent class when the first upstream connection is made (it may load Node's undici). */
 export function createUpstream(
-  Agent: new (options: { connect: unknown }) => Dispatcher,
+  Agent: () => new (options: { connect: unknown }) => Dispatcher,
   real: RealNetwork,
 ): Upstream {
   const connect = (opts: ConnectOptions, callback: (error: Error | null, socket?: net.Socket) => void) => {
@@ -69,26 +70,31 @@ export function createUpstream(
     socket.once('error', (error) => done(error));
     return socket;
   };
-  const agent = new Agent({ connect });
+  let made: Dispatcher | undefined;
+  const agent = () => {
+    made ??= new (Agent())({ connect });
+    return made;
+  };
   return {
     fetch(r) {
       const init: RequestInit & { dispatcher: Dispatcher } = {
         method: r.method,
         headers: r.headers,
         signal: r.signal ?? null,
-        dispatcher: agent,
+        dispatcher: agent(),
       };
       if (r.method !== 'GET' && r.method !== 'HEAD') init.body = r.body;
       return real.fetch(r.url, init);
     },
     socket(r) {
+      const dispatcher = agent();
       if (!real.WebSocket) return undefined;
       // undici's WebSocketInit: the client's headers and subprotocols, over the upstream's own agent.
-      const init = { protocols: r.protocols, headers: r.headers, dispatcher: agent };
+      const init = { protocols: r.protocols, headers: r.headers, dispatcher };
       return new real.WebSocket(r.url, init as unknown as string[]) as unknown as UpstreamSocket;
     },
     async close() {
-      await Promise.resolve(agent.destroy()).catch(() => {});
+      if (made) await Promise.resolve(made.destroy()).catch(() => {});
     },
   };
 }

@@ -70,6 +70,71 @@ describe("a worker's start-up", () => {
     expect(await inFreshThread(code)).toEqual({ limit: 17, major: expect.any(Number) });
   });
 
+  // A thread's dispatcher installed on first use, recording the origin of each request it is given.
+  const DEFERRED = `
+    const { installDispatcherOnUse, DISPATCHER_KEYS } = load('environment/network/dispatcher.ts');
+    const loaded = () => process.moduleLoadList.includes('NativeModule internal/deps/undici/undici');
+    const seen = [];
+    const deferred = installDispatcherOnUse(globalThis, (Agent) => {
+      const inner = new Agent();
+      const Base = Object.getPrototypeOf(Object.getPrototypeOf(Agent.prototype)).constructor;
+      class Recording extends Base {
+        dispatch(options, handler) { seen.push(String(options.origin)); return inner.dispatch(options, handler); }
+        close() { return inner.close(); }
+        destroy() { return inner.destroy(); }
+      }
+      return new Recording();
+    });
+    const settled = (promise) => promise.then(() => 'answered', (error) => 'failed');
+    const define = Object.defineProperty;
+    const slotIs = () => DISPATCHER_KEYS.map((key) => globalThis[key]?.constructor.name);`;
+
+  it('loads no undici in a thread that never sends, and leaves its globals as Node made them', async () => {
+    const code = `${DEFERRED}
+      const before = loaded();
+      deferred.restore();
+      const slots = DISPATCHER_KEYS.some((key) => Object.hasOwn(globalThis, key));
+      report({ before, after: loaded(), slots, fetch: globalThis.fetch.name });`;
+    expect(await inFreshThread(code)).toEqual({ before: false, after: false, slots: false, fetch: 'fetch' });
+  });
+
+  it("puts Node's own agent back when the file ends, where Node's undici loaded during the file", async () => {
+    const code = `${DEFERRED}
+      new Headers();
+      Promise.resolve().then(() => {
+        const during = slotIs()[0];
+        deferred.restore();
+        report({ during, after: slotIs()[0], defineProperty: Object.defineProperty === define });
+      });`;
+    expect(await inFreshThread(code)).toEqual({ during: 'Recording', after: 'Agent', defineProperty: true });
+  });
+
+  it('puts the dispatcher under the first request, whichever way it is made', async () => {
+    const ways = {
+      fetch: `settled(fetch('http://127.0.0.1:2/first'))`,
+      // Node's undici loaded by a global first: the dispatcher replaces Node's agent before the fetch sends.
+      response: `(new Response('x'), settled(fetch('http://127.0.0.1:2/first')))`,
+      // The undici package reads the dispatcher's slot when it loads.
+      undici: `settled(require('undici').request('http://127.0.0.1:2/first'))`,
+      ...(typeof WebSocket === 'function' && {
+        websocket: `new Promise((done) => { const ws = new WebSocket('ws://127.0.0.1:2/first'); ws.onerror = ws.onclose = () => done('failed'); })`,
+      }),
+    };
+    for (const [way, send] of Object.entries(ways)) {
+      const code = `${DEFERRED}
+        const before = loaded();
+        (${send}).then((outcome) => report({ way: '${way}', before, outcome, seen, slots: slotIs(), defineProperty: Object.defineProperty === define }));`;
+      expect(await inFreshThread(code)).toEqual({
+        way,
+        before: false,
+        outcome: 'failed',
+        seen: ['http://127.0.0.1:2'],
+        slots: ['Recording', 'Recording'],
+        defineProperty: true,
+      });
+    }
+  });
+
   // What msw's start shows on the globals (a Proxy over each class it intercepts), with the containment
   // of one file open, then closed.
   const CONTAINED = `
