@@ -270,9 +270,15 @@ export function installDispatcherOnUse(
       )
         return define(target, key, descriptor);
       if (!dispatcher) {
-        nodeAgent = agent;
-        Agent = agentClassOf(agent);
-        dispatcher = create(Agent);
+        try {
+          const made = create(agentClassOf(agent));
+          Agent = agentClassOf(agent);
+          nodeAgent = agent;
+          dispatcher = made;
+        } catch {
+          // Node's undici loads as it would: the microtask installs the dispatcher, or says why not.
+          return define(target, key, descriptor);
+        }
       }
       return define(target, key, { ...descriptor, value: dispatcher });
     };
