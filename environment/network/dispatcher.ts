@@ -253,9 +253,9 @@ export function installDispatcherOnUse(
    * it is defined (`Object.defineProperty` is Node's again once the loading task is done); Node's
    * agent gives the Agent class, and is put back when the file ends.
    */
+  let dispatcher: Dispatcher | undefined;
   const takeNodeAgent = () => {
     const define = Object.defineProperty;
-    let dispatcher: Dispatcher | undefined;
     let nodeAgent: Dispatcher | undefined;
     const intercept = <T>(
       target: T,
@@ -271,10 +271,10 @@ export function installDispatcherOnUse(
         return define(target, key, descriptor);
       if (!dispatcher) {
         try {
-          const made = create(agentClassOf(agent));
-          Agent = agentClassOf(agent);
+          const Class = agentClassOf(agent);
+          dispatcher = create(Class);
+          Agent = Class;
           nodeAgent = agent;
-          dispatcher = made;
         } catch {
           // Node's undici loads as it would: the microtask installs the dispatcher, or says why not.
           return define(target, key, descriptor);
@@ -296,6 +296,8 @@ export function installDispatcherOnUse(
   let taking = false;
   for (const key of DISPATCHER_KEYS) {
     const get = () => {
+      // A slot Node's undici does not define itself (Node 20 defines one of the two) until the microtask.
+      if (dispatcher) return dispatcher;
       // Node's undici, as it loads (not yet in Node's list of loaded modules).
       if (nodeUndiciLoaded() || callerStack().includes('node:internal/deps/undici/')) {
         if (!taking && !Agent) {
