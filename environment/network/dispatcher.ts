@@ -10,6 +10,7 @@
  * answer it; if none does, it fails the test there with the same message.
  */
 
+import { AsyncResource } from 'node:async_hooks';
 import type net from 'node:net';
 import { UnderstudyError } from '../../src/errors';
 import { afterRefusal, type GuardContext } from './guard';
@@ -218,7 +219,10 @@ export function installDispatcherOnUse(
     loaded = true;
     onLoad();
   };
-  const install = (): AgentClass => {
+  // In the async context it is set up in (a test file's start): Node's undici keeps async resources
+  // from its loading, and one made inside a test's run would hold that run, and its calls, until
+  // the process ends.
+  const install = AsyncResource.bind((): AgentClass => {
     if (Agent) {
       afterLoad();
       return Agent;
@@ -228,7 +232,7 @@ export function installDispatcherOnUse(
     afterLoad();
     uninstall = installDispatcher(realm, create(Agent));
     return Agent;
-  };
+  });
   if (nodeUndiciLoaded() || DISPATCHER_KEYS.some((key) => Object.hasOwn(realm, key))) {
     install();
     return { Agent: install, restore: () => uninstall?.() };

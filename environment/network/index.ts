@@ -65,6 +65,12 @@ export interface Containment {
    * a URL that is not HTTP(S)).
    */
   refusal(method: string, url: string, transport: string): string | undefined;
+  /**
+   * Loads Node's undici and installs the dispatcher now, if nothing has: for a file that starts
+   * using the runtime, which builds its answers on undici's classes. The loading runs in the async
+   * context the file started in, so what undici keeps from it holds no test's run.
+   */
+  loadUndici(): void;
   close(): Promise<void>;
 }
 
@@ -192,6 +198,7 @@ export async function contain(
     throw error;
   }
   const realUpstream = upstream;
+  const contained = thread;
   return {
     fetch: (input, init) => {
       try {
@@ -205,6 +212,7 @@ export async function contain(
     },
     upstream: (request) => realUpstream.fetch(request),
     upstreamSocket: (request) => realUpstream.socket(request),
+    loadUndici: () => void contained?.Agent(),
     refusal: (method, url, transport) => {
       const target = requestTarget(method, url, transport);
       if (!target) return undefined;

@@ -155,6 +155,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   /** The test running now (hooks of beforeAll/afterAll run outside one), and the phase of its lifecycle. */
   let currentTest: string | undefined;
   let phase: Phase | undefined;
+  let containment: Containment | undefined;
   const bridge: Bridge = {
     options,
     session: undefined,
@@ -163,6 +164,9 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     // file imports; it announces itself here and is told where the file is now.
     loadSession: () => realm().loadRuntime(),
     attach: (session: FileSession) => {
+      // What it answers with is built on Node's undici: loaded now, in the file's own async
+      // context, rather than by an SDK inside a test's run.
+      containment?.loadUndici();
       bridge.session = session;
       if (currentTest !== undefined) session.testStarted(currentTest);
       if (phase !== undefined) session.phaseChanged(phase);
@@ -184,7 +188,6 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const slots = new WeakMap<TaskLike, Slot>();
   bridge.concurrentTest = () => concurrent.getStore();
   const originalFetch = globalThis.fetch;
-  let containment: Containment | undefined;
   const envTouched = new Map<string, string | undefined>();
   let closed = false;
   // Fake-timer callbacks keep their async context (runs are told apart by it), and the world

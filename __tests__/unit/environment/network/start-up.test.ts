@@ -98,6 +98,21 @@ describe("a worker's start-up", () => {
     expect(await inFreshThread(code)).toEqual({ before: false, after: false, slots: false, fetch: 'fetch' });
   });
 
+  it('makes the dispatcher in the async context it was set up in, not in the run that first sends', async () => {
+    const code = `
+      const { AsyncLocalStorage } = require('node:async_hooks');
+      const { installDispatcherOnUse } = load('environment/network/dispatcher.ts');
+      const run = new AsyncLocalStorage();
+      let madeIn = 'not made';
+      installDispatcherOnUse(globalThis, (Agent) => {
+        madeIn = run.getStore() ?? 'the set-up context';
+        return new Agent();
+      });
+      run.run('a run', () => fetch('http://127.0.0.1:2/first').catch(() => 'failed'))
+        .then(() => report({ madeIn }));`;
+    expect(await inFreshThread(code)).toEqual({ madeIn: 'the set-up context' });
+  });
+
   it("puts Node's own agent back when the file ends, where Node's undici loaded during the file", async () => {
     const code = `${DEFERRED}
       new Headers();

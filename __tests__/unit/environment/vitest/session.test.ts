@@ -14,11 +14,19 @@ import { BRIDGE_KEY, type Bridge, type FileSession } from '../../../../src/sandb
 
 // The network policy is tested in ../network; here it only hands the adapter its hooks. The global
 // `jest` (not the @jest/globals import): @swc/jest hoists jest.mock calls on it.
-const containment: { hooks?: ContainmentHooks } = {};
+const containment: { hooks?: ContainmentHooks; undiciLoads: number } = { undiciLoads: 0 };
 jest.mock('../../../../environment/network', () => ({
   contain: async (hooks: ContainmentHooks) => {
     containment.hooks = hooks;
-    return { fetch, upstream: fetch, refusal: () => undefined, close: async () => undefined };
+    return {
+      fetch,
+      upstream: fetch,
+      refusal: () => undefined,
+      loadUndici: () => {
+        containment.undiciLoads++;
+      },
+      close: async () => undefined,
+    };
   },
 }));
 
@@ -86,9 +94,12 @@ describe('the Vitest session of one test file', () => {
     const finished: Array<() => unknown> = [];
     const onTestFinished = (fn: () => unknown) => finished.push(fn);
 
-    // A session created before the first test (a beforeAll hook) is told nothing yet.
+    // A session created before the first test (a beforeAll hook) is told nothing yet. Node's undici,
+    // which its answers are built on, loads as it is created, not later inside a test's run.
+    const loads = containment.undiciLoads;
     bridge.attach?.(session);
     expect(calls).toEqual([]);
+    expect(containment.undiciLoads).toBe(loads + 1);
     beforeEach({ task, skip: () => undefined, onTestFinished });
     expect(calls).toEqual([['drainFailures'], ['testStarted', 'agent > saves'], ['phaseChanged', 'test']]);
     // The test ends when Vitest finishes it: after its afterEach hooks and fixtures' teardown.
