@@ -235,7 +235,8 @@ export async function main(options: RecorderOptions): Promise<number> {
     `understudy recorder: listening on ${address} — point your client there ` +
       `(OPENAI_BASE_URL=${address}/v1, ANTHROPIC_BASE_URL=${address}); Ctrl-C writes ${options.out}\n`,
   );
-  if (options.urlFile) writeFile(options.urlFile, address);
+  // Whole or not at all: a script waiting for the file reads it as soon as it exists.
+  if (options.urlFile) writeFile(options.urlFile, address, { atomic: true });
   armIdle();
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => stopping?.(`got ${signal}`));

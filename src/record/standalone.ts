@@ -23,7 +23,7 @@ export interface RecordOptions {
   provider?: string;
   /** Port on 127.0.0.1 (default: any free port; the URL is printed). */
   port?: number;
-  /** A file the recorder writes its URL to once it listens, for scripts that start the client. */
+  /** A file the recorder writes its URL to once it listens, for scripts that start the client (it appears whole). */
   urlFile?: string;
   /** Stop after this many model calls. */
   maxCalls?: number;
