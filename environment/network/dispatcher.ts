@@ -222,17 +222,19 @@ export function installDispatcherOnUse(
   // In the async context it is set up in (a test file's start): Node's undici keeps async resources
   // from its loading, and one made inside a test's run would hold that run, and its calls, until
   // the process ends.
-  const install = AsyncResource.bind((): AgentClass => {
-    if (Agent) {
-      afterLoad();
-      return Agent;
-    }
+  const load = AsyncResource.bind((): AgentClass => {
     stopWatching();
-    Agent = bundledAgent();
+    const loaded = bundledAgent();
+    Agent = loaded;
     afterLoad();
-    uninstall = installDispatcher(realm, create(Agent));
-    return Agent;
+    uninstall = installDispatcher(realm, create(loaded));
+    return loaded;
   });
+  const install = (): AgentClass => {
+    if (!Agent) return load();
+    afterLoad();
+    return Agent;
+  };
   if (nodeUndiciLoaded() || DISPATCHER_KEYS.some((key) => Object.hasOwn(realm, key))) {
     install();
     return { Agent: install, restore: () => uninstall?.() };

@@ -87,10 +87,7 @@ export async function contain(
   // Jest's sandbox gets a dispatcher of its own at once, made from Node's Agent: Node's undici is
   // loaded now. A runner that runs test files in the thread's own realm (Vitest) loads it when the
   // file first needs it (./dispatcher.ts, `installDispatcherOnUse`).
-  if (sandbox !== globalThis) {
-    bundledAgent();
-    readNodeWebSocket();
-  }
+  if (sandbox !== globalThis) bundledAgent();
   const real = {
     connect: net.Socket.prototype.connect,
     tlsConnect: tls.connect,
@@ -188,8 +185,7 @@ export async function contain(
       thread.patches.add(() => void inSandbox.close());
     }
     thread.patches.add(listenForWorkerReports(hooks.fail));
-    const opened = thread;
-    upstream = createUpstream(() => opened.Agent(), real);
+    upstream = createUpstream(thread.Agent, real);
     // msw answers an XMLHttpRequest it patched before the request was made: where the global exists
     // (a DOM environment), it starts with the file.
     if (globalThis.XMLHttpRequest !== undefined) msw.start();
@@ -198,7 +194,6 @@ export async function contain(
     throw error;
   }
   const realUpstream = upstream;
-  const contained = thread;
   return {
     fetch: (input, init) => {
       try {
@@ -212,7 +207,7 @@ export async function contain(
     },
     upstream: (request) => realUpstream.fetch(request),
     upstreamSocket: (request) => realUpstream.socket(request),
-    loadUndici: () => void contained?.Agent(),
+    loadUndici: () => void thread?.Agent(),
     refusal: (method, url, transport) => {
       const target = requestTarget(method, url, transport);
       if (!target) return undefined;

@@ -62,7 +62,7 @@ export function containThread(options: ThreadOptions): ThreadContainment {
       socketServer.attach(socket, origin, transport));
   const patches = new Patches();
   const closers: Array<() => Promise<void>> = [];
-  let dispatcher: DeferredDispatcher | undefined;
+  let dispatcher: DeferredDispatcher;
   try {
     patches.add(watchListening(options.ports));
     patches.add(
@@ -95,16 +95,14 @@ export function containThread(options: ThreadOptions): ThreadContainment {
       },
       options.onUndiciLoad,
     );
-    const installed = dispatcher;
-    patches.add(() => installed.restore());
+    patches.add(() => dispatcher.restore());
     patches.add(patchWorker(options.preload));
   } catch (error) {
     patches.restore();
     throw error;
   }
-  const deferred = dispatcher;
   return {
-    Agent: () => deferred.Agent(),
+    Agent: dispatcher.Agent,
     patches,
     async close() {
       patches.restore();
