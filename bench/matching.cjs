@@ -19,6 +19,7 @@ const { decodeChat } = require('../src/providers/openai-chat/decode.ts');
 const [outputPath, batchesArg, perBatchArg] = process.argv.slice(2);
 const BATCHES = Number(batchesArg ?? 15);
 const PER_BATCH = Number(perBatchArg ?? 2000);
+const WARMUP_ROUNDS = BATCHES < 10 ? 1 : 8;
 const SIZES = [10, 10_000];
 const WHAT = 'this openai.chat request (POST https://api.openai.com/v1/chat/completions)';
 
@@ -106,9 +107,13 @@ const kinds = { last: PER_BATCH, unindexed: PER_BATCH, unmatched: 20 };
 const samples = {};
 for (const n of SIZES) samples[n] = { last: [], unindexed: [], unmatched: [] };
 
-// Warm-up, then batches alternating between sizes so both see the same machine state.
-for (const n of SIZES)
-  for (const [k, count] of Object.entries(kinds)) batch(models[n].model, models[n].requests[k], count);
+// Warm-up, then batches alternating between sizes so both see the same machine state. The warm-up
+// runs as many rounds as V8 takes to settle resolve's code: with one round, the first five or so
+// timed batches of either size were 1.5-5x the later ones, and the ratio of the medians swung from
+// 0.9x to 1.6x between runs of the same code.
+for (let round = 0; round < WARMUP_ROUNDS; round++)
+  for (const n of SIZES)
+    for (const [k, count] of Object.entries(kinds)) batch(models[n].model, models[n].requests[k], count);
 for (let b = 0; b < BATCHES; b++) {
   for (const n of b % 2 ? [...SIZES].reverse() : SIZES) {
     const { model, requests } = models[n];
