@@ -108,7 +108,7 @@ function suite(s) {
   const startup = s.startup
     ? [
         '',
-        `Start-up, a trivial test file in band, CPU of the whole process over the runner's plain node environment (1 and ${s.startup.files} files, median of ${s.startup.rounds} rounds; Vitest starts a worker for every test file, so its per-file figure is a worker's):`,
+        `Start-up, a trivial test file in band, CPU of the whole process over the runner's plain node environment (1 and ${s.startup.files} files, ${s.startup.rounds} rounds, the median of each round's difference; Vitest starts a worker for every test file, so its per-file figure is a worker's):`,
         '',
         ...table(
           ['runner', 'once per worker (<= 40 ms)', 'per further file (<= 3 ms)'],
@@ -125,7 +125,7 @@ function suite(s) {
       ]
     : [];
   return [
-    `### 5. Whole suites (${s.files} files x ${s.testsPerFile} tests, ${s.workers} workers, median of ${s.rounds} rounds)`,
+    `### 5. Whole suites (${s.files} files x ${s.testsPerFile} tests, ${s.workers} workers, ${s.rounds} rounds, the median of each round's ratio)`,
     '',
     ...table(['ratio', 'target', 'wall', 'CPU', 'verdict'], rows),
     ...startup,

@@ -53,7 +53,7 @@ const VITEST_SUITES = ['vitest-stubs', 'vitest-aimock', 'vitest-plugin'];
 const ONLY = process.env.UNDERSTUDY_BENCH_SUITES?.split(',').filter(Boolean);
 const picked = (kinds) => kinds.filter((k) => !ONLY || ONLY.includes(k));
 const ROUNDS_GIVEN = Number(process.env.UNDERSTUDY_BENCH_SUITE_ROUNDS ?? Number.NaN);
-const ROUNDS = Number.isNaN(ROUNDS_GIVEN) ? (quick ? 1 : 3) : ROUNDS_GIVEN;
+const ROUNDS = Number.isNaN(ROUNDS_GIVEN) ? (quick ? 1 : 5) : ROUNDS_GIVEN;
 // Skipped with UNDERSTUDY_BENCH_SUITE_LONG=0 / UNDERSTUDY_BENCH_STARTUP=0 (for measuring one change).
 const LONG = process.env.UNDERSTUDY_BENCH_SUITE_LONG !== '0' && !ONLY;
 const STARTUP = process.env.UNDERSTUDY_BENCH_STARTUP !== '0';
@@ -61,7 +61,7 @@ const STARTUP = process.env.UNDERSTUDY_BENCH_STARTUP !== '0';
 const TARGETS = { overStubs: 1.15, aimockOver: 1.1, startupWorkerMs: 40, startupFileMs: 3 };
 // Start-up: a trivial file in band, whole process; STARTUP_FILES files against 1 gives the per-file cost.
 const STARTUP_FILES = 20;
-const STARTUP_ROUNDS = quick ? 1 : 5;
+const STARTUP_ROUNDS = quick ? 1 : 7;
 
 const t0 = Date.now();
 const progress = (m) =>
@@ -579,6 +579,14 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/**
+ * `a` over `b`, each round's ratio and their median: the two ran in the same round, so a slow
+ * stretch of the machine (a round's runs all slower by 10-20%) cancels in the round's ratio, where a
+ * ratio of the two medians would take `a`'s from one round and `b`'s from another.
+ */
+const roundRatios = (samples, a, b) => samples[a].map((v, i) => v / samples[b][i]);
+const pairedRatio = (samples, a, b) => median(roundRatios(samples, a, b));
+
 /** Heap after each file, in the order files finished: growth is the last tenth against the first. */
 function heapProfile(heapFiles) {
   const files = heapFiles
@@ -740,7 +748,7 @@ function report({ walls, cpus, long, startup }) {
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const x = (v) => `${v.toFixed(2)}x`;
   say(
-    `5. Whole suites: ${FILES} files x ${TESTS_PER_FILE} tests, ${WORKERS} workers (Jest -w, Vitest maxWorkers), median of ${ROUNDS} interleaved rounds` +
+    `5. Whole suites: ${FILES} files x ${TESTS_PER_FILE} tests, ${WORKERS} workers (Jest -w, Vitest maxWorkers), ${ROUNDS} interleaved rounds; ratios: the median of each round's ratio` +
       (quick ? ' (QUICK MODE: figures not meaningful)' : ''),
   );
   say(
@@ -780,12 +788,19 @@ function report({ walls, cpus, long, startup }) {
   say(`   ${''.padEnd(58)}${'wall'.padStart(10)}${'CPU'.padStart(10)}   target`);
   for (const [a, b, kind] of judged) {
     if (!(a in m && b in m)) continue;
-    const wall = m[a] / m[b];
-    const cpu = c[a] / c[b];
+    const wall = pairedRatio(walls, a, b);
+    const cpu = pairedRatio(cpus, a, b);
     const target = kind === 'over' ? `<= ${TARGETS.overStubs}x` : `>= ${TARGETS.aimockOver}x`;
     const ok = (r) => (kind === 'over' ? r <= TARGETS.overStubs : r >= TARGETS.aimockOver);
     const v = verdict(ok(wall) && ok(cpu), `suite ${a}/${b} ${target} (wall and CPU)`);
-    ratios[`${a}/${b}`] = { ratio: wall, cpuRatio: cpu, target, verdict: v };
+    ratios[`${a}/${b}`] = {
+      ratio: wall,
+      cpuRatio: cpu,
+      roundRatios: roundRatios(walls, a, b),
+      cpuRoundRatios: roundRatios(cpus, a, b),
+      target,
+      verdict: v,
+    };
     say(`   ${`${a} / ${b}`.padEnd(58)}${x(wall).padStart(10)}${x(cpu).padStart(10)}   ${target}  ${v}`);
   }
   for (const [a, b] of [
@@ -793,8 +808,10 @@ function report({ walls, cpus, long, startup }) {
     ['preset-stubs', 'stubs'],
   ]) {
     if (!(a in m && b in m)) continue;
-    ratios[`${a}/${b}`] = { ratio: m[a] / m[b], cpuRatio: c[a] / c[b] };
-    say(`   ${`${a} / ${b}`.padEnd(58)}${x(m[a] / m[b]).padStart(10)}${x(c[a] / c[b]).padStart(10)}`);
+    ratios[`${a}/${b}`] = { ratio: pairedRatio(walls, a, b), cpuRatio: pairedRatio(cpus, a, b) };
+    say(
+      `   ${`${a} / ${b}`.padEnd(58)}${x(pairedRatio(walls, a, b)).padStart(10)}${x(pairedRatio(cpus, a, b)).padStart(10)}`,
+    );
   }
   for (const [a, b, runner] of [
     ['preset', 'stubs', 'Jest preset'],
@@ -809,9 +826,18 @@ function report({ walls, cpus, long, startup }) {
   if (startup) {
     const sc = Object.fromEntries(Object.entries(startup.cpuMs).map(([k, v]) => [k, median(v)]));
     const sw = Object.fromEntries(Object.entries(startup.wallMs).map(([k, v]) => [k, median(v)]));
+    // Each round's own differences (its four runs of a runner ran back to back), then their median.
+    const rounds = startup.cpuMs[Object.keys(startup.cpuMs)[0]].map((_, i) => i);
+    const inRound = (runner, i) => {
+      const at = (key) => startup.cpuMs[`${runner}-${key}`][i];
+      const one = at('understudy-1') - at('node-1');
+      const perFile =
+        (at(`understudy-${STARTUP_FILES}`) - at(`node-${STARTUP_FILES}`) - one) / (STARTUP_FILES - 1);
+      return { one, perFile, perWorker: one - perFile };
+    };
     const ms = (v) => `${v >= 0 ? '+' : ''}${v.toFixed(0)} ms`;
     say(
-      `   start-up: a trivial file in band (Jest -i, Vitest --no-file-parallelism), whole process CPU, median of ${STARTUP_ROUNDS} interleaved rounds`,
+      `   start-up: a trivial file in band (Jest -i, Vitest --no-file-parallelism), whole process CPU, ${STARTUP_ROUNDS} interleaved rounds (the runs, their medians; the differences, the median of each round's)`,
     );
     say(
       `   ${''.padEnd(12)}${'node, 1'.padStart(10)}${'us, 1'.padStart(10)}${`node, ${STARTUP_FILES}`.padStart(10)}${`us, ${STARTUP_FILES}`.padStart(10)}` +
@@ -819,10 +845,11 @@ function report({ walls, cpus, long, startup }) {
     );
     startupFigures = {};
     for (const runner of ['jest', 'vitest']) {
-      const one = sc[`${runner}-understudy-1`] - sc[`${runner}-node-1`];
+      const each = rounds.map((i) => inRound(runner, i));
+      const one = median(each.map((r) => r.one));
       const many = sc[`${runner}-understudy-${STARTUP_FILES}`] - sc[`${runner}-node-${STARTUP_FILES}`];
-      const perFile = (many - one) / (STARTUP_FILES - 1);
-      const perWorker = one - perFile;
+      const perFile = median(each.map((r) => r.perFile));
+      const perWorker = median(each.map((r) => r.perWorker));
       const name = runner === 'jest' ? 'Jest' : 'Vitest';
       const vw = verdict(
         perWorker <= TARGETS.startupWorkerMs,
@@ -847,6 +874,8 @@ function report({ walls, cpus, long, startup }) {
         filesMs: many,
         perWorkerMs: perWorker,
         perFileMs: perFile,
+        roundPerWorkerMs: each.map((r) => r.perWorker),
+        roundPerFileMs: each.map((r) => r.perFile),
         verdicts: { perWorker: vw, perFile: vf },
       };
       say(
