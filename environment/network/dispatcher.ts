@@ -166,20 +166,29 @@ function callerStack(): string {
 /**
  * Whether Node's own undici is on the stack, read from V8's call sites: a stack's text would go
  * through the runner's `Error.prepareStackTrace`, and Vite's maps every frame through source maps
- * (about 2 ms of a Vitest test file's process, for a check made as undici loads).
+ * (about 2 ms of a Vitest test file's process, for a check made as undici loads). The runner's is
+ * put back as it was defined (defined over, not assigned: an accessor's setter never sees ours).
  */
 function nodeUndiciCalling(): boolean {
-  const { prepareStackTrace, stackTraceLimit } = Error;
+  const theirs = Object.getOwnPropertyDescriptor(Error, 'prepareStackTrace');
+  if (theirs?.configurable === false) return callerStack().includes('node:internal/deps/undici/');
+  const limit = Error.stackTraceLimit;
   const holder: { stack?: unknown } = {};
-  Error.stackTraceLimit = 50;
-  Error.prepareStackTrace = (_error, sites) =>
+  const prepareStackTrace = (_error: Error, sites: NodeJS.CallSite[]) =>
     sites.some((site) => site.getFileName()?.startsWith('node:internal/deps/undici/') === true);
+  Object.defineProperty(Error, 'prepareStackTrace', {
+    configurable: true,
+    writable: true,
+    value: prepareStackTrace,
+  });
+  Error.stackTraceLimit = 50;
   try {
     Error.captureStackTrace(holder, nodeUndiciCalling);
     return holder.stack === true;
   } finally {
-    Error.prepareStackTrace = prepareStackTrace;
-    Error.stackTraceLimit = stackTraceLimit;
+    if (theirs) Object.defineProperty(Error, 'prepareStackTrace', theirs);
+    else delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
+    Error.stackTraceLimit = limit;
   }
 }
 

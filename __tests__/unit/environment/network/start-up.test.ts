@@ -118,7 +118,14 @@ describe("a worker's start-up", () => {
     // loading is told from V8's call sites, and the runner's formatter is left in place.
     const code = `${DEFERRED}
       const format = () => 'a stack as the runner formats it';
-      Error.prepareStackTrace = format;
+      let sets = 0;
+      // A formatter behind an accessor, whose setter must never see another one.
+      Object.defineProperty(Error, 'prepareStackTrace', {
+        configurable: true,
+        get: () => format,
+        set: () => void sets++,
+      });
+      const accessor = Object.getOwnPropertyDescriptor(Error, 'prepareStackTrace');
       Error.stackTraceLimit = 7;
       new Headers();
       Promise.resolve().then(() => {
@@ -129,6 +136,8 @@ describe("a worker's start-up", () => {
           after: slotIs()[0],
           defineProperty: Object.defineProperty === define,
           prepareStackTrace: Error.prepareStackTrace === format,
+          sameAccessor: Object.getOwnPropertyDescriptor(Error, 'prepareStackTrace').set === accessor.set,
+          sets,
           limit: Error.stackTraceLimit,
         });
       });`;
@@ -137,6 +146,8 @@ describe("a worker's start-up", () => {
       after: 'Agent',
       defineProperty: true,
       prepareStackTrace: true,
+      sameAccessor: true,
+      sets: 0,
       limit: 7,
     });
   });
