@@ -808,10 +808,10 @@ function report({ walls, cpus, long, startup }) {
     ['preset-stubs', 'stubs'],
   ]) {
     if (!(a in m && b in m)) continue;
-    ratios[`${a}/${b}`] = { ratio: pairedRatio(walls, a, b), cpuRatio: pairedRatio(cpus, a, b) };
-    say(
-      `   ${`${a} / ${b}`.padEnd(58)}${x(pairedRatio(walls, a, b)).padStart(10)}${x(pairedRatio(cpus, a, b)).padStart(10)}`,
-    );
+    const wall = pairedRatio(walls, a, b);
+    const cpu = pairedRatio(cpus, a, b);
+    ratios[`${a}/${b}`] = { ratio: wall, cpuRatio: cpu };
+    say(`   ${`${a} / ${b}`.padEnd(58)}${x(wall).padStart(10)}${x(cpu).padStart(10)}`);
   }
   for (const [a, b, runner] of [
     ['preset', 'stubs', 'Jest preset'],
@@ -831,9 +831,9 @@ function report({ walls, cpus, long, startup }) {
     const inRound = (runner, i) => {
       const at = (key) => startup.cpuMs[`${runner}-${key}`][i];
       const one = at('understudy-1') - at('node-1');
-      const perFile =
-        (at(`understudy-${STARTUP_FILES}`) - at(`node-${STARTUP_FILES}`) - one) / (STARTUP_FILES - 1);
-      return { one, perFile, perWorker: one - perFile };
+      const many = at(`understudy-${STARTUP_FILES}`) - at(`node-${STARTUP_FILES}`);
+      const perFile = (many - one) / (STARTUP_FILES - 1);
+      return { one, many, perFile, perWorker: one - perFile };
     };
     const ms = (v) => `${v >= 0 ? '+' : ''}${v.toFixed(0)} ms`;
     say(
@@ -847,7 +847,7 @@ function report({ walls, cpus, long, startup }) {
     for (const runner of ['jest', 'vitest']) {
       const each = rounds.map((i) => inRound(runner, i));
       const one = median(each.map((r) => r.one));
-      const many = sc[`${runner}-understudy-${STARTUP_FILES}`] - sc[`${runner}-node-${STARTUP_FILES}`];
+      const many = median(each.map((r) => r.many));
       const perFile = median(each.map((r) => r.perFile));
       const perWorker = median(each.map((r) => r.perWorker));
       const name = runner === 'jest' ? 'Jest' : 'Vitest';

@@ -253,11 +253,11 @@ export function installDispatcherOnUse(
   // the process ends.
   const load = AsyncResource.bind((): AgentClass => {
     stopWatching();
-    const loaded = bundledAgent();
-    Agent = loaded;
+    const Class = bundledAgent();
+    Agent = Class;
     afterLoad();
-    uninstall = installDispatcher(realm, create(loaded));
-    return loaded;
+    uninstall = installDispatcher(realm, create(Class));
+    return Class;
   });
   const install = (): AgentClass => {
     if (!Agent) return load();

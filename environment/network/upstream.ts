@@ -87,6 +87,7 @@ export function createUpstream(
       return real.fetch(r.url, init);
     },
     socket(r) {
+      // Made first: making it loads Node's undici, and Node's WebSocket is read once that is loaded.
       const dispatcher = agent();
       if (!real.WebSocket) return undefined;
       // undici's WebSocketInit: the client's headers and subprotocols, over the upstream's own agent.
