@@ -108,19 +108,21 @@ function suite(s) {
   const startup = s.startup
     ? [
         '',
-        `Start-up, a trivial test file in band, CPU of the whole process over the runner's plain node environment (1 and ${s.startup.files} files, ${s.startup.rounds} rounds, the median of each round's difference; Vitest starts a worker for every test file, so its per-file figure is a worker's):`,
+        `Start-up, a trivial test file in band, CPU of the whole process over the runner's plain node environment (1 and ${s.startup.files} files, ${s.startup.rounds} rounds, the median of each round's difference; isolated, Vitest starts a worker for every test file, so its per-file figure is a worker's):`,
         '',
         ...table(
           ['runner', 'once per worker (<= 40 ms)', 'per further file (<= 3 ms)'],
-          ['jest', 'vitest'].map((runner) => {
-            const r = s.startup[runner];
-            const signed = (v) => `${v >= 0 ? '+' : ''}${num(v, 0)} ms`;
-            return [
-              runner === 'jest' ? 'Jest' : 'Vitest',
-              `${signed(r.perWorkerMs)} ${r.verdicts.perWorker}`,
-              `${signed(r.perFileMs)} ${r.verdicts.perFile}`,
-            ];
-          }),
+          ['jest', 'vitest', 'vitest-shared']
+            .filter((runner) => s.startup[runner])
+            .map((runner) => {
+              const r = s.startup[runner];
+              const signed = (v) => `${v >= 0 ? '+' : ''}${num(v, 0)} ms`;
+              return [
+                { jest: 'Jest', vitest: 'Vitest', 'vitest-shared': 'Vitest, `isolate: false`' }[runner],
+                `${signed(r.perWorkerMs)} ${r.verdicts.perWorker}`,
+                `${signed(r.perFileMs)} ${r.verdicts.perFile}`,
+              ];
+            }),
         ),
       ]
     : [];

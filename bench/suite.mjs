@@ -48,7 +48,15 @@ const outputPath = process.argv[2];
 
 const FIXTURE_SUITES = ['stubs', 'aimock', 'preset', 'preset-script', 'preset-stubs'];
 const WORLD_SUITES = ['stubs-world', 'aimock-world', 'preset-world'];
-const VITEST_SUITES = ['vitest-stubs', 'vitest-aimock', 'vitest-plugin'];
+// `-shared`: the same suite under `isolate: false`, whose workers run many files in one module graph.
+const VITEST_SUITES = [
+  'vitest-stubs',
+  'vitest-aimock',
+  'vitest-plugin',
+  'vitest-stubs-shared',
+  'vitest-aimock-shared',
+  'vitest-plugin-shared',
+];
 // UNDERSTUDY_BENCH_SUITES=stubs,preset,... runs only those suites (for measuring one change).
 const ONLY = process.env.UNDERSTUDY_BENCH_SUITES?.split(',').filter(Boolean);
 const picked = (kinds) => kinds.filter((k) => !ONLY || ONLY.includes(k));
@@ -400,14 +408,15 @@ function testFile(kind, n) {
 
 /** A Vitest suite's test file: the same tests as the Jest suite of the same name. */
 function vitestTestFile(kind, n) {
-  const jestKind = { 'vitest-stubs': 'stubs', 'vitest-aimock': 'aimock', 'vitest-plugin': 'preset' }[kind];
+  const base = kind.replace(/-shared$/, '');
+  const jestKind = { 'vitest-stubs': 'stubs', 'vitest-aimock': 'aimock', 'vitest-plugin': 'preset' }[base];
   const body = testBody(jestKind, n).replaceAll('process.env.AIMOCK_URL', "inject('aimockUrl')");
   const imports =
-    `import { describe, expect, it${kind === 'vitest-aimock' ? ', inject' : ''} } from 'vitest';\n` +
+    `import { describe, expect, it${base === 'vitest-aimock' ? ', inject' : ''} } from 'vitest';\n` +
     "import OpenAI from 'openai';\nimport { runAgent } from '../../shared/agent.mjs';\n" +
-    `import { ${kind === 'vitest-plugin' ? 'fakeOrders' : 'queuedClient, fakeOrders'} } from '../../shared/queue.mjs';\n`;
+    `import { ${base === 'vitest-plugin' ? 'fakeOrders' : 'queuedClient, fakeOrders'} } from '../../shared/queue.mjs';\n`;
   const plugin =
-    kind === 'vitest-plugin'
+    base === 'vitest-plugin'
       ? "import { fileURLToPath } from 'node:url';\nimport { understudy, loadFixtures } from 'jest-understudy';\n\n" +
         "understudy.model.use(loadFixtures(fileURLToPath(new URL('../../shared/chain.fixture.yaml', import.meta.url))));\n"
       : '';
@@ -421,6 +430,7 @@ function vitestConfigFor(kind, { workers = WORKERS } = {}) {
     include: ['*.test.mjs'],
     maxWorkers: workers,
     restoreMocks: true,
+    ...(kind.endsWith('-shared') ? { isolate: false } : {}),
     ...(kind.includes('aimock') ? { globalSetup: ['../../shared/aimock-vitest-setup.mjs'] } : {}),
   };
   return [
@@ -609,7 +619,14 @@ const TRIVIAL_JEST =
   "const { expect, it } = require('@jest/globals');\n\nit('starts', () => {\n  expect(1 + 1).toBe(2);\n});\n";
 const TRIVIAL_VITEST =
   "import { expect, it } from 'vitest';\n\nit('starts', () => {\n  expect(1 + 1).toBe(2);\n});\n";
-const STARTUP_KINDS = ['jest-node', 'jest-understudy', 'vitest-node', 'vitest-understudy'];
+const STARTUP_KINDS = [
+  'jest-node',
+  'jest-understudy',
+  'vitest-node',
+  'vitest-understudy',
+  'vitest-shared-node',
+  'vitest-shared-understudy',
+];
 
 /** Start-up projects: a trivial file (1 and STARTUP_FILES of them) per runner, plain and with jest-understudy, default options. */
 function generateStartup(project) {
@@ -633,7 +650,7 @@ function generateStartup(project) {
           [
             "import { defineConfig } from 'vitest/config';",
             ...(plugin ? ["import understudy from 'jest-understudy/vitest';"] : []),
-            `export default defineConfig({ ${plugin ? 'plugins: [understudy()], ' : ''}test: { include: ['*.test.mjs'] } });`,
+            `export default defineConfig({ ${plugin ? 'plugins: [understudy()], ' : ''}test: { include: ['*.test.mjs']${kind.includes('-shared') ? ', isolate: false' : ''} } });`,
             '',
           ].join('\n'),
         );
@@ -767,6 +784,9 @@ function report({ walls, cpus, long, startup }) {
     ['vitest-stubs', 'Vitest: node, hand-written response queue'],
     ['vitest-aimock', 'Vitest: node, aimock in globalSetup'],
     ['vitest-plugin', "Vitest: plugin, loadFixtures('chain.fixture.yaml')"],
+    ['vitest-stubs-shared', 'Vitest, isolate: false: node, response queue'],
+    ['vitest-aimock-shared', 'Vitest, isolate: false: node, aimock'],
+    ['vitest-plugin-shared', 'Vitest, isolate: false: plugin, loadFixtures'],
   ].filter(([k]) => k in m);
   say(`   ${''.padEnd(58)}${'wall'.padStart(10)}${'CPU'.padStart(10)}   (wall per round)`);
   for (const [k, label] of rows)
@@ -783,6 +803,8 @@ function report({ walls, cpus, long, startup }) {
     ['aimock-world', 'preset-world', 'ahead'],
     ['vitest-plugin', 'vitest-stubs', 'over'],
     ['vitest-aimock', 'vitest-plugin', 'ahead'],
+    ['vitest-plugin-shared', 'vitest-stubs-shared', 'over'],
+    ['vitest-aimock-shared', 'vitest-plugin-shared', 'ahead'],
   ];
   const ratios = {};
   say(`   ${''.padEnd(58)}${'wall'.padStart(10)}${'CPU'.padStart(10)}   target`);
@@ -816,6 +838,7 @@ function report({ walls, cpus, long, startup }) {
   for (const [a, b, runner] of [
     ['preset', 'stubs', 'Jest preset'],
     ['vitest-plugin', 'vitest-stubs', 'Vitest plugin'],
+    ['vitest-plugin-shared', 'vitest-stubs-shared', 'Vitest plugin (isolate: false)'],
   ])
     if (a in m && b in m)
       say(
@@ -840,17 +863,17 @@ function report({ walls, cpus, long, startup }) {
       `   start-up: a trivial file in band (Jest -i, Vitest --no-file-parallelism), whole process CPU, ${STARTUP_ROUNDS} interleaved rounds (the runs, their medians; the differences, the median of each round's)`,
     );
     say(
-      `   ${''.padEnd(12)}${'node, 1'.padStart(10)}${'us, 1'.padStart(10)}${`node, ${STARTUP_FILES}`.padStart(10)}${`us, ${STARTUP_FILES}`.padStart(10)}` +
+      `   ${''.padEnd(24)}${'node, 1'.padStart(10)}${'us, 1'.padStart(10)}${`node, ${STARTUP_FILES}`.padStart(10)}${`us, ${STARTUP_FILES}`.padStart(10)}` +
         `${'per worker'.padStart(12)}${'per file'.padStart(10)}   targets <= ${TARGETS.startupWorkerMs} ms once, <= ${TARGETS.startupFileMs} ms per further file`,
     );
     startupFigures = {};
-    for (const runner of ['jest', 'vitest']) {
+    for (const runner of ['jest', 'vitest', 'vitest-shared']) {
       const each = rounds.map((i) => inRound(runner, i));
       const one = median(each.map((r) => r.one));
       const many = median(each.map((r) => r.many));
       const perFile = median(each.map((r) => r.perFile));
       const perWorker = median(each.map((r) => r.perWorker));
-      const name = runner === 'jest' ? 'Jest' : 'Vitest';
+      const name = { jest: 'Jest', vitest: 'Vitest', 'vitest-shared': 'Vitest, isolate: false' }[runner];
       const vw = verdict(
         perWorker <= TARGETS.startupWorkerMs,
         `start-up ${name}: +${TARGETS.startupWorkerMs} ms CPU once per worker`,
@@ -862,12 +885,16 @@ function report({ walls, cpus, long, startup }) {
       startupFigures[runner] = {
         cpuMs: Object.fromEntries(
           Object.keys(sc)
-            .filter((k) => k.startsWith(runner))
+            .filter(
+              (k) => /^(node|understudy)-\d+$/.test(k.slice(runner.length + 1)) && k.startsWith(`${runner}-`),
+            )
             .map((k) => [k, sc[k]]),
         ),
         wallMs: Object.fromEntries(
           Object.keys(sw)
-            .filter((k) => k.startsWith(runner))
+            .filter(
+              (k) => /^(node|understudy)-\d+$/.test(k.slice(runner.length + 1)) && k.startsWith(`${runner}-`),
+            )
             .map((k) => [k, sw[k]]),
         ),
         oneFileMs: one,
@@ -879,7 +906,7 @@ function report({ walls, cpus, long, startup }) {
         verdicts: { perWorker: vw, perFile: vf },
       };
       say(
-        `   ${name.padEnd(12)}${s(sc[`${runner}-node-1`]).padStart(10)}${s(sc[`${runner}-understudy-1`]).padStart(10)}` +
+        `   ${name.padEnd(24)}${s(sc[`${runner}-node-1`]).padStart(10)}${s(sc[`${runner}-understudy-1`]).padStart(10)}` +
           `${s(sc[`${runner}-node-${STARTUP_FILES}`]).padStart(10)}${s(sc[`${runner}-understudy-${STARTUP_FILES}`]).padStart(10)}` +
           `${ms(perWorker).padStart(12)}${ms(perFile).padStart(10)}   ${vw} / ${vf}`,
       );

@@ -112,12 +112,6 @@ describe('the Vitest plugin', () => {
 
   describe('refuses at start-up what it cannot honour, with the reason', () => {
     it.each([
-      [
-        'isolate: false in the config',
-        { vitestConfig: { isolate: false } },
-        'with `isolate: false` (or `--no-isolate`)',
-      ],
-      ['--no-isolate', { args: ['--no-isolate'] }, 'with `isolate: false` (or `--no-isolate`)'],
       ['the vmThreads pool', { args: ['--pool=vmThreads'] }, 'with the `vmThreads` pool'],
       ['the vmForks pool', { vitestConfig: { pool: 'vmForks' } }, 'with the `vmForks` pool'],
       [
@@ -137,6 +131,80 @@ describe('the Vitest plugin', () => {
         );
       },
       60_000,
+    );
+  });
+
+  describe('under isolate: false, the test files of a worker share its module graph and nothing else', () => {
+    const CASES = ['shared-worker/a.test.mjs', 'shared-worker/b.test.mjs'];
+    /** Each file's results, expected of either file whichever the worker ran first. */
+    const EXPECTED = {
+      "the module's client is answered by this file's model, and this file's world starts empty": 'passed',
+      "a note only the other file's fixtures answer, swallowed by the agent, fails here": 'failed',
+      'a blocked request the agent swallowed fails this test': 'failed',
+      'a blocked node:https request the agent swallowed fails this test': 'failed',
+      "the suite's msw server answers in this file": 'passed',
+      'the next test is charged with nothing': 'passed',
+    };
+    const seen = (run: VitestRun, name: string) =>
+      JSON.parse(readFileSync(join(run.project, 'shared-worker', `seen-${name}.json`), 'utf8')) as {
+        pid: number;
+        before: string[];
+      };
+
+    /** A config that runs the file whose import fails first, in the one worker. */
+    const BROKEN_FIRST = [
+      "import { defineConfig } from 'vitest/config';",
+      "import understudy from 'jest-understudy/vitest';",
+      "import BrokenFirst from './shared-worker/broken-first.mjs';",
+      `export default defineConfig({ plugins: [understudy()], test: { include: ${JSON.stringify(['shared-worker/broken.test.mjs', ...CASES])}, isolate: false, fileParallelism: false, sequence: { sequencer: BrokenFirst } } });`,
+      '',
+    ].join('\n');
+
+    it.each([
+      ['--no-isolate, one worker (forks)', { args: ['--no-isolate', '--no-file-parallelism'] }],
+      [
+        'isolate: false in the config, threads',
+        { test: { isolate: false, fileParallelism: false, pool: 'threads' } },
+      ],
+      ['after a file whose import failed (no hook of it ran)', { configText: BROKEN_FIRST }],
+    ])(
+      '%s: each file has its own model, world, failures and fetch',
+      async (_, options) => {
+        const run = await runInstalledVitest({ cases: CASES, ...options });
+        // The file whose import failed was reported so, and the files after it ran as ever.
+        const broken = run.files.find((f) => f.name.endsWith('/broken.test.mjs'));
+        if ('configText' in options)
+          expect(stripVTControlCharacters(broken?.message ?? '')).toContain('no-such-module.mjs');
+        const [a, b] = ['A', 'B'].map((name) => {
+          const file = run.files.find((f) => f.name.endsWith(`/${name.toLowerCase()}.test.mjs`));
+          if (!file) throw new Error(`no results for ${name}:\n${run.stdout}\n${run.stderr}`);
+          return file;
+        });
+        for (const [file, own, other] of [
+          [a, 'A', 'B'],
+          [b, 'B', 'A'],
+        ] as const) {
+          expect(statusOf(file)).toEqual(EXPECTED);
+          expect(
+            message(file, `a note only the other file's fixtures answer, swallowed by the agent, fails here`),
+          ).toContain('UnderstudyError [MODEL_UNMATCHED]');
+          const blocked = message(file, `a blocked request the agent swallowed fails this test`);
+          expect(blocked).toContain(
+            `UnderstudyError [UNHANDLED_REQUEST]: GET https://tools.example.com/v1/${own}`,
+          );
+          expect(blocked).not.toContain(`/v1/${other}`);
+          expect(message(file, 'a blocked node:https request the agent swallowed fails this test')).toContain(
+            `UnderstudyError [UNHANDLED_REQUEST]: GET https://tools.example.com/v2/${own}`,
+          );
+          expect(file.message).toBe('');
+        }
+        // One worker ran both files, and the second imported the agent module the first had loaded.
+        const [seenA, seenB] = [seen(run, 'A'), seen(run, 'B')];
+        expect(seenA.pid).toBe(seenB.pid);
+        expect([seenA.before, seenB.before].sort()).toEqual([[], [seenA.before.length ? 'B' : 'A']].sort());
+        expect(run.code).toBe(1);
+      },
+      120_000,
     );
   });
 

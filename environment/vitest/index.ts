@@ -40,11 +40,6 @@ function refusal(config: ResolvedProjectConfig): string | undefined {
       `the \`${config.pool}\` pool`,
       "it runs test files in a vm context whose globals the network containment does not patch: use the default 'forks' pool or 'threads'",
     );
-  if (config.isolate === false)
-    return why(
-      '`isolate: false` (or `--no-isolate`)',
-      'each test file owns one mock model and one world, and patches the network of its worker; test files that share a module graph would share them',
-    );
   return undefined;
 }
 

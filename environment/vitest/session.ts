@@ -13,6 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { relative } from 'node:path';
 import { matchersByName } from '../../matchers/names';
 import { type ErrorCode, isUnderstudyError, markError } from '../../src/errors';
@@ -117,6 +118,9 @@ export function pragmasOf(testPath: string): Record<string, string | string[]> {
 /** Sets up this test file's adapter and network; its hooks undo it all after the file's last test. */
 export async function startSession(api: VitestApi, provided: ProvidedSession | undefined): Promise<void> {
   const g = globalThis as unknown as Record<symbol, unknown>;
+  // The worker's previous file whose tests never ran (its import failed) never ran its afterAll
+  // hook either; under `isolate: false` its session would still hold the worker's network.
+  await (g[UNFINISHED_KEY] as (() => Promise<void>) | undefined)?.();
   const testPath = api.expect.getState().testPath;
   if (!provided || !testPath)
     throw withCodeInName(
@@ -187,7 +191,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const concurrent = new AsyncLocalStorage<Slot>();
   const slots = new WeakMap<TaskLike, Slot>();
   bridge.concurrentTest = () => concurrent.getStore();
-  const originalFetch = globalThis.fetch;
+  const workerFetch = fetchOfWorker(g);
   const envTouched = new Map<string, string | undefined>();
   let closed = false;
   // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
@@ -200,13 +204,19 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     try {
       await containment?.close();
     } finally {
-      globalThis.fetch = originalFetch;
+      syncBuiltinESMExports();
+      workerFetch.fileEnded((input) =>
+        Promise.reject(
+          markError(new TypeError(afterTeardown(input, root, testPath)), 'FETCH_AFTER_TEARDOWN'),
+        ),
+      );
       for (const [key, value] of envTouched) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }
       bridge.session = undefined;
-      for (const key of [BRIDGE_KEY, HOST_SERVICES, SECRETS_REGISTRY, SETUP_KEY, SESSION_KEY]) delete g[key];
+      for (const key of [BRIDGE_KEY, HOST_SERVICES, SECRETS_REGISTRY, SETUP_KEY, SESSION_KEY, UNFINISHED_KEY])
+        delete g[key];
       keepCompiledCode();
     }
   };
@@ -233,17 +243,18 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       { allow: options.network.allow },
     );
     const open = containment;
+    // An ES module's named imports of core modules (`import { get } from 'node:https'`) are live
+    // bindings Node updates only when told: a module a worker's earlier file loaded (`isolate:
+    // false`) would keep calling the functions that file's containment put in, and later removed.
+    syncBuiltinESMExports();
     bridge.upstream = (request) => open.upstream(request);
     bridge.upstreamSocket = (request) => open.upstreamSocket(request);
     bridge.refusal = (method, url, transport) => open.refusal(method, url, transport);
     const mswFetch = open.fetch;
-    globalThis.fetch = ((input: unknown, init?: unknown) => {
-      if (closed)
-        return Promise.reject(
-          markError(new TypeError(afterTeardown(input, root, testPath)), 'FETCH_AFTER_TEARDOWN'),
-        );
-      return session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
-    }) as typeof fetch;
+    workerFetch.fileStarted(
+      (input, init) =>
+        session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit),
+    );
     for (const [names, value] of mode === 'replay' ? REPLAY_KEYS : []) {
       if (names.some((name) => process.env[name] !== undefined)) continue;
       envTouched.set(names[0], undefined);
@@ -274,6 +285,16 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     await teardown();
     throw error;
   }
+  g[UNFINISHED_KEY] = async () => {
+    try {
+      // Counted as failed (it did fail): a record mode keeps no cassette of it.
+      await bridge.session?.fileFinished(1);
+    } catch {
+      // Vitest reported the file failed already; what its session says of it has no test to fail.
+    } finally {
+      await teardown();
+    }
+  };
 
   const drain = (): Failure[] => [...(bridge.session?.drainFailures() ?? []), ...unhandled.splice(0)];
   const asError = ({ code, message }: Failure) => toError(code, scrubForWriting(message, secretsInUse()));
@@ -473,6 +494,48 @@ function throwAll(errors: Error[]): void {
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new AggregateError(errors, errors.map((e) => e.message).join('\n\n'));
 }
+
+type FileFetch = (input: unknown, init?: unknown) => Promise<Response>;
+
+/** The worker's `fetch` while a test file runs, and what it answers with between files. */
+interface WorkerFetch {
+  fileStarted(answer: FileFetch): void;
+  fileEnded(answer: FileFetch): void;
+}
+
+/** Where the worker's fetch is kept from one test file to the next. */
+const FETCH_KEY = Symbol.for('jest-understudy.vitest.fetch');
+
+/**
+ * The `fetch` the session puts on the worker's global: one function for the whole worker, which
+ * answers with the file running now. Under `isolate: false` a worker's files share one module
+ * graph, so an SDK client that a module made in an earlier file (and the `fetch` it took then)
+ * serves the later files too; a function of the first file's would refuse them all after its end.
+ * The worker's own fetch is back on the global between files.
+ */
+function fetchOfWorker(g: Record<symbol, unknown>): WorkerFetch {
+  const kept = g[FETCH_KEY] as WorkerFetch | undefined;
+  if (kept) return kept;
+  const own = globalThis.fetch;
+  let answer: FileFetch | undefined;
+  const ours = ((input: unknown, init?: unknown) =>
+    answer ? answer(input, init) : own(input as RequestInfo, init as RequestInit)) as typeof fetch;
+  const made: WorkerFetch = {
+    fileStarted(next) {
+      answer = next;
+      globalThis.fetch = ours;
+    },
+    fileEnded(next) {
+      answer = next;
+      globalThis.fetch = own;
+    },
+  };
+  g[FETCH_KEY] = made;
+  return made;
+}
+
+/** What ends the running file's session, until its last afterAll hook has. */
+const UNFINISHED_KEY = Symbol.for('jest-understudy.vitest.unfinished');
 
 /** Where `loadRuntime` keeps the file's session (src/sandbox/runtime.ts). */
 const SESSION_KEY = Symbol.for('jest-understudy.runtime');

@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   RUNNER_SETTING_REFUSED: {
     area: 'setup',
     meaning:
-      'The test runner is set up in a way jest-understudy cannot honour (under Vitest: `isolate: false`, browser mode, a `vmThreads`/`vmForks` pool).',
+      'The test runner is set up in a way jest-understudy cannot honour (under Vitest: browser mode, a `vmThreads`/`vmForks` pool).',
     action:
       'Remove the setting the message names for the project that uses jest-understudy (or run those tests in another Vitest project without the plugin).',
   },

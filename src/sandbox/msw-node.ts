@@ -16,7 +16,7 @@ import {
   prepend,
   restoreHandler,
 } from './http-handlers';
-import { getRuntime } from './runtime';
+import { getRuntime, type SandboxRuntime } from './runtime';
 
 type Listener = (event: Record<string, unknown>) => void;
 
@@ -76,7 +76,8 @@ class SetupServer implements HandlerGroup {
   private readonly own: Handlers;
   /** `boundary()` scopes: what `use` and `resetHandlers` change inside one. */
   private readonly scopes = new AsyncLocalStorage<Handlers>();
-  private listening = false;
+  /** The session of the test file the server listens for. */
+  private listeningOn: SandboxRuntime | undefined;
 
   constructor(handlers: unknown[]) {
     this.own = { initial: checkHandlers(handlers, 'setupServer(...)'), overrides: [] };
@@ -84,20 +85,27 @@ class SetupServer implements HandlerGroup {
 
   /** msw 3's `NetworkReadyState`: 0 disabled, 1 enabled. */
   get readyState(): number {
-    return this.listening ? 1 : 0;
+    return this.listeningOn ? 1 : 0;
   }
 
-  /** `onUnhandledRequest` / `onUnhandledFrame` are not used: what no handler answers follows the network policy. */
+  /**
+   * `onUnhandledRequest` / `onUnhandledFrame` are not used: what no handler answers follows the
+   * network policy. A server a shared module made (Vitest's `isolate: false`) listens again for
+   * each test file that calls `listen`, with that file's session, whether or not an earlier file
+   * closed it.
+   */
   listen(_options?: unknown): void {
-    if (this.listening) return;
-    this.listening = true;
-    getRuntime().http.listen(this);
+    const runtime = getRuntime();
+    if (this.listeningOn === runtime) return;
+    this.listeningOn = runtime;
+    runtime.http.listen(this);
   }
 
   close(): void {
-    if (!this.listening) return;
-    this.listening = false;
-    getRuntime().http.close(this);
+    const runtime = this.listeningOn;
+    if (!runtime) return;
+    this.listeningOn = undefined;
+    runtime.http.close(this);
   }
 
   use(...handlers: unknown[]): void {
