@@ -151,14 +151,45 @@ describe('the Vitest plugin', () => {
         before: string[];
       };
 
-    /** A config that runs the file whose import fails first, in the one worker. */
-    const BROKEN_FIRST = [
-      "import { defineConfig } from 'vitest/config';",
-      "import understudy from 'jest-understudy/vitest';",
-      "import BrokenFirst from './shared-worker/broken-first.mjs';",
-      `export default defineConfig({ plugins: [understudy()], test: { include: ${JSON.stringify(['shared-worker/broken.test.mjs', ...CASES])}, isolate: false, fileParallelism: false, sequence: { sequencer: BrokenFirst } } });`,
-      '',
-    ].join('\n');
+    /** A config that runs these files in one shared worker, the file whose import fails first. */
+    const brokenFirst = (include: string[]) =>
+      [
+        "import { defineConfig } from 'vitest/config';",
+        "import understudy from 'jest-understudy/vitest';",
+        "import BrokenFirst from './shared-worker/broken-first.mjs';",
+        `export default defineConfig({ plugins: [understudy()], test: { include: ${JSON.stringify(include)}, isolate: false, fileParallelism: false, sequence: { sequencer: BrokenFirst } } });`,
+        '',
+      ].join('\n');
+
+    it('gives the other Vitest case files the results they have isolated, their worker shared', async () => {
+      const cases = [
+        'native-fixtures.test.mjs',
+        'native-wrong.test.mjs',
+        'native-teardown.test.mjs',
+        'pragmas.test.mjs',
+        'bad-pragma.test.mjs',
+        'snapshot.test.mjs',
+        'harness.test.mjs',
+        // Its import fails; the shared worker runs it first, and the files after it must not notice.
+        'shared-worker/broken.test.mjs',
+      ];
+      const [isolated, shared] = await Promise.all([
+        runInstalledVitest({ cases }),
+        runInstalledVitest({ cases, configText: brokenFirst(cases) }),
+      ]);
+      const results = (run: VitestRun) =>
+        Object.fromEntries(
+          run.files.map((f) => [
+            f.name.slice(run.project.length),
+            { failed: f.message !== '', tests: statusOf(f) },
+          ]),
+        );
+      expect(Object.keys(results(isolated))).toHaveLength(cases.length);
+      expect(results(shared)).toEqual(results(isolated));
+      // The isolated run passes some and fails others (wrong agents, a bad pragma, the broken import).
+      const statuses = Object.values(results(isolated)).flatMap((r) => Object.values(r.tests));
+      expect(new Set(statuses)).toEqual(new Set(['passed', 'failed']));
+    }, 180_000);
 
     it.each([
       ['--no-isolate, one worker (forks)', { args: ['--no-isolate', '--no-file-parallelism'] }],
@@ -166,7 +197,10 @@ describe('the Vitest plugin', () => {
         'isolate: false in the config, threads',
         { test: { isolate: false, fileParallelism: false, pool: 'threads' } },
       ],
-      ['after a file whose import failed (no hook of it ran)', { configText: BROKEN_FIRST }],
+      [
+        'after a file whose import failed (no hook of it ran)',
+        { configText: brokenFirst(['shared-worker/broken.test.mjs', ...CASES]) },
+      ],
     ])(
       '%s: each file has its own model, world, failures and fetch',
       async (_, options) => {
