@@ -867,6 +867,9 @@ function report({ walls, cpus, long, startup }) {
         `${'per worker'.padStart(12)}${'per file'.padStart(10)}   targets <= ${TARGETS.startupWorkerMs} ms once, <= ${TARGETS.startupFileMs} ms per further file`,
     );
     startupFigures = {};
+    /** A runner's four start-up runs: its plain environment and jest-understudy, 1 and STARTUP_FILES files. */
+    const runsOf = (runner) =>
+      ['node', 'understudy'].flatMap((kind) => [1, STARTUP_FILES].map((n) => `${runner}-${kind}-${n}`));
     for (const runner of ['jest', 'vitest', 'vitest-shared']) {
       const each = rounds.map((i) => inRound(runner, i));
       const one = median(each.map((r) => r.one));
@@ -883,20 +886,8 @@ function report({ walls, cpus, long, startup }) {
         `start-up ${name}: +${TARGETS.startupFileMs} ms CPU per further file`,
       );
       startupFigures[runner] = {
-        cpuMs: Object.fromEntries(
-          Object.keys(sc)
-            .filter(
-              (k) => /^(node|understudy)-\d+$/.test(k.slice(runner.length + 1)) && k.startsWith(`${runner}-`),
-            )
-            .map((k) => [k, sc[k]]),
-        ),
-        wallMs: Object.fromEntries(
-          Object.keys(sw)
-            .filter(
-              (k) => /^(node|understudy)-\d+$/.test(k.slice(runner.length + 1)) && k.startsWith(`${runner}-`),
-            )
-            .map((k) => [k, sw[k]]),
-        ),
+        cpuMs: Object.fromEntries(runsOf(runner).map((k) => [k, sc[k]])),
+        wallMs: Object.fromEntries(runsOf(runner).map((k) => [k, sw[k]])),
         oneFileMs: one,
         filesMs: many,
         perWorkerMs: perWorker,

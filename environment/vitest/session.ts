@@ -285,17 +285,6 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     await teardown();
     throw error;
   }
-  g[UNFINISHED_KEY] = async () => {
-    try {
-      // Counted as failed (it did fail): a record mode keeps no cassette of it.
-      await bridge.session?.fileFinished(1);
-    } catch {
-      // Vitest reported the file failed already; what its session says of it has no test to fail.
-    } finally {
-      await teardown();
-    }
-  };
-
   const drain = (): Failure[] => [...(bridge.session?.drainFailures() ?? []), ...unhandled.splice(0)];
   const asError = ({ code, message }: Failure) => toError(code, scrubForWriting(message, secretsInUse()));
   /** What failed before a test started (beforeAll hooks, the file's top level), charged to the next test. */
@@ -469,24 +458,38 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     });
   };
 
+  /** Ends the file's session and undoes the adapter's settings; what finishing it found failing. */
+  const finish = async (failedTests: number): Promise<Failure[]> => {
+    try {
+      return (await bridge.session?.fileFinished(failedTests)) ?? [];
+    } catch (error) {
+      return [
+        {
+          code: isUnderstudyError(error) ? error.code : 'FILE_FINISH_FAILED',
+          message: `jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`,
+        },
+      ];
+    } finally {
+      if (fileMeta) fileMeta.understudy = report();
+      await teardown();
+    }
+  };
+
   api.afterAll(async () => {
     const failures: Failure[] = drain().map((f) => ({
       ...f,
       message: `After the last test (in an afterAll hook): ${f.message}`,
     }));
-    try {
-      failures.push(...((await bridge.session?.fileFinished(failed)) ?? []));
-    } catch (error) {
-      failures.push({
-        code: isUnderstudyError(error) ? error.code : 'FILE_FINISH_FAILED',
-        message: `jest-understudy could not finish this test file: ${(error as Error)?.message ?? error}`,
-      });
-    } finally {
-      if (fileMeta) fileMeta.understudy = report();
-      await teardown();
-    }
+    failures.push(...(await finish(failed)));
     throwAll(failures.map((failure) => withCodeInName(asError(failure))));
   });
+
+  // Where the next file's setup finds this session when its afterAll never ran (the file's import
+  // failed). Counted as failed, as Vitest reported it: a record mode keeps no cassette of it; what
+  // finishing finds has no test left to fail.
+  g[UNFINISHED_KEY] = async () => {
+    await finish(1);
+  };
 }
 
 /** Fails the hook with every error (Vitest reports each of an AggregateError's errors). */

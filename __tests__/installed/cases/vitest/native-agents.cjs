@@ -5,9 +5,11 @@ const OpenAI = require('openai');
 
 const schema = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 
-async function openaiAgent(text, getNote, { stream = false, drop = false } = {}) {
-  const client = new OpenAI({ maxRetries: 0 });
-  const tools = [{ type: 'function', function: { name: 'get_note', parameters: schema } }];
+/**
+ * An OpenAI Chat Completions tool loop on `client`: each tool call goes to `callTool` with its
+ * arguments; `drop` ends the loop at the first tool call, as a wrong agent would.
+ */
+async function openaiToolLoop(client, text, tools, callTool, { stream = false, drop = false } = {}) {
   const messages = [{ role: 'user', content: text }];
   for (let turn = 0; turn < 4; turn++) {
     const params = { model: 'gpt-4o-mini', messages, tools };
@@ -22,10 +24,15 @@ async function openaiAgent(text, getNote, { stream = false, drop = false } = {})
       messages.push({
         role: 'tool',
         tool_call_id: call.id,
-        content: JSON.stringify(await getNote(JSON.parse(call.function.arguments))),
+        content: JSON.stringify(await callTool(JSON.parse(call.function.arguments))),
       });
   }
   return undefined;
+}
+
+function openaiAgent(text, getNote, options) {
+  const tools = [{ type: 'function', function: { name: 'get_note', parameters: schema } }];
+  return openaiToolLoop(new OpenAI({ maxRetries: 0 }), text, tools, getNote, options);
 }
 
 async function anthropicAgent(text, getNote) {
@@ -53,4 +60,4 @@ async function anthropicAgent(text, getNote) {
   return undefined;
 }
 
-module.exports = { openaiAgent, anthropicAgent };
+module.exports = { openaiAgent, anthropicAgent, openaiToolLoop };

@@ -4,6 +4,7 @@
 // `fetch` it took then).
 import { writeFileSync } from 'node:fs';
 import OpenAI from 'openai';
+import agents from '../native-agents.cjs';
 
 const client = new OpenAI({ maxRetries: 0 });
 const tools = [
@@ -17,22 +18,7 @@ const tools = [
 ];
 
 /** One tool loop: the model asks for add_note, the test's tool adds it, the model answers. */
-export async function addNote(text, addNoteTool) {
-  const messages = [{ role: 'user', content: text }];
-  for (let turn = 0; turn < 4; turn++) {
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
-    const message = completion.choices[0].message;
-    messages.push(message);
-    if (!message.tool_calls?.length) return message.content;
-    for (const call of message.tool_calls)
-      messages.push({
-        role: 'tool',
-        tool_call_id: call.id,
-        content: JSON.stringify(await addNoteTool(JSON.parse(call.function.arguments))),
-      });
-  }
-  return undefined;
-}
+export const addNote = (text, addNoteTool) => agents.openaiToolLoop(client, text, tools, addNoteTool);
 
 /** The test files that imported this copy of the module, in order. */
 const filesSeen = [];
