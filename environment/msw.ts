@@ -173,6 +173,11 @@ function sharedServer(): SharedServer {
   return shared;
 }
 
+/** Whether a test file of this thread has started msw: its interceptors, and the globals they patch. */
+export function interceptionStarted(): boolean {
+  return shared !== undefined;
+}
+
 export function startInterception(hooks: InterceptionHooks): Interception {
   const state = sharedServer();
   if (state.current)

@@ -138,6 +138,9 @@ describe('the Vitest plugin', () => {
     const CASES = ['shared-worker/a.test.mjs', 'shared-worker/b.test.mjs'];
     /** Each file's results, expected of either file whichever the worker ran first. */
     const EXPECTED = {
+      "a voice agent whose module kept the WebSocket class of the worker's first file is answered by this file's model":
+        'passed',
+      "a voice turn only the other file's fixtures answer, swallowed by the agent, fails here": 'failed',
       "the module's client is answered by this file's model, and this file's world starts empty": 'passed',
       "a note only the other file's fixtures answer, swallowed by the agent, fails here": 'failed',
       'a blocked request the agent swallowed fails this test': 'failed',
@@ -222,6 +225,12 @@ describe('the Vitest plugin', () => {
           expect(statusOf(file)).toEqual(EXPECTED);
           expect(
             message(file, `a note only the other file's fixtures answer, swallowed by the agent, fails here`),
+          ).toContain('UnderstudyError [MODEL_UNMATCHED]');
+          expect(
+            message(
+              file,
+              "a voice turn only the other file's fixtures answer, swallowed by the agent, fails here",
+            ),
           ).toContain('UnderstudyError [MODEL_UNMATCHED]');
           const blocked = message(file, `a blocked request the agent swallowed fails this test`);
           expect(blocked).toContain(

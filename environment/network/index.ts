@@ -16,7 +16,7 @@ import tls from 'node:tls';
 import type { UpstreamRequest } from '../../src/record/recording';
 import type { SocketAcceptance, SocketOffer } from '../../src/sockets/carrier';
 import type { UpstreamSocket, UpstreamSocketRequest } from '../../src/sockets/protocol';
-import { type Interception, startInterception } from '../msw';
+import { type Interception, interceptionStarted, startInterception } from '../msw';
 import { allowPatterns, allows } from './allow';
 import { bundledAgent, createInterception, installDispatcher } from './dispatcher';
 import { LazyInterceptor } from './lazy';
@@ -187,8 +187,12 @@ export async function contain(
     thread.patches.add(listenForWorkerReports(hooks.fail));
     upstream = createUpstream(thread.Agent, real);
     // msw answers an XMLHttpRequest it patched before the request was made: where the global exists
-    // (a DOM environment), it starts with the file.
-    if (globalThis.XMLHttpRequest !== undefined) msw.start();
+    // (a DOM environment), it starts with the file. Where test files share this realm and its
+    // modules (Vitest under `isolate: false`), a module an earlier file loaded while msw ran may keep
+    // msw's WebSocket class, which connects only while msw listens (closed, with no error, otherwise):
+    // once a file of this thread has started msw, the files after it start it with the file.
+    if (globalThis.XMLHttpRequest !== undefined || (sandbox === globalThis && interceptionStarted()))
+      msw.start();
   } catch (error) {
     await closeAll();
     throw error;

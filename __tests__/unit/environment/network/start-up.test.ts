@@ -178,9 +178,8 @@ describe("a worker's start-up", () => {
     }
   });
 
-  // What msw's start shows on the globals (a Proxy over each class it intercepts), with the containment
-  // of one file open, then closed.
-  const CONTAINED = `
+  // What msw's start shows on the globals: a Proxy over each class it intercepts.
+  const INTERCEPTED = `
     const { types } = require('node:util');
     const { contain } = load('environment/network/index.ts');
     const hooks = {
@@ -191,7 +190,10 @@ describe("a worker's start-up", () => {
       // Node 20 has no global WebSocket (it needs --experimental-websocket): nothing to patch.
       WebSocket: globalThis.WebSocket !== undefined && types.isProxy(globalThis.WebSocket),
       XMLHttpRequest: globalThis.XMLHttpRequest !== undefined && types.isProxy(globalThis.XMLHttpRequest),
-    });
+    });`;
+
+  // The globals with the containment of one file open, then closed.
+  const CONTAINED = `${INTERCEPTED}
     contain(hooks, globalThis, { allow: [] }).then(async (containment) => {
       const open = intercepted();
       await containment.close();
@@ -209,6 +211,31 @@ describe("a worker's start-up", () => {
     const dom = `globalThis.XMLHttpRequest = class XMLHttpRequest {};${CONTAINED}`;
     expect(await inFreshThread(dom)).toEqual({
       open: { WebSocket: Number(process.versions.node.split('.')[0]) >= 22, XMLHttpRequest: true },
+      closed: { WebSocket: false, XMLHttpRequest: false },
+    });
+  });
+
+  it("starts msw with each later file of a thread one file started it in, where files share the thread's realm (Vitest under isolate: false)", async () => {
+    // A module of the first file may keep msw's WebSocket class, which connects only while msw listens.
+    const code = `${INTERCEPTED}
+      (async () => {
+        const first = await contain(hooks, globalThis, { allow: [] });
+        const before = intercepted();
+        await first.fetch('http://127.0.0.1:9/').catch(() => undefined);
+        await first.close();
+        const next = await contain(hooks, globalThis, { allow: [] });
+        const shared = intercepted();
+        await next.close();
+        const own = await contain(hooks, require('node:vm').createContext(), { allow: [] });
+        const sandboxed = intercepted();
+        await own.close();
+        report({ before, shared, sandboxed, closed: intercepted() });
+      })();`;
+    expect(await inFreshThread(code)).toEqual({
+      before: { WebSocket: false, XMLHttpRequest: false },
+      shared: { WebSocket: Number(process.versions.node.split('.')[0]) >= 22, XMLHttpRequest: false },
+      // Jest's sandbox is a realm of its own per file: nothing of an earlier file's modules reaches it.
+      sandboxed: { WebSocket: false, XMLHttpRequest: false },
       closed: { WebSocket: false, XMLHttpRequest: false },
     });
   });
