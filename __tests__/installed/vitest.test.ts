@@ -147,6 +147,7 @@ describe('the Vitest plugin', () => {
       'a blocked node:https request the agent swallowed fails this test': 'failed',
       "the suite's msw server answers in this file": 'passed',
       'the next test is charged with nothing': 'passed',
+      'a call a test of the earlier file left running is refused, not answered here': 'passed',
     };
     const seen = (run: VitestRun, name: string) =>
       JSON.parse(readFileSync(join(run.project, 'shared-worker', `seen-${name}.json`), 'utf8')) as {
@@ -246,6 +247,16 @@ describe('the Vitest plugin', () => {
         const [seenA, seenB] = [seen(run, 'A'), seen(run, 'B')];
         expect(seenA.pid).toBe(seenB.pid);
         expect([seenA.before, seenB.before].sort()).toEqual([[], [seenA.before.length ? 'B' : 'A']].sort());
+        // The second file let go the call the first had left, which was refused naming the first.
+        const [first, second] = seenA.before.length ? ['B', 'A'] : ['A', 'B'];
+        expect(existsSync(join(run.project, 'shared-worker', `leftover-${first}.json`))).toBe(false);
+        const left = JSON.parse(
+          readFileSync(join(run.project, 'shared-worker', `leftover-${second}.json`), 'utf8'),
+        ) as { from: string; outcome: { refused?: string } };
+        expect(left.from).toBe(first);
+        expect(left.outcome.refused).toContain(
+          `was called after the test file shared-worker/${first.toLowerCase()}.test.mjs finished`,
+        );
         expect(run.code).toBe(1);
       },
       120_000,

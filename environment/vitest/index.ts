@@ -70,7 +70,12 @@ function understudy(options: UnderstudyOptions = {}): Plugin {
       if (refused) throw toError('RUNNER_SETTING_REFUSED', refused);
       // Bad options fail the run before any test file, with the texts Jest's environment gives.
       resolveOptions(options, {}, config.root, join(config.root, 'vitest.config'), process.env);
-      const provided: ProvidedSession = { options, root: config.root, project: config.name ?? '' };
+      const provided: ProvidedSession = {
+        options,
+        root: config.root,
+        project: config.name ?? '',
+        shared: config.isolate === false,
+      };
       (project as unknown as { provide(key: string, value: unknown): void }).provide(PROVIDE_KEY, provided);
       // The summary after the run, beside whatever reporters the config or the command line chose.
       // One the config names itself (with its options: `junit`…) stands instead.

@@ -8,4 +8,6 @@ export interface ProvidedSession {
   root: string;
   /** The project's name, which keeps projects' fixture-usage files apart. */
   project: string;
+  /** Whether a worker runs many test files in one module graph (`isolate: false`). */
+  shared?: boolean;
 }

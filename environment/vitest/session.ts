@@ -192,6 +192,12 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   const slots = new WeakMap<TaskLike, Slot>();
   bridge.concurrentTest = () => concurrent.getStore();
   const workerFetch = fetchOfWorker(g);
+  const fileMark: FileMark = { testPath };
+  /** The file whose test started the work running now, when that is not this file: one that ended. */
+  const leftover = () => {
+    const mark = startedByTest.getStore();
+    return mark !== undefined && mark !== fileMark ? mark : undefined;
+  };
   const envTouched = new Map<string, string | undefined>();
   let closed = false;
   // Fake-timer callbacks keep their async context (runs are told apart by it), and the world
@@ -224,12 +230,15 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   try {
     containment = await contain(
       {
-        handle: (request) => session()?.handleRequest(request),
+        // What a test of a file that has ended left running is not this file's: not answered here.
+        handle: (request) => (leftover() ? undefined : session()?.handleRequest(request)),
         serves: (origin) => session()?.serves(origin) ?? false,
-        acceptSocket: (offer) => session()?.acceptSocket(offer),
+        acceptSocket: (offer) => (leftover() ? undefined : session()?.acceptSocket(offer)),
         // Handlers are added through the session: none exist before it does.
         handlersAnswer: () => bridge.session?.answersHttp() ?? false,
         fail: (message) => {
+          // Refused, but not this file's failure: a test of a file that has ended made it.
+          if (leftover()) return;
           // A concurrent test's refused request is its own.
           const slot = concurrent.getStore();
           if (slot) return slot.fail({ code: 'UNHANDLED_REQUEST', message });
@@ -251,10 +260,14 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     bridge.upstreamSocket = (request) => open.upstreamSocket(request);
     bridge.refusal = (method, url, transport) => open.refusal(method, url, transport);
     const mswFetch = open.fetch;
-    workerFetch.fileStarted(
-      (input, init) =>
-        session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit),
-    );
+    workerFetch.fileStarted((input, init) => {
+      const ended = leftover();
+      if (ended)
+        return Promise.reject(
+          markError(new TypeError(afterTeardown(input, root, ended.testPath)), 'FETCH_AFTER_TEARDOWN'),
+        );
+      return session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
+    });
     for (const [names, value] of mode === 'replay' ? REPLAY_KEYS : []) {
       if (names.some((name) => process.env[name] !== undefined)) continue;
       envTouched.set(names[0], undefined);
@@ -302,10 +315,15 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
   let retries = 0;
 
   api.aroundEach?.((runTest, { task }) => {
-    if (!task.concurrent) return runTest();
-    const slot = new Slot(testName(task));
-    slots.set(task, slot);
-    return concurrent.run(slot, runTest);
+    const run = () => {
+      if (!task.concurrent) return runTest();
+      const slot = new Slot(testName(task));
+      slots.set(task, slot);
+      return concurrent.run(slot, runTest);
+    };
+    // Where the worker's next files share this module graph, what a test leaves running carries its
+    // file: its requests during a later file are refused there, as a finished Jest file's are.
+    return provided.shared ? startedByTest.run(fileMark, run) : run();
   });
 
   // Vitest's hooks become what the session is told (the bridge contract, src/sandbox/bridge.ts), as
@@ -505,6 +523,14 @@ interface WorkerFetch {
   fileStarted(answer: FileFetch): void;
   fileEnded(answer: FileFetch): void;
 }
+
+/** A test file, as the work its tests start carries it (under `isolate: false`). */
+interface FileMark {
+  testPath: string;
+}
+
+/** The test file whose test started the work running now: one per worker, as this module is. */
+const startedByTest = new AsyncLocalStorage<FileMark>();
 
 /** Where the worker's fetch is kept from one test file to the next. */
 const FETCH_KEY = Symbol.for('jest-understudy.vitest.fetch');

@@ -187,6 +187,100 @@ describe('the Vitest session of one test file', () => {
     },
   );
 
+  it.each([
+    [true, 'refuses it, naming the file that ended, and charges the running file nothing'],
+    [false, "hands it to the running file's session, as an isolated worker never sees one"],
+  ])(
+    "given what a test of the worker's earlier file left running, a session under shared: %s %s",
+    async (shared) => {
+      const [first, second] = ['left-a.test.mjs', 'left-b.test.mjs'].map((name) => {
+        const testPath = join(dir, name);
+        writeFileSync(testPath, "import { test } from 'vitest';\n");
+        return testPath;
+      });
+      const served: string[] = [];
+      const start = async (testPath: string) => {
+        const { api, hooks } = fakeVitest(testPath);
+        const arounds: Array<(runTest: () => Promise<void>, context: { task: TaskLike }) => unknown> = [];
+        Object.assign(api, { aroundEach: (fn: (typeof arounds)[number]) => arounds.push(fn) });
+        await startSession(api, { options: { traces: 'off' }, root: dir, project: '', shared });
+        const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY]!;
+        bridge.session = {
+          handleFetch: async (input: unknown) => {
+            served.push(`fetch ${String(input)}`);
+            return new Response('{}');
+          },
+          handleRequest: (request: Request) => {
+            served.push(`request ${request.url}`);
+            return new Response('{}');
+          },
+          acceptSocket: (offer: { url: string }) => {
+            served.push(`socket ${offer.url}`);
+            return {};
+          },
+          drainFailures: () => [],
+          fileFinished: async () => [],
+          lateFailure: () => false,
+        } as unknown as FileSession;
+        return { hooks, aroundEach: arounds[0] };
+      };
+
+      // The first file's test leaves work waiting, and ends.
+      const a = await start(first);
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let left: Promise<unknown[]> = Promise.resolve([]);
+      await a.aroundEach(
+        async () => {
+          left = gate.then(() =>
+            Promise.all([
+              globalThis.fetch('https://api.openai.com/v1/models').then(
+                () => 'answered',
+                (error: Error) => error.message,
+              ),
+              containment.hooks?.handle(new Request('https://api.openai.com/v1/files')),
+              containment.hooks?.acceptSocket({
+                url: 'wss://api.openai.com/v1/realtime',
+              } as unknown as Parameters<ContainmentHooks['acceptSocket']>[0]),
+              containment.hooks?.fail('GET https://tools.example.com/ reached the network layer'),
+            ]),
+          );
+        },
+        { task: { name: 'leaves', type: 'test' } },
+      );
+      await a.hooks.afterAll[0]();
+
+      // It goes on while the next file runs.
+      const b = await start(second);
+      release();
+      const [fetched, handled, accepted] = await left;
+      const ended = b.hooks.afterAll[0]();
+      if (shared) {
+        expect(fetched).toBe(
+          'jest-understudy: fetch(https://api.openai.com/v1/models) was called after the test file left-a.test.mjs finished, ' +
+            'so nothing serves it. Something the file started kept running (an understudy.run or SDK call the test did ' +
+            'not await, a stream still being read): await it, or abort it, before the test ends.',
+        );
+        expect(handled).toBeUndefined();
+        expect(accepted).toBeUndefined();
+        expect(served).toEqual([]);
+        await expect(ended).resolves.toBeUndefined();
+      } else {
+        expect(fetched).toBe('answered');
+        expect(served).toEqual([
+          'fetch https://api.openai.com/v1/models',
+          'request https://api.openai.com/v1/files',
+          'socket wss://api.openai.com/v1/realtime',
+        ]);
+        await expect(ended).rejects.toThrow(
+          'After the last test (in an afterAll hook): GET https://tools.example.com/ reached the network layer',
+        );
+      }
+    },
+  );
+
   it('tells the session a test a tag selection skips started and will not run, and finishes nothing', async () => {
     const testPath = join(dir, 'tags.test.mjs');
     writeFileSync(testPath, "import { test } from 'vitest';\n");

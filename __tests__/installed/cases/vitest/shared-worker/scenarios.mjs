@@ -2,9 +2,11 @@
 // ("note X"), and each asks for the other file's too. Whichever file a worker runs second finds
 // out whether anything of the first (fixtures, world state, the fetch its client took, a refused
 // request) reached it.
+import { writeFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { mockTool, script, understudy } from 'jest-understudy';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { leave, take } from './leftover.mjs';
 import { addNote, fileStarted } from './notes-agent.mjs';
 import { server } from './status-server.mjs';
 
@@ -62,6 +64,20 @@ export function scenarios(own, other) {
     });
 
     it('the next test is charged with nothing', () => {
+      expect(understudy.model.calls).toHaveLength(0);
+    });
+
+    // The worker's first file leaves an agent call waiting; the next lets it go, and its own model
+    // (whose fixtures would answer it) must not.
+    it('a call a test of the earlier file left running is refused, not answered here', async () => {
+      const left = take();
+      if (!left) return leave(own, () => addNote(`note ${other}`, async () => ({ saved: true })));
+      left.release();
+      const outcome = await left.outcome;
+      writeFileSync(
+        new URL(`./leftover-${own}.json`, import.meta.url),
+        JSON.stringify({ from: left.file, outcome }),
+      );
       expect(understudy.model.calls).toHaveLength(0);
     });
   });
