@@ -149,11 +149,11 @@ describe('the Vitest plugin', () => {
       'the next test is charged with nothing': 'passed',
       'a call a test of the earlier file left running is refused, not answered here': 'passed',
     };
+    /** A JSON file the shared-worker cases wrote beside themselves. */
+    const written = <T>(run: VitestRun, file: string) =>
+      JSON.parse(readFileSync(join(run.project, 'shared-worker', file), 'utf8')) as T;
     const seen = (run: VitestRun, name: string) =>
-      JSON.parse(readFileSync(join(run.project, 'shared-worker', `seen-${name}.json`), 'utf8')) as {
-        pid: number;
-        before: string[];
-      };
+      written<{ pid: number; before: string[] }>(run, `seen-${name}.json`);
 
     /** A config that runs these files in one shared worker, the file whose import fails first. */
     const brokenFirst = (include: string[]) =>
@@ -224,15 +224,11 @@ describe('the Vitest plugin', () => {
           [b, 'B', 'A'],
         ] as const) {
           expect(statusOf(file)).toEqual(EXPECTED);
-          expect(
-            message(file, `a note only the other file's fixtures answer, swallowed by the agent, fails here`),
-          ).toContain('UnderstudyError [MODEL_UNMATCHED]');
-          expect(
-            message(
-              file,
-              "a voice turn only the other file's fixtures answer, swallowed by the agent, fails here",
-            ),
-          ).toContain('UnderstudyError [MODEL_UNMATCHED]');
+          for (const title of [
+            "a note only the other file's fixtures answer, swallowed by the agent, fails here",
+            "a voice turn only the other file's fixtures answer, swallowed by the agent, fails here",
+          ])
+            expect(message(file, title)).toContain('UnderstudyError [MODEL_UNMATCHED]');
           const blocked = message(file, `a blocked request the agent swallowed fails this test`);
           expect(blocked).toContain(
             `UnderstudyError [UNHANDLED_REQUEST]: GET https://tools.example.com/v1/${own}`,
@@ -250,9 +246,7 @@ describe('the Vitest plugin', () => {
         // The second file let go the call the first had left, which was refused naming the first.
         const [first, second] = seenA.before.length ? ['B', 'A'] : ['A', 'B'];
         expect(existsSync(join(run.project, 'shared-worker', `leftover-${first}.json`))).toBe(false);
-        const left = JSON.parse(
-          readFileSync(join(run.project, 'shared-worker', `leftover-${second}.json`), 'utf8'),
-        ) as { from: string; outcome: { refused?: string } };
+        const left = written<{ from: string; outcome: { refused?: string } }>(run, `leftover-${second}.json`);
         expect(left.from).toBe(first);
         expect(left.outcome.refused).toContain(
           `was called after the test file shared-worker/${first.toLowerCase()}.test.mjs finished`,

@@ -211,11 +211,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
       await containment?.close();
     } finally {
       syncBuiltinESMExports();
-      workerFetch.fileEnded((input) =>
-        Promise.reject(
-          markError(new TypeError(afterTeardown(input, root, testPath)), 'FETCH_AFTER_TEARDOWN'),
-        ),
-      );
+      workerFetch.fileEnded((input) => fetchAfterTeardown(input, root, testPath));
       for (const [key, value] of envTouched) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
@@ -262,10 +258,7 @@ export async function startSession(api: VitestApi, provided: ProvidedSession | u
     const mswFetch = open.fetch;
     workerFetch.fileStarted((input, init) => {
       const ended = leftover();
-      if (ended)
-        return Promise.reject(
-          markError(new TypeError(afterTeardown(input, root, ended.testPath)), 'FETCH_AFTER_TEARDOWN'),
-        );
+      if (ended) return fetchAfterTeardown(input, root, ended.testPath);
       return session()?.handleFetch(input, init) ?? mswFetch(input as RequestInfo, init as RequestInit);
     });
     for (const [names, value] of mode === 'replay' ? REPLAY_KEYS : []) {
@@ -572,12 +565,12 @@ const SESSION_KEY = Symbol.for('jest-understudy.runtime');
 /** The runtime and matchers of the package entry the test file imports (./realm.ts). */
 const realm = () => require('./realm') as typeof import('./realm');
 
-/** Why a fetch made after this file's teardown fails. */
-function afterTeardown(input: unknown, root: string, testPath: string): string {
-  return (
+/** A fetch made after the test file at `testPath` finished: refused, saying why. */
+function fetchAfterTeardown(input: unknown, root: string, testPath: string): Promise<never> {
+  const message =
     `jest-understudy: fetch(${urlOf(input) ?? String(input)}) was called after the test file ` +
     `${relative(root, testPath)} finished, so nothing serves it. Something the file started kept ` +
     'running (an understudy.run or SDK call the test did not await, a stream still being read): await it, ' +
-    'or abort it, before the test ends.'
-  );
+    'or abort it, before the test ends.';
+  return Promise.reject(markError(new TypeError(message), 'FETCH_AFTER_TEARDOWN'));
 }
