@@ -38,11 +38,13 @@ function fakeVitest(testPath: string) {
   const hooks: Record<string, Array<(...args: any[]) => unknown>> = {
     beforeEach: [],
     afterAll: [],
+    aroundEach: [],
   };
   const vi = { useFakeTimers: () => vi, useRealTimers: () => vi, clearAllTimers: () => vi };
   const api = {
     beforeEach: (fn: () => unknown) => hooks.beforeEach.push(fn),
     afterAll: (fn: () => unknown) => hooks.afterAll.push(fn),
+    aroundEach: (fn: () => unknown) => hooks.aroundEach.push(fn),
     vi,
     expect: { extend: () => undefined, getState: () => ({ testPath }) },
     globals: {} as VitestApi['globals'],
@@ -201,8 +203,6 @@ describe('the Vitest session of one test file', () => {
       const served: string[] = [];
       const start = async (testPath: string) => {
         const { api, hooks } = fakeVitest(testPath);
-        const arounds: Array<(runTest: () => Promise<void>, context: { task: TaskLike }) => unknown> = [];
-        Object.assign(api, { aroundEach: (fn: (typeof arounds)[number]) => arounds.push(fn) });
         await startSession(api, { options: { traces: 'off' }, root: dir, project: '', shared });
         const bridge = (globalThis as Record<symbol, Bridge | undefined>)[BRIDGE_KEY]!;
         bridge.session = {
@@ -222,7 +222,7 @@ describe('the Vitest session of one test file', () => {
           fileFinished: async () => [],
           lateFailure: () => false,
         } as unknown as FileSession;
-        return { hooks, aroundEach: arounds[0] };
+        return hooks;
       };
 
       // The first file's test leaves work waiting, and ends.
@@ -232,7 +232,7 @@ describe('the Vitest session of one test file', () => {
         release = resolve;
       });
       let left: Promise<unknown[]> = Promise.resolve([]);
-      await a.aroundEach(
+      await a.aroundEach[0](
         async () => {
           left = gate.then(() =>
             Promise.all([
@@ -250,13 +250,13 @@ describe('the Vitest session of one test file', () => {
         },
         { task: { name: 'leaves', type: 'test' } },
       );
-      await a.hooks.afterAll[0]();
+      await a.afterAll[0]();
 
       // It goes on while the next file runs.
       const b = await start(second);
       release();
       const [fetched, handled, accepted] = await left;
-      const ended = b.hooks.afterAll[0]();
+      const ended = b.afterAll[0]();
       if (shared) {
         expect(fetched).toBe(
           'jest-understudy: fetch(https://api.openai.com/v1/models) was called after the test file left-a.test.mjs finished, ' +
